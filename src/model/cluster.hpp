@@ -1,0 +1,71 @@
+#pragma once
+// The modelled machine: nodes in Slurm's 1-D order (natural sort of names), per-node cores,
+// generic resources and optional memory, partitions, and an optional tree of switches.
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/types.hpp"
+
+namespace hs {
+
+struct Node {
+  std::string name;
+  std::int32_t cores = 0;
+  GresCounts gres{};            // count per gres type (Cluster::gres_types order)
+  std::int64_t memory_mb = 0;   // 0 = memory not modelled on this node
+  std::int32_t weight = 1;
+};
+
+struct Switch {
+  std::string name;
+  std::int32_t level = 1;               // leaf switches are level 1, parents 1 + max child
+  std::int32_t parent = -1;             // index into SwitchTree::switches, -1 at the top
+  std::vector<std::int32_t> children;   // child switch indices
+  std::vector<NodeIndex> nodes;         // every node below this switch, ascending
+};
+
+class SwitchTree {
+ public:
+  std::vector<Switch> switches;
+  std::vector<std::int32_t> leaf_of_node;  // leaf switch index per node (-1 if none)
+
+  std::int32_t max_level() const;
+  // Level of the lowest switch whose subtree holds all the given nodes (0 for an empty
+  // set or a single node; 1 when they share a leaf switch). Nodes without a switch count
+  // as max_level() + 1.
+  std::int32_t lowest_common_level(std::span<const NodeIndex> nodes) const;
+  // Computes parents, levels and per-switch node lists from leaves' nodes and children.
+  void finalize(std::size_t node_count);
+};
+
+struct Partition {
+  std::string name;
+  std::vector<NodeIndex> nodes;  // ascending
+  Time max_time = kNoTime;       // MaxTime (seconds); kNoTime = UNLIMITED
+  Time default_time = kNoTime;   // DefaultTime; kNoTime = use max_time
+  std::int32_t priority_tier = 1;
+  bool is_default = false;
+};
+
+class Cluster {
+ public:
+  std::string name;
+  std::vector<std::string> gres_types;  // at most kMaxGresTypes, e.g. {"gpu", "mic"}
+  std::vector<Node> nodes;              // in 1-D order
+  std::optional<SwitchTree> topology;
+  std::vector<Partition> partitions;    // may be empty: then one implicit partition of all
+
+  int gres_index(std::string_view type) const;  // -1 when the cluster has no such type
+  std::int64_t total_cores() const;
+  std::int64_t total_gres(int type) const;
+  int node_count() const { return static_cast<int>(nodes.size()); }
+  // Partition by name (empty name = the default partition, or the first). nullptr if none.
+  const Partition* find_partition(std::string_view name) const;
+  // Sorts nodes by natural name order and remaps partitions and topology accordingly.
+  void sort_nodes_naturally();
+};
+
+}  // namespace hs

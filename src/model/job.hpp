@@ -1,0 +1,50 @@
+#pragma once
+// A job as Slurm's submission options express it, plus what the simulator needs to replay it.
+#include <string>
+#include <vector>
+
+#include "model/types.hpp"
+
+namespace hs {
+
+struct GresRequest {
+  std::string name;        // as written, e.g. "gpu"
+  int type = -1;           // index into Cluster::gres_types, set by bind_to_cluster()
+  std::int32_t per_node_min = 0;
+  std::int32_t per_node_max = 0;  // == per_node_min unless a range gpu:X-Y was given
+};
+
+struct JobRequest {
+  std::int32_t ntasks = 0;           // -n: total cores (one CPU per task)
+  std::int32_t nodes_min = 0;        // -N a or -N a-b; 0 = not given
+  std::int32_t nodes_max = 0;        // 0 = not given
+  std::int32_t ntasks_per_node = 0;  // --ntasks-per-node; 0 = not given
+  std::vector<GresRequest> gres;     // --gres, per node used
+  bool contiguous = false;           // --contiguous
+  std::int64_t mem_per_node_mb = 0;  // --mem; 0 = not given
+  Time time_limit = 0;               // -t in seconds; 0 = partition default
+
+  // Per-node minimum of gres type t (0 when not requested). Needs bound types.
+  std::int32_t gres_min(int type) const;
+  std::int32_t gres_max(int type) const;
+  bool has_gres_range() const;
+};
+
+struct Job {
+  std::int64_t id = 0;     // the id users see (from the input)
+  std::string name;
+  std::string user;
+  std::string partition;   // queue / partition; empty = default
+  Time submit = 0;
+  Time run_time = 0;       // actual run time (at the minimum gres count for moldable jobs)
+  bool moldable_runtime = false;  // eq. 7.1: run time scales by gres_min / gres_allocated
+  JobRequest req;
+};
+
+// Jobs in submit order (ties by id); JobRef indexes this vector.
+struct Workload {
+  std::string name;
+  std::vector<Job> jobs;
+};
+
+}  // namespace hs

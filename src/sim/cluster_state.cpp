@@ -1,0 +1,48 @@
+#include "sim/cluster_state.hpp"
+
+#include <cassert>
+
+namespace hs {
+
+ClusterState::ClusterState(const Cluster& cluster) : cluster_(&cluster) {
+  free_.reserve(cluster.nodes.size());
+  for (const auto& n : cluster.nodes) free_.push_back({n.cores, n.gres, n.memory_mb});
+}
+
+bool ClusterState::can_hold(const Allocation& alloc) const {
+  for (const auto& s : alloc.shares) {
+    const NodeFree& f = free_[s.node];
+    if (s.cores > f.cores || s.mem_mb > f.mem_mb) return false;
+    for (int t = 0; t < kMaxGresTypes; ++t)
+      if (s.gres[t] > f.gres[t]) return false;
+  }
+  return true;
+}
+
+void ClusterState::take(const Allocation& alloc) {
+  assert(can_hold(alloc));
+  for (const auto& s : alloc.shares) {
+    NodeFree& f = free_[s.node];
+    f.cores -= s.cores;
+    f.mem_mb -= s.mem_mb;
+    for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] -= s.gres[t];
+  }
+}
+
+void ClusterState::release(const Allocation& alloc) {
+  for (const auto& s : alloc.shares) {
+    NodeFree& f = free_[s.node];
+    f.cores += s.cores;
+    f.mem_mb += s.mem_mb;
+    for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] += s.gres[t];
+    assert(f.cores <= cluster_->nodes[s.node].cores);
+  }
+}
+
+std::int64_t ClusterState::free_cores() const {
+  std::int64_t sum = 0;
+  for (const auto& f : free_) sum += f.cores;
+  return sum;
+}
+
+}  // namespace hs

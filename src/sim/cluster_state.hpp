@@ -1,0 +1,33 @@
+#pragma once
+// Free resources of every node at one moment. Policies copy it to plan "as if" starts.
+#include <vector>
+
+#include "model/allocation.hpp"
+#include "model/cluster.hpp"
+
+namespace hs {
+
+struct NodeFree {
+  std::int32_t cores = 0;
+  GresCounts gres{};
+  std::int64_t mem_mb = 0;
+};
+
+class ClusterState {
+ public:
+  explicit ClusterState(const Cluster& cluster);  // everything free
+  const NodeFree& node(NodeIndex n) const { return free_[n]; }
+  const std::vector<NodeFree>& nodes() const { return free_; }
+  int node_count() const { return static_cast<int>(free_.size()); }
+  // True when every share of `alloc` fits in what is free now.
+  bool can_hold(const Allocation& alloc) const;
+  void take(const Allocation& alloc);     // asserts can_hold
+  void release(const Allocation& alloc);  // asserts nothing exceeds capacity afterwards
+  std::int64_t free_cores() const;
+
+ private:
+  const Cluster* cluster_;
+  std::vector<NodeFree> free_;
+};
+
+}  // namespace hs

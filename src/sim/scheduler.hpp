@@ -1,0 +1,66 @@
+#pragma once
+// The one narrow boundary between the simulator (or a live-Slurm bridge) and every policy:
+// events and a read-only view of the system go in, decisions come out.
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/allocation.hpp"
+#include "model/cluster.hpp"
+#include "model/job.hpp"
+#include "sim/cluster_state.hpp"
+
+namespace hs {
+
+enum class EventKind { Submitted, Ended };
+
+struct Event {
+  EventKind kind;
+  JobRef job;
+};
+
+struct RunningJob {
+  JobRef job;
+  Time start;
+  Time limit_end;             // start + time limit: all a real scheduler knows
+  const Allocation* alloc;    // valid for the duration of the call
+};
+
+struct SystemView {
+  Time now = 0;
+  const Cluster* cluster = nullptr;
+  const Workload* workload = nullptr;
+  const ClusterState* free = nullptr;   // free resources now
+  std::span<const JobRef> pending;      // waiting jobs, in submit order (ties by id)
+  std::span<const RunningJob> running;  // in start order
+
+  const Job& job(JobRef j) const { return workload->jobs[j]; }
+};
+
+struct StartDecision {
+  JobRef job;
+  Allocation alloc;
+};
+
+struct Rejection {
+  JobRef job;
+  std::string reason;  // why this policy can never run the job
+};
+
+struct Decisions {
+  std::vector<StartDecision> starts;   // applied in order; each must fit what is free then
+  std::vector<Rejection> rejections;
+  std::optional<Time> wake_at;         // ask for another pass at this time (> now)
+};
+
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  virtual std::string name() const = 0;
+  // Called once per pass after all events of `view.now` were applied. `events` lists what
+  // happened since the previous call (may be empty for periodic passes).
+  virtual Decisions decide(const SystemView& view, std::span<const Event> events) = 0;
+};
+
+}  // namespace hs

@@ -1,0 +1,85 @@
+#pragma once
+// A solver-independent window problem with the one-bid-per-job structure shared by the
+// documents' formulations: each job may win at most one of its bids; a bid fixes how much
+// of every resource dimension it takes on each node it uses; node capacities bound the sum.
+// The solver layer knows nothing of jobs' requests, priorities or topology: policies turn
+// those into bid values and node uses.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hs::solver {
+
+inline constexpr int kMaxDims = 6;  // e.g. cores, memory, up to four gres types
+using Amounts = std::array<std::int32_t, kMaxDims>;
+
+struct NodeUse {
+  std::int32_t node = 0;
+  Amounts amount{};
+};
+
+struct Bid {
+  std::int32_t job = 0;        // 0 .. job_count-1
+  double value = 0.0;          // objective coefficient when the bid wins (> 0)
+  std::vector<NodeUse> uses;   // ascending node, no node twice
+};
+
+struct WindowProblem {
+  std::int32_t job_count = 0;
+  std::int32_t node_count = 0;
+  std::int32_t dims = 1;
+  std::vector<std::int32_t> capacity;  // node_count * dims, row-major by node
+  std::vector<Bid> bids;
+
+  std::int32_t cap(std::int32_t node, std::int32_t dim) const {
+    return capacity[static_cast<std::size_t>(node) * dims + dim];
+  }
+};
+
+struct WindowSolution {
+  std::vector<std::int32_t> bid_of_job;  // winning bid index per job, -1 = job does not start
+  double objective = 0.0;
+};
+
+// "Did the call work" (CallStatus) is kept apart from "what did the solve find".
+enum class CallStatus { Ok, Error };
+enum class SolveStatus {
+  Optimal,         // proven optimal (within the stated gap tolerance)
+  Feasible,        // a solution, limit reached before proof
+  Infeasible,      // cannot happen for this structure (empty solution is feasible); kept for backends
+  NoSolution,      // limit reached without any solution
+  Error
+};
+
+struct SolveResult {
+  CallStatus call = CallStatus::Ok;
+  SolveStatus status = SolveStatus::NoSolution;
+  WindowSolution solution;
+  double bound = 0.0;          // proven upper bound on the optimum (maximisation)
+  double gap = 0.0;            // (bound - objective) / max(1, |bound|)
+  std::int64_t effort = 0;     // deterministic work units spent
+  double seconds = 0.0;        // wall time, for reporting only
+  std::string message;
+};
+
+struct SolverOptions {
+  std::int64_t effort_limit = 0;  // deterministic work units; 0 = solver default
+  double time_limit_s = 0.0;      // wall-clock cap; 0 = none (default mode is deterministic)
+  std::uint64_t seed = 1;
+};
+
+// Independent check of any solution: one bid per job at most, bid indices valid and
+// belonging to the job, no node capacity exceeded, objective equal to the sum of values.
+std::optional<std::string> check_solution(const WindowProblem& problem,
+                                          const WindowSolution& solution);
+
+class WindowSolver {
+ public:
+  virtual ~WindowSolver() = default;
+  virtual std::string name() const = 0;
+  virtual SolveResult solve(const WindowProblem& problem, const SolverOptions& options) = 0;
+};
+
+}  // namespace hs::solver

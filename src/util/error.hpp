@@ -1,0 +1,29 @@
+#pragma once
+// Expected failures (bad input, impossible requests) are reported as exceptions carrying
+// where the problem is: file, line, field and the offending value. Bugs are assertions.
+#include <stdexcept>
+#include <string>
+
+namespace hs {
+
+struct InputLocation {
+  std::string file;   // path or a label such as "<command line>"
+  long line = 0;      // 1-based; 0 when not line-oriented
+};
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(InputLocation where, std::string field, std::string value, std::string problem);
+  const InputLocation& where() const { return where_; }
+  const std::string& field() const { return field_; }
+  const std::string& value() const { return value_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  InputLocation where_;
+  std::string field_;
+  std::string value_;
+  std::string problem_;
+};
+
+}  // namespace hs
