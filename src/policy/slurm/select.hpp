@@ -1,0 +1,25 @@
+#pragma once
+// Slurm 22.05 select/cons_tres node selection as modelled here (see docs/slurm-model.md):
+// best fit over consecutive node sets on the 1-D order, greedy CPUs per node, gres per
+// node, --contiguous, --ntasks-per-node, and topology/tree placement when configured.
+#include <optional>
+#include <span>
+
+#include "model/allocation.hpp"
+#include "model/cluster.hpp"
+#include "model/job.hpp"
+#include "sim/cluster_state.hpp"
+
+namespace hs::slurm {
+
+struct SelectOptions {
+  bool use_topology = true;            // topology/tree when the cluster has a switch tree
+  std::span<const char> usable = {};   // optional mask per node (1 = may be used)
+};
+
+// The allocation Slurm would choose for `job` on the resources free in `state`, or nullopt
+// when it cannot start now.
+std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterState& state,
+                                       const Job& job, const SelectOptions& options = {});
+
+}  // namespace hs::slurm
