@@ -24,6 +24,7 @@ class Params {
   static Params parse(const std::string& text, const std::string& origin);
   void set(const std::string& key, const std::string& value);
   bool has(const std::string& key) const { return values_.count(key) != 0; }
+  const std::map<std::string, std::string>& values() const { return values_; }
 
   std::int64_t get_int(const std::string& key, std::int64_t def, std::int64_t lo,
                        std::int64_t hi, const std::string& description);

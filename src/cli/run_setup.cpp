@@ -1,0 +1,35 @@
+#include "cli/run_setup.hpp"
+
+#include <filesystem>
+
+#include "io/builtin_clusters.hpp"
+#include "io/job_file.hpp"
+#include "workload/gpu_rule.hpp"
+#include "workload/registry.hpp"
+
+namespace hs::cli {
+
+Cluster load_cluster(const std::string& spec) { return load_cluster_spec(spec); }
+
+Workload load_workload(const std::string& spec, const Cluster& cluster, std::uint64_t seed,
+                       const std::string& gpu_rule) {
+  Workload workload = std::filesystem::is_regular_file(spec)
+                          ? load_workload_file(spec)
+                          : generate_workload(spec, cluster, seed);
+  if (!gpu_rule.empty()) add_gpu_requests(workload, parse_gpu_rule(gpu_rule), seed);
+  return workload;
+}
+
+std::string describe_cluster(const Cluster& cluster) {
+  std::string text = cluster.name + ": " + std::to_string(cluster.node_count()) + " nodes, " +
+                     std::to_string(cluster.total_cores()) + " cores";
+  for (std::size_t t = 0; t < cluster.gres_types.size(); ++t)
+    text += ", " + std::to_string(cluster.total_gres(static_cast<int>(t))) + " " +
+            cluster.gres_types[t];
+  if (cluster.topology)
+    text += ", switch tree of " + std::to_string(cluster.topology->switches.size()) +
+            " switches (" + std::to_string(cluster.topology->max_level()) + " levels)";
+  return text;
+}
+
+}  // namespace hs::cli

@@ -1,0 +1,33 @@
+#include "cli/single_run.hpp"
+
+#include <chrono>
+
+#include "cli/progress.hpp"
+#include "policy/registry.hpp"
+#include "sim/bind.hpp"
+
+namespace hs::cli {
+
+RunOutcome run_checked(const Cluster& cluster, const Workload& workload, const RunRequest& request) {
+  RunOutcome outcome;
+  outcome.bound = workload;
+  bind_workload(cluster, outcome.bound);
+  BuiltScheduler built = make_scheduler(request.scheduler_spec, request.options);
+  outcome.scheduler_name = built.scheduler->name();
+  outcome.effective_options = built.effective_options;
+
+  SimConfig config;
+  config.periodic_interval = request.periodic_interval;
+  config.progress = make_progress(outcome.scheduler_name, request.show_progress);
+  const auto t0 = std::chrono::steady_clock::now();
+  outcome.result = simulate(cluster, outcome.bound, *built.scheduler, config);
+  outcome.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  finish_progress(static_cast<bool>(config.progress));
+
+  outcome.check = check_run(cluster, outcome.bound, outcome.result);
+  outcome.summary = summarize(cluster, outcome.bound, outcome.result);
+  return outcome;
+}
+
+}  // namespace hs::cli

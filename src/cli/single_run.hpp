@@ -1,0 +1,35 @@
+#pragma once
+// One complete, checked run: bind the workload, build the scheduler, simulate, audit,
+// summarise. Used by `simulate`, `compare` and the benchmarks.
+#include <string>
+#include <vector>
+
+#include "metrics/summary.hpp"
+#include "model/cluster.hpp"
+#include "model/job.hpp"
+#include "sim/invariant_checker.hpp"
+#include "sim/simulator.hpp"
+
+namespace hs::cli {
+
+struct RunRequest {
+  std::string scheduler_spec;
+  std::vector<std::string> options;  // "k=v" strings merged into the scheduler's options
+  Time periodic_interval = 0;
+  bool show_progress = false;
+};
+
+struct RunOutcome {
+  std::string scheduler_name;
+  std::string effective_options;
+  Workload bound;  // the workload as bound to the cluster for this run
+  SimResult result;
+  Summary summary;
+  CheckReport check;
+  double wall_seconds = 0.0;
+};
+
+// `workload` is copied and bound to `cluster` here.
+RunOutcome run_checked(const Cluster& cluster, const Workload& workload, const RunRequest& request);
+
+}  // namespace hs::cli

@@ -1,0 +1,77 @@
+#include "policy/registry.hpp"
+
+#include "policy/heuristic/heuristic_schedulers.hpp"
+#include "policy/slurm/slurm_scheduler.hpp"
+#include "policy/window/window_schedulers.hpp"
+#include "util/error.hpp"
+
+namespace hs {
+
+namespace {
+
+const InputLocation kSpec{"<scheduler spec>", 0};
+
+// Splits "a+b+c" into its parts.
+std::vector<std::string> split_plus(const std::string& name) {
+  std::vector<std::string> parts;
+  std::string::size_type start = 0;
+  while (true) {
+    const auto plus = name.find('+', start);
+    parts.push_back(name.substr(start, plus - start));
+    if (plus == std::string::npos) return parts;
+    start = plus + 1;
+  }
+}
+
+bool is_window(const std::string& n) {
+  return n == "ipsched" || n == "aucsched1" || n == "aucsched2" || n == "aucsched3";
+}
+
+std::unique_ptr<Scheduler> build(const std::string& name, Params& params) {
+  if (name == "backfill" || name == "slurm") return slurm::make_slurm_scheduler(params);
+  if (name == "backfill-easy") {
+    if (!params.has("mode")) params.set("mode", "easy");
+    return slurm::make_slurm_scheduler(params);
+  }
+  if (is_window(name)) return make_window_scheduler(name, params);
+  const auto parts = split_plus(name);
+  if (parts.size() == 2 || parts.size() == 3)
+    return make_heuristic_scheduler(parts[0], parts[1], parts.size() == 3 ? parts[2] : "walltime",
+                                    params);
+  throw InputError(kSpec, "scheduler", name, "unknown scheduler (see 'hetsched list schedulers')");
+}
+
+}  // namespace
+
+std::vector<SchedulerInfo> scheduler_list() {
+  return {
+      {"backfill", "Slurm 22.05 model: priority pass + backfill (mode=conservative, Slurm's default)"},
+      {"backfill-easy", "the same with mode=easy (only the top job of a partition reserves)"},
+      {"ipsched", "IPSCHED: one integer program per window co-allocates cores and GPUs (thesis ch. 3)"},
+      {"aucsched1", "AUCSCHED1: auction over contiguous nodesets on the 1-D node array (ch. 4)"},
+      {"aucsched2", "AUCSCHED2: bid-only formulation with GPU ranges (ch. 5)"},
+      {"aucsched3", "AUCSCHED3: auction over nodesets per switch of a tree topology (ch. 6)"},
+      {"SCHED+ALLOC[+PRED]",
+       "Netti et al.: SCHED fifo|sjf|easy|prb|cph, ALLOC ff|bf|balanced|weighted|pweighted, "
+       "PRED walltime|datadriven|oracle (e.g. easy+weighted+datadriven)"},
+  };
+}
+
+BuiltScheduler make_scheduler(const std::string& spec, const std::vector<std::string>& extra_options) {
+  const auto colon = spec.find(':');
+  const std::string name = spec.substr(0, colon);
+  Params params = Params::parse(colon == std::string::npos ? "" : spec.substr(colon + 1),
+                                "<scheduler " + name + ">");
+  for (const auto& opt : extra_options) {
+    const Params extra = Params::parse(opt, "<--opt>");
+    for (const auto& [k, v] : extra.values()) params.set(k, v);
+  }
+  BuiltScheduler built;
+  built.scheduler = build(name, params);
+  params.reject_unused(name);
+  built.effective_options = params.effective();
+  built.option_docs = params.docs();
+  return built;
+}
+
+}  // namespace hs

@@ -1,0 +1,29 @@
+#pragma once
+// Every scheduler of the project by name. A spec is "name" or "name:key=value,key=value";
+// options given separately (--opt) are merged in, spec options first.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/scheduler.hpp"
+#include "util/params.hpp"
+
+namespace hs {
+
+struct SchedulerInfo {
+  std::string name;
+  std::string description;
+};
+
+std::vector<SchedulerInfo> scheduler_list();
+
+struct BuiltScheduler {
+  std::unique_ptr<Scheduler> scheduler;
+  std::string effective_options;  // "key=value,..." with defaults filled in, for run headers
+  std::vector<ParamDoc> option_docs;
+};
+
+// Throws InputError for unknown names, unknown options and invalid values.
+BuiltScheduler make_scheduler(const std::string& spec, const std::vector<std::string>& extra_options);
+
+}  // namespace hs

@@ -1,0 +1,90 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "util/error.hpp"
+#include "util/natural_sort.hpp"
+#include "util/params.hpp"
+#include "util/rng.hpp"
+
+namespace hs {
+namespace {
+
+TEST(Rng, SameSeedSameSequence) {
+  Rng a(42), b(42), c(43);
+  bool differs = false;
+  for (int i = 0; i < 100; ++i) {
+    const auto x = a.next_u64();
+    EXPECT_EQ(x, b.next_u64());
+    differs |= x != c.next_u64();
+  }
+  EXPECT_TRUE(differs);
+}
+
+TEST(Rng, UniformIntStaysInRangeAndHitsBothEnds) {
+  Rng r(7);
+  bool lo = false, hi = false;
+  for (int i = 0; i < 10000; ++i) {
+    const auto v = r.uniform_int(-4, 4);
+    ASSERT_GE(v, -4);
+    ASSERT_LE(v, 4);
+    lo |= v == -4;
+    hi |= v == 4;
+  }
+  EXPECT_TRUE(lo && hi);
+}
+
+TEST(Rng, NormalHasRoughlyTheAskedMoments) {
+  Rng r(3);
+  double sum = 0, sq = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) {
+    const double x = r.normal(1.0, 0.5);
+    sum += x;
+    sq += x * x;
+  }
+  const double mean = sum / n;
+  EXPECT_NEAR(mean, 1.0, 0.01);
+  EXPECT_NEAR(std::sqrt(sq / n - mean * mean), 0.5, 0.01);
+}
+
+TEST(NaturalSort, NumbersCompareByValue) {
+  std::vector<std::string> names = {"n10", "n2", "n1", "gpu3", "n002x", "n100"};
+  std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
+  EXPECT_EQ(names, (std::vector<std::string>{"gpu3", "n1", "n2", "n002x", "n10", "n100"}));
+  EXPECT_FALSE(natural_less("n2", "n2"));
+  EXPECT_TRUE(natural_less("n", "n1"));
+  EXPECT_FALSE(natural_less("n1", "n"));
+}
+
+TEST(Params, TypedGettersCheckBoundsAndNameTheKey) {
+  Params p = Params::parse("window=50, mode=easy,flag=yes", "<test>");
+  EXPECT_EQ(p.get_int("window", 200, 1, 1000, "window size"), 50);
+  EXPECT_EQ(p.get_choice("mode", "conservative", {"conservative", "easy"}, "mode"), "easy");
+  EXPECT_TRUE(p.get_bool("flag", false, "a flag"));
+  EXPECT_EQ(p.get_double("alpha", 0.5, 0, 1, "alpha"), 0.5);
+  EXPECT_EQ(p.effective(), "alpha=0.5,flag=yes,mode=easy,window=50");
+  p.reject_unused("test");
+
+  Params bad = Params::parse("window=5000", "<test>");
+  try {
+    bad.get_int("window", 200, 1, 1000, "window size");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "window");
+    EXPECT_EQ(e.value(), "5000");
+  }
+}
+
+TEST(Params, UnknownKeysAreRejected) {
+  Params p = Params::parse("windw=5", "<test>");
+  p.get_int("window", 200, 1, 1000, "window size");
+  EXPECT_THROW(p.reject_unused("ipsched"), InputError);
+  EXPECT_THROW(Params::parse("novalue", "<test>"), InputError);
+}
+
+}  // namespace
+}  // namespace hs
