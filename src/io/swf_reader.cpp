@@ -1,0 +1,150 @@
+#include "io/swf_reader.hpp"
+
+#include <charconv>
+#include <filesystem>
+#include <limits>
+#include <unordered_set>
+
+#include "io/text_file.hpp"
+
+namespace hs {
+
+namespace {
+
+constexpr int kSwfFields = 18;
+// Larger times are certainly corrupt (about 31,000 years) and would risk overflow later.
+constexpr std::int64_t kMaxSwfTime = 1'000'000'000'000;
+
+const char* const kFieldNames[kSwfFields] = {
+    "job number",      "submit time",     "wait time",      "run time",
+    "allocated procs", "average cpu time", "used memory",   "requested procs",
+    "requested time",  "requested memory", "status",        "user id",
+    "group id",        "executable",      "queue",          "partition",
+    "preceding job",   "think time"};
+
+enum Field { kId = 0, kSubmit = 1, kRun = 3, kAllocProcs = 4, kReqProcs = 7, kReqTime = 8,
+             kUser = 11, kQueue = 14 };
+
+// Fields the reader does not use may be fractional in some archive files; they must still
+// be numbers, so that a shifted or garbled line is caught.
+void check_number(std::string_view token, const InputLocation& where, int field) {
+  double value = 0;
+  const char* end = token.data() + token.size();
+  const auto result = std::from_chars(token.data(), end, value);
+  if (result.ec != std::errc() || result.ptr != end)
+    throw InputError(where, kFieldNames[field], std::string(token), "not a number");
+}
+
+std::string file_stem(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (const char* suffix : {".gz", ".swf"})
+    if (name.size() > std::string_view(suffix).size() && name.ends_with(suffix))
+      name.resize(name.size() - std::string_view(suffix).size());
+  return name;
+}
+
+// "; MaxNodes: 128" and friends: remember the numbers the replay needs.
+void read_comment(std::string_view body, const InputLocation& where, SwfHeader& header) {
+  if (!header.raw_comments.empty()) header.raw_comments += '\n';
+  header.raw_comments += body;
+  const std::string_view text = trim(body);
+  const std::size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return;
+  const std::string key = to_lower(trim(text.substr(0, colon)));
+  int* target = key == "maxnodes" ? &header.max_nodes
+                : key == "maxprocs" ? &header.max_procs : nullptr;
+  if (target == nullptr) return;
+  const auto words = split_whitespace(text.substr(colon + 1));
+  if (words.empty()) throw InputError(where, key, "", "header value missing");
+  *target = static_cast<int>(
+      parse_int_in(words.front(), 0, std::numeric_limits<std::int32_t>::max(), where, key));
+}
+
+struct SwfRecord {
+  std::int64_t id, submit, run, alloc_procs, req_procs, req_time, user, queue;
+};
+
+SwfRecord parse_record(std::string_view line, const InputLocation& where) {
+  const auto tokens = split_whitespace(line);
+  if (tokens.size() != kSwfFields)
+    throw InputError(where, "record", std::string(trim(line)),
+                     "expected 18 fields, found " + std::to_string(tokens.size()));
+  auto integer = [&](int field) {
+    return parse_int_in(tokens[field], -kMaxSwfTime, kMaxSwfTime, where, kFieldNames[field]);
+  };
+  SwfRecord r{integer(kId),        integer(kSubmit),   integer(kRun),  integer(kAllocProcs),
+              integer(kReqProcs),  integer(kReqTime),  integer(kUser), integer(kQueue)};
+  for (int f = 0; f < kSwfFields; ++f) check_number(tokens[f], where, f);
+  for (int f : {kAllocProcs, kReqProcs})
+    if (parse_int(tokens[f], where, kFieldNames[f]) > std::numeric_limits<std::int32_t>::max())
+      throw InputError(where, kFieldNames[f], std::string(tokens[f]), "too many processors");
+  return r;
+}
+
+// Applies the documented decisions; returns false when the record is skipped.
+bool make_job(const SwfRecord& r, SwfLoad& load, Job& job) {
+  if (r.run <= 0) return ++load.skipped_no_runtime, false;
+  if (r.submit < 0) return ++load.skipped_no_submit, false;
+  std::int64_t procs = r.req_procs;
+  if (procs <= 0) {
+    if (r.alloc_procs <= 0) return ++load.skipped_no_procs, false;
+    procs = r.alloc_procs;
+    ++load.procs_from_allocated;
+  }
+  Time limit = r.req_time;
+  if (limit <= 0) {
+    limit = r.run;
+    ++load.limit_from_runtime;
+  }
+  if (r.run > limit) ++load.runtime_over_limit;
+  job.id = r.id;
+  job.submit = r.submit;
+  job.run_time = r.run;
+  job.user = r.user >= 0 ? "u" + std::to_string(r.user) : "";
+  job.name = r.queue >= 0 ? "q" + std::to_string(r.queue) : "";
+  job.req.ntasks = static_cast<std::int32_t>(procs);
+  job.req.time_limit = limit;
+  return true;
+}
+
+void add_notes(SwfLoad& load) {
+  auto note = [&](std::int64_t count, const char* text) {
+    if (count > 0) load.notes.push_back(std::to_string(count) + " " + text);
+  };
+  note(load.skipped_no_runtime, "records skipped: run time <= 0 or unknown");
+  note(load.skipped_no_submit, "records skipped: submit time unknown");
+  note(load.skipped_no_procs, "records skipped: neither requested nor allocated procs known");
+  note(load.procs_from_allocated, "jobs: requested procs unknown, allocated procs used");
+  note(load.limit_from_runtime, "jobs: requested time unknown, run time used as the limit");
+  note(load.runtime_over_limit, "jobs: run time exceeds the requested time (killed at limit)");
+}
+
+}  // namespace
+
+SwfLoad read_swf(const std::string& path) {
+  const std::string text = read_text_file(path);
+  SwfLoad load;
+  load.workload.name = file_stem(path);
+  std::unordered_set<std::int64_t> ids;
+  long line_number = 0;
+  for (std::string_view line : split_lines(text)) {
+    ++line_number;
+    const InputLocation where{path, line_number};
+    const std::string_view body = trim(line);
+    if (body.empty()) continue;
+    if (body.front() == ';') {
+      read_comment(body.substr(1), where, load.header);
+      continue;
+    }
+    const SwfRecord record = parse_record(body, where);
+    ++load.records;
+    if (!ids.insert(record.id).second)
+      throw InputError(where, kFieldNames[kId], std::to_string(record.id), "duplicate job id");
+    Job job;
+    if (make_job(record, load, job)) load.workload.jobs.push_back(std::move(job));
+  }
+  add_notes(load);
+  return load;
+}
+
+}  // namespace hs

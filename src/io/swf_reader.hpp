@@ -1,0 +1,45 @@
+#pragma once
+// Reader for the Parallel Workloads Archive's Standard Workload Format (SWF): one job per
+// line, 18 whitespace-separated numeric fields, -1 = unknown, ';' header comments.
+// Plain and gzip-compressed files are accepted (gzip is recognised by its magic bytes).
+// Decisions about incomplete records (documented in docs/input-formats.md):
+//   run time <= 0 (incl. -1)        -> job skipped, counted in skipped_no_runtime
+//   submit time unknown (< 0)       -> job skipped, counted in skipped_no_submit
+//   requested procs <= 0 (incl. -1) -> allocated procs used, counted in procs_from_allocated
+//   neither procs known             -> job skipped, counted in skipped_no_procs
+//   requested time <= 0 (incl. -1)  -> run time used as limit, counted in limit_from_runtime
+//   run time > requested time       -> job kept unchanged (the simulator kills it at its
+//                                      limit), counted in runtime_over_limit
+// Malformed lines (wrong field count, non-numbers, values out of range, duplicate ids)
+// raise InputError naming file, line, field and value.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/job.hpp"
+
+namespace hs {
+
+struct SwfHeader {
+  int max_nodes = 0;         // "; MaxNodes: N"; 0 when absent
+  int max_procs = 0;         // "; MaxProcs: N"; 0 when absent
+  std::string raw_comments;  // every ';' line, without the ';', joined by '\n'
+};
+
+struct SwfLoad {
+  Workload workload;                     // jobs in file order (SWF files are submit-ordered)
+  SwfHeader header;
+  std::int64_t records = 0;              // job lines read (kept + skipped)
+  std::int64_t skipped_no_runtime = 0;   // run time <= 0
+  std::int64_t skipped_no_submit = 0;    // submit time < 0
+  std::int64_t skipped_no_procs = 0;     // neither requested nor allocated procs > 0
+  std::int64_t procs_from_allocated = 0; // requested procs unknown, allocated used
+  std::int64_t limit_from_runtime = 0;   // requested time unknown, run time used
+  std::int64_t runtime_over_limit = 0;   // kept; will be killed at the limit
+  std::vector<std::string> notes;        // one human-readable line per decision taken
+};
+
+// Throws InputError for unreadable files and malformed lines.
+SwfLoad read_swf(const std::string& path);
+
+}  // namespace hs
