@@ -1,0 +1,160 @@
+#include "io/hostlist.hpp"
+
+#include <cctype>
+
+#include "io/text_file.hpp"
+
+namespace hs {
+
+namespace {
+
+// One part of a host expression: a literal, or the alternatives of a bracket group.
+struct Segment {
+  std::string literal;
+  std::vector<std::string> choices;  // empty for a literal
+};
+
+class HostlistParser {
+ public:
+  HostlistParser(std::string_view text, const InputLocation& where)
+      : text_(text), where_(where) {}
+
+  std::vector<std::string> expand() {
+    std::vector<std::string> hosts;
+    for (std::string_view item : split_top_level()) {
+      const std::vector<Segment> segments = parse_item(item);
+      add_to_total(combination_count(segments));
+      append_combinations(segments, 0, "", hosts);
+    }
+    return hosts;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw InputError(where_, "hostlist", std::string(text_), problem);
+  }
+
+  std::vector<std::string_view> split_top_level() const {
+    std::vector<std::string_view> items;
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text_.size(); ++i) {
+      const char c = i < text_.size() ? text_[i] : ',';
+      if (c == '[' && ++depth > 1) fail("nested '['");
+      if (c == ']' && --depth < 0) fail("']' without '['");
+      if (c != ',' || depth > 0) continue;
+      const std::string_view item = trim(text_.substr(start, i - start));
+      if (item.empty()) fail("empty host name in list");
+      items.push_back(item);
+      start = i + 1;
+    }
+    if (depth != 0) fail("'[' without ']'");
+    return items;
+  }
+
+  std::vector<Segment> parse_item(std::string_view item) const {
+    std::vector<Segment> segments;
+    std::size_t i = 0;
+    while (i < item.size()) {
+      const std::size_t open = item.find('[', i);
+      if (open != i) {
+        const std::string_view literal = item.substr(i, open - i);
+        check_literal(literal);
+        segments.push_back({std::string(literal), {}});
+        if (open == std::string_view::npos) break;
+      }
+      const std::size_t close = item.find(']', open);  // balanced: checked before
+      segments.push_back({"", parse_group(item.substr(open + 1, close - open - 1))});
+      i = close + 1;
+    }
+    return segments;
+  }
+
+  void check_literal(std::string_view literal) const {
+    for (char c : literal)
+      if (std::isspace(static_cast<unsigned char>(c)) || c == '=') fail("bad character in host name");
+  }
+
+  std::vector<std::string> parse_group(std::string_view group) const {
+    std::vector<std::string> choices;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= group.size(); ++i) {
+      if (i < group.size() && group[i] != ',') continue;
+      add_range(trim(group.substr(start, i - start)), choices);
+      start = i + 1;
+    }
+    return choices;
+  }
+
+  // "7" or "lo-hi"; zero padding to the width written for lo.
+  void add_range(std::string_view range, std::vector<std::string>& choices) const {
+    if (range.empty()) fail("empty item inside brackets");
+    const std::size_t dash = range.find('-');
+    const std::string_view lo_text = range.substr(0, dash);
+    const std::string_view hi_text =
+        dash == std::string_view::npos ? lo_text : range.substr(dash + 1);
+    const std::uint64_t lo = parse_number(lo_text);
+    const std::uint64_t hi = parse_number(hi_text);
+    if (lo > hi) fail("reversed range '" + std::string(range) + "'");
+    if (hi - lo >= kMaxHostlistHosts) fail("range names more than 1000000 hosts");
+    for (std::uint64_t v = lo; v <= hi; ++v) {
+      std::string digits = std::to_string(v);
+      if (digits.size() < lo_text.size())
+        digits.insert(0, lo_text.size() - digits.size(), '0');
+      choices.push_back(std::move(digits));
+      if (choices.size() > kMaxHostlistHosts) fail("range names more than 1000000 hosts");
+    }
+  }
+
+  std::uint64_t parse_number(std::string_view digits) const {
+    if (digits.empty() || digits.size() > 18) fail("bad number '" + std::string(digits) + "'");
+    std::uint64_t value = 0;
+    for (char c : digits) {
+      if (!std::isdigit(static_cast<unsigned char>(c)))
+        fail("bad number '" + std::string(digits) + "' inside brackets");
+      value = value * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return value;
+  }
+
+  std::size_t combination_count(const std::vector<Segment>& segments) const {
+    std::size_t count = 1;
+    for (const Segment& s : segments) {
+      if (s.choices.empty()) continue;
+      count *= s.choices.size();
+      if (count > kMaxHostlistHosts) fail("expression names more than 1000000 hosts");
+    }
+    return count;
+  }
+
+  void add_to_total(std::size_t count) {
+    total_ += count;
+    if (total_ > kMaxHostlistHosts) fail("expression names more than 1000000 hosts");
+  }
+
+  void append_combinations(const std::vector<Segment>& segments, std::size_t k,
+                           const std::string& prefix, std::vector<std::string>& hosts) const {
+    if (k == segments.size()) {
+      hosts.push_back(prefix);
+      return;
+    }
+    if (segments[k].choices.empty()) {
+      append_combinations(segments, k + 1, prefix + segments[k].literal, hosts);
+      return;
+    }
+    for (const std::string& choice : segments[k].choices)
+      append_combinations(segments, k + 1, prefix + choice, hosts);
+  }
+
+  std::string_view text_;
+  const InputLocation& where_;
+  std::size_t total_ = 0;
+};
+
+}  // namespace
+
+std::vector<std::string> expand_hostlist(std::string_view text, const InputLocation& where) {
+  return HostlistParser(text, where).expand();
+}
+
+}  // namespace hs
