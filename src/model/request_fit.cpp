@@ -1,0 +1,246 @@
+#include "model/request_fit.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+namespace hs {
+
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// -N as a closed range. Slurm: "-N a" alone means exactly a nodes; no -N means any count.
+struct NodeRange {
+  std::int32_t min = 1;
+  std::int32_t max = std::numeric_limits<std::int32_t>::max();
+};
+
+NodeRange node_range(const JobRequest& r) {
+  NodeRange range;
+  if (r.nodes_min > 0) range.min = r.nodes_min;
+  if (r.nodes_max > 0)
+    range.max = r.nodes_max;
+  else if (r.nodes_min > 0)
+    range.max = r.nodes_min;
+  return range;
+}
+
+// Memory a share must carry on node n: the request where memory is modelled, else 0.
+std::int64_t share_mem_for(const Node& n, const JobRequest& r) {
+  return n.memory_mb > 0 ? r.mem_per_node_mb : 0;
+}
+
+// Values that make a request meaningless regardless of the cluster.
+std::optional<std::string> malformed_reason(const Job& job) {
+  const JobRequest& r = job.req;
+  if (r.ntasks <= 0) return "ntasks must be positive, got " + str(r.ntasks);
+  if (r.nodes_min < 0) return "negative nodes_min " + str(r.nodes_min);
+  if (r.nodes_max < 0) return "negative nodes_max " + str(r.nodes_max);
+  if (r.nodes_max > 0 && r.nodes_min > r.nodes_max)
+    return "node range " + str(r.nodes_min) + "-" + str(r.nodes_max) + " is empty";
+  if (r.ntasks_per_node < 0) return "negative ntasks_per_node " + str(r.ntasks_per_node);
+  if (r.mem_per_node_mb < 0) return "negative memory " + str(r.mem_per_node_mb);
+  if (r.time_limit <= 0) return "no time limit";
+  if (job.run_time < 0) return "negative run time " + str(job.run_time);
+  for (std::size_t i = 0; i < r.gres.size(); ++i) {
+    const GresRequest& g = r.gres[i];
+    if (g.type < 0) return "gres '" + g.name + "' is not bound to a cluster gres type";
+    if (g.type >= kMaxGresTypes) return "gres '" + g.name + "' has an invalid type index";
+    if (g.per_node_min < 0) return "negative gres count for '" + g.name + "'";
+    if (g.per_node_max < g.per_node_min)
+      return "gres range " + str(g.per_node_min) + "-" + str(g.per_node_max) + " for '" +
+             g.name + "' is empty";
+    for (std::size_t k = 0; k < i; ++k)
+      if (r.gres[k].type == g.type) return "gres '" + g.name + "' requested twice";
+  }
+  const NodeRange range = node_range(r);
+  if (r.ntasks < range.min)
+    return "ntasks " + str(r.ntasks) + " is below the minimum node count " + str(range.min);
+  if (r.ntasks_per_node > 0) {
+    if (r.ntasks % r.ntasks_per_node != 0)
+      return "ntasks " + str(r.ntasks) + " is not a multiple of ntasks_per_node " +
+             str(r.ntasks_per_node);
+    const std::int32_t n = r.ntasks / r.ntasks_per_node;
+    if (n < range.min || n > range.max)
+      return "ntasks/ntasks_per_node = " + str(n) + " nodes is outside the node range " +
+             str(range.min) + "-" + str(range.max);
+  }
+  return std::nullopt;
+}
+
+// Nodes the job may use at all: in its partition, with enough cores, gres and memory.
+std::vector<char> eligible_nodes(const Cluster& cluster, const Job& job) {
+  const JobRequest& r = job.req;
+  std::vector<char> ok(cluster.nodes.size(), 1);
+  if (!cluster.partitions.empty()) {
+    std::fill(ok.begin(), ok.end(), 0);
+    if (const Partition* p = cluster.find_partition(job.partition))
+      for (NodeIndex n : p->nodes) ok[n] = 1;
+  }
+  const std::int32_t min_cores = std::max(1, r.ntasks_per_node);
+  for (std::size_t i = 0; i < cluster.nodes.size(); ++i) {
+    const Node& n = cluster.nodes[i];
+    if (n.cores < min_cores) ok[i] = 0;
+    if (n.memory_mb > 0 && n.memory_mb < r.mem_per_node_mb) ok[i] = 0;
+    for (const GresRequest& g : r.gres)
+      if (n.gres[g.type] < g.per_node_min) ok[i] = 0;
+  }
+  return ok;
+}
+
+// Cores a node can give the job: all of them, or exactly ntasks_per_node.
+std::int64_t usable_cores(const Node& n, const JobRequest& r) {
+  return r.ntasks_per_node > 0 ? r.ntasks_per_node : n.cores;
+}
+
+// Whether `count` nodes picked from `cores` (usable cores per eligible node) can hold the job.
+// With ntasks_per_node the node count is fixed; otherwise more nodes only help.
+std::optional<std::string> fits_in(std::vector<std::int64_t> cores, const JobRequest& r) {
+  const NodeRange range = node_range(r);
+  const std::int64_t have = static_cast<std::int64_t>(cores.size());
+  if (r.ntasks_per_node > 0) {
+    const std::int64_t need = r.ntasks / r.ntasks_per_node;
+    if (have < need)
+      return "needs " + str(need) + " nodes with " + str(r.ntasks_per_node) +
+             " cores each, only " + str(have) + " eligible";
+    return std::nullopt;
+  }
+  if (have < range.min)
+    return "needs at least " + str(range.min) + " nodes, only " + str(have) + " eligible";
+  const std::int64_t use = std::min<std::int64_t>({have, range.max, r.ntasks});
+  std::sort(cores.begin(), cores.end(), std::greater<>());
+  std::int64_t total = 0;
+  for (std::int64_t i = 0; i < use; ++i) total += cores[i];
+  if (total < r.ntasks)
+    return "needs " + str(r.ntasks) + " cores, the best " + str(use) +
+           " eligible nodes have " + str(total);
+  return std::nullopt;
+}
+
+// Contiguous case: the best window of consecutive eligible nodes.
+std::optional<std::string> fits_contiguous(const Cluster& cluster, const std::vector<char>& ok,
+                                           const JobRequest& r) {
+  const NodeRange range = node_range(r);
+  const std::int64_t want_nodes =
+      r.ntasks_per_node > 0 ? r.ntasks / r.ntasks_per_node
+                            : std::min<std::int64_t>(range.max, r.ntasks);
+  const std::int64_t min_nodes = r.ntasks_per_node > 0 ? want_nodes : range.min;
+  std::size_t i = 0;
+  while (i < ok.size()) {
+    if (!ok[i]) { ++i; continue; }
+    std::size_t end = i;
+    while (end < ok.size() && ok[end]) ++end;
+    // Window of up to want_nodes consecutive nodes inside the run [i, end).
+    const std::int64_t len = static_cast<std::int64_t>(end - i);
+    const std::int64_t w = std::min(len, want_nodes);
+    if (w >= min_nodes) {
+      std::int64_t sum = 0;
+      for (std::size_t k = i; k < end; ++k) {
+        sum += usable_cores(cluster.nodes[k], r);
+        if (static_cast<std::int64_t>(k - i) >= w) sum -= usable_cores(cluster.nodes[k - w], r);
+        if (static_cast<std::int64_t>(k - i) + 1 >= w && sum >= r.ntasks) return std::nullopt;
+      }
+    }
+    i = end;
+  }
+  return "no run of consecutive eligible nodes can hold the contiguous job";
+}
+
+std::optional<std::string> share_violation(const Cluster& cluster, const JobRequest& r,
+                                           const NodeShare& s) {
+  const Node& n = cluster.nodes[s.node];
+  const std::string where = " on node " + n.name;
+  if (s.cores < 1) return "no cores" + where;
+  if (s.cores > n.cores) return str(s.cores) + " cores exceed the node's " + str(n.cores) + where;
+  if (r.ntasks_per_node > 0 && s.cores != r.ntasks_per_node)
+    return str(s.cores) + " cores, ntasks_per_node is " + str(r.ntasks_per_node) + where;
+  if (s.mem_mb != share_mem_for(n, r))
+    return "memory " + str(s.mem_mb) + " MB, expected " + str(share_mem_for(n, r)) + where;
+  for (int t = 0; t < kMaxGresTypes; ++t) {
+    if (s.gres[t] < 0) return "negative gres" + where;
+    if (s.gres[t] > n.gres[t])
+      return "gres " + str(s.gres[t]) + " exceeds the node's " + str(n.gres[t]) + where;
+    if (s.gres[t] < r.gres_min(t) || s.gres[t] > r.gres_max(t))
+      return "gres " + str(s.gres[t]) + " of type " + str(t) + " outside the requested " +
+             str(r.gres_min(t)) + "-" + str(r.gres_max(t)) + where;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> shape_violation(const Cluster& cluster, const Job& job,
+                                           const Allocation& alloc) {
+  const JobRequest& r = job.req;
+  if (alloc.shares.empty()) return "empty allocation";
+  for (std::size_t i = 0; i < alloc.shares.size(); ++i) {
+    const NodeIndex n = alloc.shares[i].node;
+    if (n < 0 || n >= cluster.node_count()) return "node index " + str(n) + " out of range";
+    if (i > 0 && n <= alloc.shares[i - 1].node) return "nodes not ascending or repeated";
+  }
+  const NodeRange range = node_range(r);
+  const int count = alloc.node_count();
+  if (count < range.min || count > range.max)
+    return str(count) + " nodes outside the requested " + str(range.min) + "-" +
+           (range.max == std::numeric_limits<std::int32_t>::max() ? std::string("any")
+                                                                  : str(range.max));
+  if (alloc.total_cores() != r.ntasks)
+    return str(alloc.total_cores()) + " cores allocated, " + str(r.ntasks) + " requested";
+  if (r.contiguous && alloc.shares.back().node - alloc.shares.front().node + 1 != count)
+    return "nodes are not contiguous";
+  if (!cluster.partitions.empty()) {
+    const Partition* p = cluster.find_partition(job.partition);
+    if (!p) return "unknown partition '" + job.partition + "'";
+    for (const NodeShare& s : alloc.shares)
+      if (!std::binary_search(p->nodes.begin(), p->nodes.end(), s.node))
+        return "node " + cluster.nodes[s.node].name + " is outside partition " + p->name;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> bind_to_cluster(const Cluster& cluster, Job& job) {
+  for (GresRequest& g : job.req.gres) {
+    g.type = cluster.gres_index(g.name);
+    if (g.type < 0) return "unknown gres type '" + g.name + "'";
+  }
+  if (!cluster.partitions.empty()) {
+    const Partition* p = cluster.find_partition(job.partition);
+    if (!p) return "unknown partition '" + job.partition + "'";
+    if (job.req.time_limit == 0)
+      job.req.time_limit = p->default_time != kNoTime ? p->default_time : p->max_time;
+    if (job.req.time_limit == kNoTime) job.req.time_limit = 0;  // UNLIMITED, no default
+    if (p->max_time != kNoTime && job.req.time_limit > p->max_time)
+      return "time limit " + str(job.req.time_limit) + " s exceeds MaxTime " +
+             str(p->max_time) + " s of partition " + p->name;
+  }
+  if (job.req.time_limit == 0) return "no time limit";
+  return std::nullopt;
+}
+
+std::optional<std::string> never_runnable_reason(const Cluster& cluster, const Job& job) {
+  if (auto bad = malformed_reason(job)) return bad;
+  if (!cluster.partitions.empty() && !cluster.find_partition(job.partition))
+    return "unknown partition '" + job.partition + "'";
+  const std::vector<char> ok = eligible_nodes(cluster, job);
+  if (job.req.contiguous) return fits_contiguous(cluster, ok, job.req);
+  std::vector<std::int64_t> cores;
+  for (std::size_t i = 0; i < ok.size(); ++i)
+    if (ok[i]) cores.push_back(usable_cores(cluster.nodes[i], job.req));
+  return fits_in(std::move(cores), job.req);
+}
+
+std::optional<std::string> allocation_violates_request(const Cluster& cluster, const Job& job,
+                                                       const Allocation& alloc) {
+  if (auto bad = shape_violation(cluster, job, alloc)) return bad;
+  for (const NodeShare& s : alloc.shares)
+    if (auto bad = share_violation(cluster, job.req, s)) return bad;
+  // Equal gres per node on every node used (a range picks one count for the whole job).
+  for (int t = 0; t < kMaxGresTypes; ++t)
+    for (const NodeShare& s : alloc.shares)
+      if (s.gres[t] != alloc.shares.front().gres[t])
+        return "gres of type " + str(t) + " differs between nodes";
+  return std::nullopt;
+}
+
+}  // namespace hs

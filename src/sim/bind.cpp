@@ -1,0 +1,34 @@
+#include "sim/bind.hpp"
+
+#include "model/request_fit.hpp"
+
+namespace hs {
+
+BindReport bind_workload(const Cluster& cluster, Workload& workload) {
+  BindReport report;
+  for (std::size_t j = 0; j < workload.jobs.size(); ++j)
+    if (auto reason = bind_to_cluster(cluster, workload.jobs[j]))
+      report.rejected.push_back({static_cast<JobRef>(j), std::move(*reason)});
+  return report;
+}
+
+std::optional<std::string> binding_problem(const Cluster& cluster, const Job& job) {
+  for (const GresRequest& g : job.req.gres) {
+    if (g.type < 0 || g.type >= static_cast<int>(cluster.gres_types.size()))
+      return "unknown gres type '" + g.name + "'";
+    if (cluster.gres_types[g.type] != g.name)
+      return "gres '" + g.name + "' is bound to another type ('" +
+             cluster.gres_types[g.type] + "')";
+  }
+  if (job.req.time_limit <= 0) return "no time limit";
+  if (job.req.time_limit == kNoTime) return "no time limit (unlimited)";
+  if (cluster.partitions.empty()) return std::nullopt;
+  const Partition* p = cluster.find_partition(job.partition);
+  if (!p) return "unknown partition '" + job.partition + "'";
+  if (p->max_time != kNoTime && job.req.time_limit > p->max_time)
+    return "time limit " + std::to_string(job.req.time_limit) + " s exceeds MaxTime " +
+           std::to_string(p->max_time) + " s of partition " + p->name;
+  return std::nullopt;
+}
+
+}  // namespace hs
