@@ -5,6 +5,7 @@
 #include "util/error.hpp"
 #include "util/params.hpp"
 #include "workload/esp.hpp"
+#include "workload/tsubame.hpp"
 
 namespace hs {
 
@@ -28,6 +29,15 @@ Reader esp_reader(EspVariant variant, std::int32_t jitter) {
   };
 }
 
+Reader kinds_reader(KindsOptions (*read)(Params&)) {
+  return [read](Params& p) -> Generator {
+    KindsOptions o = read(p);
+    return [o](const Cluster& c, std::uint64_t seed) {
+      return generate_kinds_workload(o, c, seed);
+    };
+  };
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> table = {
       {"esp", "ESP-2: 230 jobs, sizes as fractions of all cores (thesis Table 7.1)",
@@ -37,6 +47,11 @@ const std::vector<Entry>& entries() {
        esp_reader(EspVariant::Heterogeneous, 0)},
       {"esp-het-random", "heterogeneous ESP with sizes +- uniform integer in [-4, 4] (002 Table VI)",
        esp_reader(EspVariant::Heterogeneous, 4)},
+      {"tsubame",
+       "job kinds A-E, C', D' in equal shares (thesis Table 7.3); Table 8.6 workloads via wl=1..9",
+       kinds_reader(read_tsubame_options)},
+      {"tree1024", "Table 8.5 workloads 1-6, 5', 6' for the 1024 x (16 cores, 3 GPUs) tree machine",
+       kinds_reader(read_tree1024_options)},
   };
   return table;
 }
