@@ -1,0 +1,26 @@
+#pragma once
+// Files a run leaves behind (formats in docs/metrics.md): jobs.csv, summary.csv,
+// summary.json, queue.csv and usage.csv. Output is byte-identical for identical runs.
+#include <ostream>
+#include <string>
+
+#include "metrics/summary.hpp"
+
+namespace hs {
+
+// Creates `dir` if needed; throws InputError when a file cannot be written.
+void write_run_outputs(const std::string& dir, const Cluster& cluster, const Workload& workload,
+                       const SimResult& result, const Summary& summary);
+
+// The individual writers, for tests and other tools.
+void write_jobs_csv(std::ostream& out, const Cluster& cluster, const Workload& workload,
+                    const SimResult& result);
+void write_summary_csv(std::ostream& out, const Summary& summary);
+void write_summary_json(std::ostream& out, const Summary& summary);
+void write_queue_csv(std::ostream& out, const SimResult& result);
+void write_usage_csv(std::ostream& out, const Cluster& cluster, const SimResult& result);
+
+// Per-node allocation as "n0001:4c+2gpu;n0002:4c+2gpu" (gres named by cluster type).
+std::string allocation_text(const Cluster& cluster, const Allocation& alloc);
+
+}  // namespace hs
