@@ -1,0 +1,83 @@
+#include "io/gres_conf.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "io/conf_lines.hpp"
+#include "io/hostlist.hpp"
+#include "io/text_file.hpp"
+
+namespace hs {
+
+namespace {
+
+constexpr std::int64_t kMaxDevices = 1'000'000;
+
+const std::set<std::string> kIgnoredKeys = {"type", "cores", "cpus", "links", "flags",
+                                            "multiplefiles", "autodetect"};
+
+std::string where_text(const InputLocation& where) {
+  return where.file + ":" + std::to_string(where.line);
+}
+
+// Count= wins over File=; neither means one device.
+std::int64_t device_count(const ConfLine& line) {
+  if (const ConfPair* count = line.find("count"))
+    return parse_int_in(count->value, 0, kMaxDevices, line.where, count->written);
+  if (const ConfPair* file = line.find("file"))
+    return static_cast<std::int64_t>(expand_hostlist(file->value, line.where).size());
+  return 1;
+}
+
+std::vector<std::string> target_nodes(const ConfLine& line, const NodeGresTable& table,
+                                      const std::string& name) {
+  std::vector<std::string> nodes;
+  if (const ConfPair* list = line.find("nodename")) {
+    nodes = expand_hostlist(list->value, line.where);
+    for (const std::string& node : nodes)
+      if (!table.count(node))
+        throw InputError(line.where, list->written, node, "node not defined in slurm.conf");
+    return nodes;
+  }
+  for (const auto& [node, gres] : table)
+    if (gres.count(name)) nodes.push_back(node);
+  return nodes;
+}
+
+void warn_unknown_keys(const ConfLine& line, std::vector<std::string>& warnings) {
+  for (const ConfPair& p : line.pairs)
+    if (p.key != "nodename" && p.key != "name" && p.key != "count" && p.key != "file" &&
+        !kIgnoredKeys.count(p.key))
+      warnings.push_back(where_text(line.where) + ": gres.conf key '" + p.written +
+                         "' ignored");
+}
+
+}  // namespace
+
+void apply_gres_conf(const std::string& path, NodeGresTable& table,
+                     const std::vector<std::string>& known_types,
+                     std::vector<std::string>& warnings) {
+  NodeGresTable from_file;
+  for (const ConfLine& line : read_conf_lines(path, false)) {
+    const ConfPair* name = line.find("name");
+    if (name == nullptr) {
+      if (line.pairs.size() == 1 && line.first().key == "autodetect") continue;
+      throw InputError(line.where, "Name", "", "gres.conf line without Name=");
+    }
+    if (std::find(known_types.begin(), known_types.end(), name->value) == known_types.end())
+      throw InputError(line.where, name->written, name->value,
+                       "gres type not configured in slurm.conf (GresTypes / node Gres)");
+    warn_unknown_keys(line, warnings);
+    const std::int64_t count = device_count(line);
+    for (const std::string& node : target_nodes(line, table, name->value)) {
+      std::int64_t& total = from_file[node][name->value];
+      total += count;
+      if (total > kMaxDevices)
+        throw InputError(line.where, "Count", std::to_string(total), "too many devices");
+    }
+  }
+  for (const auto& [node, counts] : from_file)
+    for (const auto& [name, count] : counts) table[node][name] = count;
+}
+
+}  // namespace hs

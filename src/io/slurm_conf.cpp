@@ -1,0 +1,349 @@
+#include "io/slurm_conf.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <set>
+
+#include "io/conf_lines.hpp"
+#include "io/gres_conf.hpp"
+#include "io/hostlist.hpp"
+#include "io/node_gres.hpp"
+#include "io/slurm_time.hpp"
+#include "io/text_file.hpp"
+#include "io/topology_conf.hpp"
+
+namespace hs {
+
+namespace {
+
+constexpr std::int64_t kMaxCpus = 1'000'000;
+constexpr std::int64_t kMaxMemoryMb = std::int64_t{1} << 40;
+using PairMap = std::map<std::string, ConfPair>;  // lower-case key -> pair
+
+// Global keys the scheduler model may read; kept in SlurmConfig::settings.
+bool is_scheduler_setting(const std::string& key) {
+  static const std::set<std::string> keys = {
+      "clustername",        "grestypes",          "schedulertype",
+      "schedulerparameters", "schedulertimeslice", "prioritytype",
+      "priorityflags",      "prioritydecayhalflife", "prioritycalcperiod",
+      "prioritymaxage",     "priorityusageresetperiod", "priorityfavorsmall",
+      "priorityparameters", "selecttype",         "selecttypeparameters",
+      "topologyplugin",     "topologyparam",      "preempttype",
+      "preemptmode",        "overtimelimit",      "killwait",
+      "defmempercpu",       "defmempernode",      "maxmempercpu",
+      "maxmempernode",      "enforcepartlimits",  "maxjobcount",
+      "minjobage",          "fairsharedampeningfactor", "firstjobid",
+      "maxtaskspernode"};
+  return keys.count(key) || key.starts_with("priorityweight");
+}
+
+// Daemon, security, logging and accounting keys: no bearing on scheduling, no warning.
+bool is_daemon_setting(const std::string& key) {
+  static const std::set<std::string> keys = {
+      "slurmctldhost", "controlmachine", "controladdr", "backupcontroller", "backupaddr",
+      "authtype", "authinfo", "authalttypes", "cryptotype", "credtype", "slurmuser",
+      "slurmduser", "slurmctldport", "slurmdport", "slurmctldpidfile", "slurmdpidfile",
+      "slurmctldlogfile", "slurmdlogfile", "slurmctlddebug", "slurmddebug", "slurmdspooldir",
+      "statesavelocation", "proctracktype", "taskplugin", "taskpluginparam", "mpidefault",
+      "switchtype", "returntoservice", "slurmctldtimeout", "slurmdtimeout", "inactivelimit",
+      "messagetimeout", "waittime", "jobcomptype", "jobcomploc", "jobacctgathertype",
+      "jobacctgatherfrequency", "accountingstoragetype", "accountingstoragehost",
+      "accountingstorageport", "accountingstorageenforce", "accountingstoragetres",
+      "accountingstorageuser", "accountingstoreflags", "accountingstoragepass",
+      "acctgatherenergytype", "acctgathernodefreq", "mailprog", "epilog", "prolog",
+      "prologflags", "epilogslurmctld", "prologslurmctld", "plugindir", "plugstackconfig",
+      "healthcheckprogram", "healthcheckinterval", "healthchecknodestate", "launchtype",
+      "maxarraysize", "maxstepcount", "tmpfs", "usepam", "propagateresourcelimits",
+      "propagateresourcelimitsexcept", "srunportrange", "treewidth", "cachegroups",
+      "jobrequeue", "groupupdateforce", "debugflags", "slurmschedlogfile",
+      "slurmschedloglevel", "communicationparameters", "completewait", "resvoverrun",
+      "suspendtime", "suspendprogram", "resumeprogram", "suspendtimeout", "resumetimeout",
+      "resumerate", "suspendrate", "nodefeaturesplugins", "rebootprogram",
+      "jobsubmitplugins", "clifilterplugins", "jobcredentialprivatekey",
+      "jobcredentialpubliccertificate", "mailtype", "slurmctldparameters", "slurmdparameters",
+      "taskprolog", "taskepilog", "unkillablesteptimeout", "vsizefactor", "x11parameters",
+      "dependencyparameters", "jobcontainertype", "logtimeformat", "slurmctldsyslogdebug",
+      "slurmdsyslogdebug", "srunprolog", "srunepilog", "keepalivetime", "mcsplugin"};
+  return keys.count(key) > 0;
+}
+
+std::string where_text(const InputLocation& where) {
+  return where.file + ":" + std::to_string(where.line);
+}
+
+struct NodeDraft {
+  Node node;
+  std::map<std::string, std::int64_t> gres;
+  InputLocation where;
+};
+
+struct PartitionDraft {
+  Partition partition;
+  std::optional<ConfPair> nodes;  // Nodes= as written; none = a partition without nodes
+  InputLocation where;
+};
+
+class SlurmConfParser {
+ public:
+  explicit SlurmConfParser(std::string path) : path_(std::move(path)) {}
+
+  SlurmConfig run() {
+    lines_ = read_conf_lines(path_, true);
+    for (const ConfLine& line : lines_) dispatch(line);
+    if (drafts_.empty())
+      throw InputError({path_, 0}, "NodeName", "", "slurm.conf defines no nodes");
+    const std::string dir = std::filesystem::path(path_).parent_path().string();
+    const std::vector<std::string> types = gres_types();
+    apply_gres_file(dir, types);
+    build_nodes(types);
+    build_partitions();
+    build_topology(dir);
+    result_.cluster.name = cluster_name();
+    return std::move(result_);
+  }
+
+ private:
+  void dispatch(const ConfLine& line) {
+    const std::string& head = line.first().key;
+    if (head == "nodename") return node_line(line);
+    if (head == "partitionname") return partition_line(line);
+    if (head == "frontendname" || head == "nodeset" || head == "downnodes") {
+      warn(line.where, "'" + line.first().written + "' line ignored");
+      return;
+    }
+    for (const ConfPair& pair : line.pairs) global_setting(line.where, pair);
+  }
+
+  void global_setting(const InputLocation& where, const ConfPair& pair) {
+    if (pair.key == "nodename" || pair.key == "partitionname")
+      throw InputError(where, pair.written, pair.value, "must start its own line");
+    if (pair.key == "grestypes") grestypes_ = {where, pair};
+    if (is_scheduler_setting(pair.key)) result_.settings[pair.key] = pair.value;
+    else if (!is_daemon_setting(pair.key)) warn(where, "unknown key '" + pair.written + "' ignored");
+  }
+
+  // ---- nodes --------------------------------------------------------------------------
+  void node_line(const ConfLine& line) {
+    const std::string& names = line.first().value;
+    if (iequals(names, "default")) {
+      for (const ConfPair& p : line.pairs) node_defaults_[p.key] = p;
+      return;
+    }
+    PairMap values = node_defaults_;
+    for (const ConfPair& p : line.pairs) values[p.key] = p;
+    Node shape = node_shape(values, line.where);
+    std::map<std::string, std::int64_t> gres;
+    if (values.count("gres")) gres = parse_node_gres(values.at("gres").value, line.where);
+    for (const std::string& name : expand_hostlist(names, line.where)) {
+      if (!node_draft_.emplace(name, drafts_.size()).second)
+        throw InputError(line.where, "NodeName", name, "node defined twice");
+      shape.name = name;
+      drafts_.push_back({shape, gres, line.where});
+    }
+  }
+
+  Node node_shape(const PairMap& values, const InputLocation& where) {
+    auto number = [&](const char* key, std::int64_t def, std::int64_t lo, std::int64_t hi) {
+      const auto found = values.find(key);
+      if (found == values.end()) return def;
+      return parse_int_in(found->second.value, lo, hi, where, found->second.written);
+    };
+    const std::int64_t boards = number("boards", 1, 1, 1024);
+    const std::int64_t sockets =
+        number("sockets", boards * number("socketsperboard", 1, 1, 1024), 1, 1024 * 1024);
+    const std::int64_t cores = number("corespersocket", 1, 1, kMaxCpus);
+    const std::int64_t threads = number("threadspercore", 1, 1, 1024);
+    const std::int64_t derived = std::min(sockets * cores * threads, kMaxCpus + 1);
+    const std::int64_t cpus = number("cpus", number("procs", derived, 1, kMaxCpus), 1, kMaxCpus);
+    if (cpus > kMaxCpus)
+      throw InputError(where, "CPUs", std::to_string(derived),
+                       "sockets x cores x threads exceeds " + std::to_string(kMaxCpus));
+    Node node;
+    node.cores = static_cast<std::int32_t>(cpus);
+    node.memory_mb = number("realmemory", 0, 0, kMaxMemoryMb);
+    node.weight = static_cast<std::int32_t>(
+        number("weight", 1, 0, std::numeric_limits<std::int32_t>::max()));
+    warn_node_keys(values, where);
+    return node;
+  }
+
+  void warn_node_keys(const PairMap& values, const InputLocation& where) {
+    static const std::set<std::string> used = {
+        "nodename", "cpus", "procs", "boards", "sockets", "socketsperboard", "corespersocket",
+        "threadspercore", "realmemory", "weight", "gres"};
+    static const std::set<std::string> silent = {
+        "nodeaddr", "nodehostname", "port", "state", "feature", "features", "reason",
+        "tmpdisk", "corespeccount", "cpuspeclist", "memspeclimit", "cpubind", "bcastaddr",
+        "availablefeatures", "activefeatures", "tresweights", "extra", "comment"};
+    for (const auto& [key, pair] : values)
+      if (!used.count(key) && !silent.count(key))
+        warn(where, "node key '" + pair.written + "' ignored");
+  }
+
+  // GresTypes in its order when given (every node gres must be listed), else first use.
+  std::vector<std::string> gres_types() const {
+    std::vector<std::string> types;
+    if (grestypes_) {
+      for (std::string_view t : split_outside_commas(grestypes_->second.value)) {
+        if (!is_gres_name(t))
+          throw InputError(grestypes_->first, "GresTypes", std::string(t), "bad gres name");
+        if (std::find(types.begin(), types.end(), t) == types.end()) types.emplace_back(t);
+      }
+    }
+    for (const NodeDraft& d : drafts_)
+      for (const auto& [name, count] : d.gres) {
+        if (std::find(types.begin(), types.end(), name) != types.end()) continue;
+        if (grestypes_)
+          throw InputError(d.where, "Gres", name, "gres type not listed in GresTypes");
+        types.push_back(name);
+      }
+    if (types.size() > static_cast<std::size_t>(kMaxGresTypes))
+      throw InputError(grestypes_ ? grestypes_->first : drafts_.front().where, "GresTypes",
+                       std::to_string(types.size()) + " types",
+                       "hetsched models at most " + std::to_string(kMaxGresTypes) +
+                           " gres types");
+    return types;
+  }
+
+  static std::vector<std::string_view> split_outside_commas(std::string_view text) {
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      if (i < text.size() && text[i] != ',') continue;
+      if (const auto part = trim(text.substr(start, i - start)); !part.empty())
+        parts.push_back(part);
+      start = i + 1;
+    }
+    return parts;
+  }
+
+  void apply_gres_file(const std::string& dir, const std::vector<std::string>& types) {
+    const std::filesystem::path file = std::filesystem::path(dir) / "gres.conf";
+    if (!std::filesystem::exists(file)) return;
+    NodeGresTable table;
+    for (const NodeDraft& d : drafts_) table[d.node.name] = d.gres;
+    apply_gres_conf(file.string(), table, types, result_.warnings);
+    for (NodeDraft& d : drafts_) d.gres = table[d.node.name];
+  }
+
+  void build_nodes(const std::vector<std::string>& types) {
+    Cluster& cluster = result_.cluster;
+    cluster.gres_types = types;
+    for (NodeDraft& d : drafts_) {
+      for (const auto& [name, count] : d.gres)
+        d.node.gres[cluster.gres_index(name)] = static_cast<std::int32_t>(count);
+      cluster.nodes.push_back(d.node);
+    }
+    cluster.sort_nodes_naturally();
+    for (int i = 0; i < cluster.node_count(); ++i) node_index_[cluster.nodes[i].name] = i;
+  }
+
+  // ---- partitions ---------------------------------------------------------------------
+  void partition_line(const ConfLine& line) {
+    const std::string& name = line.first().value;
+    if (iequals(name, "default")) {
+      for (const ConfPair& p : line.pairs) partition_defaults_[p.key] = p;
+      return;
+    }
+    PairMap values = partition_defaults_;
+    for (const ConfPair& p : line.pairs) values[p.key] = p;
+    for (const PartitionDraft& d : partitions_)
+      if (d.partition.name == name)
+        throw InputError(line.where, "PartitionName", name, "partition defined twice");
+    PartitionDraft draft{Partition{}, std::nullopt, line.where};
+    draft.partition.name = name;
+    fill_partition(values, line, draft);
+    partitions_.push_back(std::move(draft));
+  }
+
+  void fill_partition(const PairMap& values, const ConfLine& line, PartitionDraft& draft) {
+    Partition& p = draft.partition;
+    for (const auto& [key, pair] : values) {
+      if (key == "maxtime") p.max_time = parse_slurm_time(pair.value, line.where, pair.written, true);
+      else if (key == "defaulttime")
+        p.default_time = parse_slurm_time(pair.value, line.where, pair.written, true);
+      else if (key == "prioritytier" || (key == "priority" && !values.count("prioritytier")))
+        p.priority_tier = static_cast<std::int32_t>(
+            parse_int_in(pair.value, 0, 65533, line.where, pair.written));
+      else if (key == "default") p.is_default = yes_no(pair, line.where);
+      else if (key == "nodes") draft.nodes = pair;
+      else if (key != "partitionname" && key != "priority") warn_partition_key(pair, line.where);
+    }
+  }
+
+  static bool yes_no(const ConfPair& pair, const InputLocation& where) {
+    if (iequals(pair.value, "yes")) return true;
+    if (iequals(pair.value, "no")) return false;
+    throw InputError(where, pair.written, pair.value, "expected YES or NO");
+  }
+
+  void warn_partition_key(const ConfPair& pair, const InputLocation& where) {
+    static const std::set<std::string> administrative = {
+        "state", "allowgroups", "allowaccounts", "allowqos", "denyaccounts", "denyqos",
+        "hidden", "rootonly", "reqresv", "alternate", "disablerootjobs", "tresbillingweights",
+        "allocnodes", "qos", "exclusiveuser", "gracetime", "preemptmode", "priorityjobfactor",
+        "powerdownonidle", "suspendtime", "suspendtimeout", "resumetimeout", "cpubind"};
+    if (!administrative.count(pair.key))
+      warn(where, "partition key '" + pair.written + "' is not modelled; ignored");
+  }
+
+  void build_partitions() {
+    for (PartitionDraft& d : partitions_) {
+      d.partition.nodes = partition_nodes(d);
+      result_.cluster.partitions.push_back(std::move(d.partition));
+    }
+  }
+
+  std::vector<NodeIndex> partition_nodes(const PartitionDraft& d) const {
+    std::vector<NodeIndex> nodes;
+    if (!d.nodes) return nodes;
+    if (iequals(d.nodes->value, "all")) {
+      for (int i = 0; i < result_.cluster.node_count(); ++i) nodes.push_back(i);
+      return nodes;
+    }
+    for (const std::string& name : expand_hostlist(d.nodes->value, d.where)) {
+      const auto found = node_index_.find(name);
+      if (found == node_index_.end())
+        throw InputError(d.where, d.nodes->written, name, "node not defined by a NodeName line");
+      nodes.push_back(found->second);
+    }
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    return nodes;
+  }
+
+  // ---- topology, name ------------------------------------------------------------------
+  void build_topology(const std::string& dir) {
+    const std::filesystem::path file = std::filesystem::path(dir) / "topology.conf";
+    if (!std::filesystem::exists(file)) return;
+    result_.cluster.topology = read_topology_conf(file.string(), result_.cluster, result_.warnings);
+  }
+
+  std::string cluster_name() const {
+    const auto found = result_.settings.find("clustername");
+    if (found != result_.settings.end() && !found->second.empty()) return found->second;
+    return std::filesystem::path(path_).stem().string();
+  }
+
+  void warn(const InputLocation& where, const std::string& text) {
+    result_.warnings.push_back(where_text(where) + ": " + text);
+  }
+
+  std::string path_;
+  std::vector<ConfLine> lines_;
+  SlurmConfig result_;
+  PairMap node_defaults_, partition_defaults_;
+  std::vector<NodeDraft> drafts_;
+  std::map<std::string, std::size_t> node_draft_;
+  std::map<std::string, NodeIndex> node_index_;
+  std::vector<PartitionDraft> partitions_;
+  std::optional<std::pair<InputLocation, ConfPair>> grestypes_;
+};
+
+}  // namespace
+
+SlurmConfig load_slurm_conf(const std::string& path) { return SlurmConfParser(path).run(); }
+
+}  // namespace hs
