@@ -1,0 +1,118 @@
+#include "policy/heuristic/dispatch_core.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "model/request_fit.hpp"
+
+namespace hs::heuristic {
+
+DispatchCore::DispatchCore(std::unique_ptr<Allocator> allocator,
+                           std::unique_ptr<DurationPredictor> predictor)
+    : allocator_(std::move(allocator)), predictor_(std::move(predictor)) {}
+
+void DispatchCore::absorb(std::span<const Event> events) {
+  for (const Event& e : events) {
+    if (e.kind != EventKind::Ended) continue;
+    JobInfo& info = info_[e.job];
+    // The simulator applies a time's events before the pass, so the job ended now.
+    if (info.start >= 0) predictor_->learn(view_->job(e.job), std::max<Time>(1, now() - info.start));
+  }
+}
+
+std::optional<std::string> DispatchCore::first_sight(JobRef j) {
+  JobInfo& info = info_[j];
+  info.seen = true;
+  const Job& job = view_->job(j);
+  UnitsOrReason mapped = units_from_request(job);
+  if (auto* reason = std::get_if<std::string>(&mapped)) return "not expressible as units: " + *reason;
+  info.units = std::get<JobUnits>(mapped);
+  auto mask = masks_.find(job.partition);
+  if (mask == masks_.end())
+    mask = masks_.emplace(job.partition, partition_mask(cluster(), job.partition)).first;
+  info.usable = &mask->second;
+  if (!units_feasible(cluster(), *idle_, *info.units, *info.usable))
+    return "its units cannot be placed even on the idle cluster";
+  info.predicted = std::max<Time>(1, predictor_->predict(cluster(), job));
+  return std::nullopt;
+}
+
+void DispatchCore::begin_pass(const SystemView& view, std::span<const Event> events,
+                              Decisions& out) {
+  view_ = &view;
+  if (info_.size() < view.workload->jobs.size()) info_.resize(view.workload->jobs.size());
+  if (!idle_) idle_.emplace(*view.cluster);
+  absorb(events);
+  free_.emplace(*view.free);
+  queue_.clear();
+  started_.clear();
+  infeasible_.clear();
+  for (JobRef j : view.pending) {
+    JobInfo& info = info_[j];
+    if (!info.seen) {
+      if (auto reason = first_sight(j)) {
+        info.rejected = true;
+        out.rejections.push_back({j, *reason});
+      }
+    }
+    if (!info.rejected) queue_.push_back({j, &*info.units, info.predicted});
+  }
+  allocator_->begin_pass({view.cluster, &*free_, queue_});
+}
+
+bool DispatchCore::known_infeasible(const QueuedJob& q) const {
+  return std::any_of(infeasible_.begin(), infeasible_.end(), [&](const QueuedJob* f) {
+    return *f->units == *q.units && info_[f->job].usable == info_[q.job].usable;
+  });
+}
+
+std::optional<Allocation> DispatchCore::attempt(const QueuedJob& q, bool record) {
+  if (known_infeasible(q)) {
+    if (record) allocator_->record_outcome(*q.units, false);
+    return std::nullopt;
+  }
+  auto alloc = allocate(*allocator_, cluster(), *free_, *q.units, usable(q.job), record);
+  if (!alloc) infeasible_.push_back(&q);
+  return alloc;
+}
+
+std::optional<Allocation> DispatchCore::plan(const QueuedJob& q, const ClusterState& state) {
+  return allocate(*allocator_, cluster(), state, *q.units, usable(q.job), false);
+}
+
+void DispatchCore::commit(const QueuedJob& q, Allocation alloc, Decisions& out) {
+  const Job& job = view_->job(q.job);
+  if (auto bad = allocation_violates_request(cluster(), job, alloc))
+    throw std::logic_error("heuristic allocation of job " + std::to_string(job.id) +
+                           " violates its request: " + *bad);
+  free_->take(alloc);
+  JobInfo& info = info_[q.job];
+  info.start = now();
+  WaitStats& w = waits_[job.partition];
+  w.sum += static_cast<double>(now() - job.submit);
+  ++w.count;
+  started_.push_back({q.job, now() + q.predicted, alloc});
+  out.starts.push_back({q.job, std::move(alloc)});
+  infeasible_.clear();
+}
+
+bool DispatchCore::try_start(const QueuedJob& q, Decisions& out) {
+  auto alloc = attempt(q, true);
+  if (!alloc) return false;
+  commit(q, std::move(*alloc), out);
+  return true;
+}
+
+Time DispatchCore::expected_end(const RunningJob& r) const {
+  const Time predicted_end = r.start + info_[r.job].predicted;
+  if (predicted_end > now()) return predicted_end;
+  return std::max(r.limit_end, now() + 1);
+}
+
+std::optional<double> DispatchCore::mean_wait(const std::string& partition) const {
+  const auto it = waits_.find(partition);
+  if (it == waits_.end() || it->second.count == 0) return std::nullopt;
+  return it->second.sum / static_cast<double>(it->second.count);
+}
+
+}  // namespace hs::heuristic

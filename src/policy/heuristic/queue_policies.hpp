@@ -1,0 +1,48 @@
+#pragma once
+// The schedulers of Netti et al. §2.2 as passes over a DispatchCore. Each pass only starts
+// jobs now; allocation is always the configured allocator's.
+#include <cstdint>
+#include <vector>
+
+#include "policy/heuristic/dispatch_core.hpp"
+
+namespace hs::heuristic {
+
+// fifo / sjf / prb: try jobs in the policy's order; stop at the first that cannot start
+// (AccaSim's simple heuristics) unless skip_unfit.
+struct OrderedOptions {
+  bool skip_unfit = false;
+  double prb_initial_wait_s = 600;  // expected wait of a queue before any job started from it
+};
+
+// Queue orders (ties by submit order).
+std::vector<QueuedJob> sjf_order(const DispatchCore& core);
+std::vector<QueuedJob> prb_order(const DispatchCore& core, double initial_wait_s);
+// PRB's urgency (current wait / expected wait of the queue) and demand
+// (predicted duration x sum over kinds of the job's share of the system's capacity).
+double prb_urgency(const DispatchCore& core, const QueuedJob& q, double initial_wait_s);
+double prb_demand(const DispatchCore& core, const QueuedJob& q);
+
+void schedule_in_order(DispatchCore& core, const std::vector<QueuedJob>& order,
+                       const OrderedOptions& opt, Decisions& out);
+
+// EASY backfill: start jobs in submit order until one cannot start; that head job gets a
+// reservation at the shadow time (earliest time its units fit, running jobs ending at
+// their expected ends) on the nodes the allocator picks then. A later job may start now
+// if it ends by the shadow time (by its prediction, or by its limit when bound_by_limit)
+// or if it leaves the reserved resources untouched.
+struct EasyOptions {
+  bool bound_by_limit = false;
+};
+void schedule_easy(DispatchCore& core, const EasyOptions& opt, Decisions& out);
+
+// CPH: an aggregated-resource schedule of the first `window` queued jobs minimising total
+// wait (cph_search.hpp), then the allocator places the jobs the schedule starts now, in
+// schedule order; those that do not fit are postponed.
+struct CphOptions {
+  int window = 32;
+  std::int64_t effort = 200;  // schedule evaluations per pass
+};
+void schedule_cph(DispatchCore& core, const CphOptions& opt, Decisions& out);
+
+}  // namespace hs::heuristic
