@@ -1,0 +1,226 @@
+#include "policy/window/auction_bids.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+#include "policy/slurm/select.hpp"
+#include "policy/window/nodesets.hpp"
+
+namespace hs::window {
+namespace {
+
+// Everything one job's bid generation at one gres level needs.
+struct LevelContext {
+  const FreeArrays* free;
+  const WindowJob* job;
+  std::span<const char> mask;
+  std::int32_t g;
+  std::int32_t node_count;
+  std::vector<Nodeset> sets;
+  PreferenceTable table;
+  int slot;
+};
+
+class BidSink {
+ public:
+  BidSink(std::vector<Candidate>& out, int budget) : out_(out), budget_(budget) {}
+  bool full() const { return added_ >= budget_; }
+  int added() const { return added_; }
+  void offer(Candidate c, const LevelContext& ctx) {
+    if (full()) return;
+    normalise(c);
+    std::vector<std::int32_t> key{c.gres_per_node};
+    key.insert(key.end(), c.nodes.begin(), c.nodes.end());
+    key.insert(key.end(), c.cores.begin(), c.cores.end());
+    if (!seen_.insert(std::move(key)).second) return;
+    c.preference = preference(ctx.table, *ctx.job, c, ctx.node_count,
+                              static_cast<std::int32_t>(ctx.sets.size()));
+    out_.push_back(std::move(c));
+    ++added_;
+  }
+
+ private:
+  std::vector<Candidate>& out_;
+  int budget_;
+  int added_ = 0;
+  std::set<std::vector<std::int32_t>> seen_;
+};
+
+std::vector<std::int32_t> caps_of(const LevelContext& ctx, std::span<const NodeIndex> order) {
+  std::vector<std::int32_t> caps(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) caps[k] = core_cap(*ctx.free, *ctx.job, order[k]);
+  return caps;
+}
+
+// Picks nodes along `order` and shapes the cores the way the job type asks.
+bool place(const LevelContext& ctx, std::span<const NodeIndex> order, BidClass cls,
+           Candidate& out) {
+  const auto caps = caps_of(ctx, order);
+  out = Candidate{};
+  out.slot = ctx.slot;
+  out.cls = cls;
+  out.gres_per_node = ctx.g;
+  if (!take_prefix(order, caps, *ctx.job, ctx.node_count, out)) return false;
+  if (ctx.job->type == JobType::NodesAndCores) {
+    std::vector<std::int32_t> even;
+    if (!spread_evenly(std::span(caps).first(out.nodes.size()), ctx.job->cores, even))
+      return false;
+    out.cores = even;
+  }
+  return true;
+}
+
+std::vector<NodeIndex> nodes_of(const Nodeset& s) {
+  std::vector<NodeIndex> v(s.size());
+  std::iota(v.begin(), v.end(), s.first);
+  return v;
+}
+
+void class_a(const LevelContext& ctx, BidSink& sink) {
+  for (const Nodeset& s : ctx.sets) {
+    if (sink.full()) return;
+    auto order = nodes_of(s);
+    Candidate c;
+    if (!place(ctx, order, BidClass::A, c)) continue;
+    const std::size_t used = c.nodes.size();
+    sink.offer(c, ctx);
+    std::reverse(order.begin(), order.end());
+    if (place(ctx, order, BidClass::A, c)) sink.offer(c, ctx);
+    // Type 1: the whole nodeset with cores spread evenly, the bid the u/r formulation gets
+    // when the class is the full nodeset (frees cores on every node for gres jobs).
+    const auto caps = caps_of(ctx, order);
+    if (ctx.job->type == JobType::CoresOnly && order.size() > used &&
+        static_cast<std::int32_t>(order.size()) <= effective_nodes_max(*ctx.job, ctx.node_count)) {
+      Candidate w;
+      w.slot = ctx.slot;
+      w.cls = BidClass::A;
+      w.gres_per_node = ctx.g;
+      w.nodes = order;
+      if (spread_evenly(caps, ctx.job->cores, w.cores)) sink.offer(w, ctx);
+    }
+  }
+}
+
+void class_b(const LevelContext& ctx, BidSink& sink) {
+  for (const Nodeset& s : ctx.sets) {
+    const auto order = nodes_of(s);
+    Candidate first;
+    if (!place(ctx, order, BidClass::B, first)) continue;
+    const std::size_t step = first.nodes.size();
+    for (std::size_t p = step; p < order.size() && !sink.full(); p += step) {
+      Candidate c;
+      if (!place(ctx, std::span(order).subspan(p), BidClass::B, c)) break;
+      if (c.nodes.back() == s.last || c.nodes.front() == s.last) break;  // aligned: that is A
+      sink.offer(c, ctx);
+    }
+    if (sink.full()) return;
+  }
+}
+
+void class_c(const LevelContext& ctx, BidSink& sink) {
+  for (std::size_t k = 0; k < ctx.sets.size() && !sink.full(); ++k) {
+    Candidate alone;
+    if (place(ctx, nodes_of(ctx.sets[k]), BidClass::C, alone)) continue;  // A/B cover it
+    std::vector<NodeIndex> order;
+    for (std::size_t m = k; m < ctx.sets.size(); ++m) {
+      const auto more = nodes_of(ctx.sets[m]);
+      order.insert(order.end(), more.begin(), more.end());
+      Candidate c;
+      if (!place(ctx, order, BidClass::C, c)) continue;
+      c.nodesets = static_cast<std::int32_t>(m - k + 1);
+      sink.offer(c, ctx);
+      break;
+    }
+  }
+}
+
+std::vector<Nodeset> level_nodesets(const Cluster& cluster, const FreeArrays& free,
+                                    const WindowJob& job, std::span<const char> mask,
+                                    std::int32_t g, bool per_switch) {
+  auto usable = [&](NodeIndex n) { return node_fits(free, job, mask, n, g); };
+  if (per_switch && cluster.topology) {
+    std::vector<Nodeset> all;
+    const auto& sw = cluster.topology->switches;
+    for (std::size_t s = 0; s < sw.size(); ++s) {
+      if (!sw[s].children.empty()) continue;  // leaf switches only
+      auto runs = build_runs(sw[s].nodes, usable, free.cores, g, static_cast<std::int32_t>(s));
+      all.insert(all.end(), runs.begin(), runs.end());
+    }
+    std::sort(all.begin(), all.end(),
+              [](const Nodeset& a, const Nodeset& b) { return a.first < b.first; });
+    return all;
+  }
+  std::vector<NodeIndex> order(free.node_count());
+  std::iota(order.begin(), order.end(), 0);
+  return build_runs(order, usable, free.cores, g, 0);
+}
+
+}  // namespace
+
+int generate_job_bids(const Cluster& cluster, const FreeArrays& free, const WindowJob& job,
+                      int slot, std::span<const char> mask, const AuctionConfig& config,
+                      int budget, std::vector<Candidate>& out) {
+  std::vector<LevelContext> levels;
+  const std::int32_t top = config.gres_ranges ? job.gres_max : job.gres_min;
+  for (std::int32_t g = top; g >= job.gres_min; --g) {
+    LevelContext ctx{&free, &job, mask, g, free.node_count(), {}, config.table, slot};
+    ctx.sets = level_nodesets(cluster, free, job, mask, g, config.per_switch);
+    levels.push_back(std::move(ctx));
+  }
+  BidSink sink(out, budget);
+  for (const auto& ctx : levels) class_a(ctx, sink);
+  for (const auto& ctx : levels) class_b(ctx, sink);
+  if (!job.contiguous)
+    for (const auto& ctx : levels) class_c(ctx, sink);
+  return sink.added();
+}
+
+namespace {
+
+std::optional<Candidate> slurm_bid(const AuctionInput& in, const ClusterState& state, int slot) {
+  const WindowJob& job = in.window[slot];
+  std::optional<Allocation> alloc;
+  try {
+    alloc = slurm::select_nodes(*in.cluster, state, *in.jobs[slot]);
+  } catch (const std::exception&) {
+    return std::nullopt;  // the Slurm model refused the request: no Slurm bid
+  }
+  if (!alloc || alloc->shares.empty()) return std::nullopt;
+  Candidate c;
+  c.slot = slot;
+  c.cls = BidClass::Slurm;
+  c.gres_per_node = job.gres_type >= 0 ? alloc->shares.front().gres[job.gres_type] : 0;
+  for (const NodeShare& s : alloc->shares) {
+    if (job.gres_type >= 0 && s.gres[job.gres_type] != c.gres_per_node) return std::nullopt;
+    if (!in.masks[slot].empty() && !in.masks[slot][s.node]) return std::nullopt;
+    c.nodes.push_back(s.node);
+    c.cores.push_back(s.cores);
+  }
+  c.preference = 1.0;
+  return c;
+}
+
+}  // namespace
+
+std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const AuctionConfig& config) {
+  const FreeArrays free = FreeArrays::from(*in.state);
+  ClusterState slurm_state = *in.state;
+  std::vector<Candidate> out;
+  for (int slot = 0; slot < static_cast<int>(in.window.size()); ++slot) {
+    int count = 0;
+    if (config.slurm_bids) {
+      if (auto c = slurm_bid(in, slurm_state, slot)) {
+        slurm_state.take(to_allocation(*c, in.window[slot]));
+        out.push_back(std::move(*c));
+        ++count;
+      }
+    }
+    count += generate_job_bids(*in.cluster, free, in.window[slot], slot, in.masks[slot], config,
+                               config.max_bids_per_job - count, out);
+    if (static_cast<int>(out.size()) >= config.max_bids) break;
+  }
+  return out;
+}
+
+}  // namespace hs::window

@@ -1,0 +1,148 @@
+#include "policy/window/candidate.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <numeric>
+
+namespace hs::window {
+
+std::int64_t Candidate::total_cores() const {
+  return std::accumulate(cores.begin(), cores.end(), std::int64_t{0});
+}
+
+FreeArrays FreeArrays::from(const ClusterState& state) {
+  FreeArrays f;
+  const int n = state.node_count();
+  f.cores.resize(n);
+  f.gres.resize(n);
+  f.mem.resize(n);
+  for (int i = 0; i < n; ++i) {
+    f.cores[i] = state.node(i).cores;
+    f.gres[i] = state.node(i).gres;
+    f.mem[i] = state.node(i).mem_mb;
+  }
+  return f;
+}
+
+bool FreeArrays::fits(const Candidate& c, const WindowJob& job) const {
+  for (std::size_t k = 0; k < c.nodes.size(); ++k) {
+    const NodeIndex n = c.nodes[k];
+    if (cores[n] < c.cores[k]) return false;
+    if (job.gres_type >= 0 && gres[n][job.gres_type] < c.gres_per_node) return false;
+    if (job.mem_per_node_mb > 0 && mem[n] < job.mem_per_node_mb) return false;
+  }
+  return true;
+}
+
+void FreeArrays::take(const Candidate& c, const WindowJob& job) {
+  assert(fits(c, job));
+  for (std::size_t k = 0; k < c.nodes.size(); ++k) {
+    const NodeIndex n = c.nodes[k];
+    cores[n] -= c.cores[k];
+    if (job.gres_type >= 0) gres[n][job.gres_type] -= c.gres_per_node;
+    if (job.mem_per_node_mb > 0) mem[n] -= job.mem_per_node_mb;
+  }
+}
+
+std::vector<char> job_node_mask(const Cluster& cluster, const Job& job) {
+  std::vector<char> mask(cluster.nodes.size(), 1);
+  if (cluster.partitions.empty()) return mask;
+  const Partition* p = cluster.find_partition(job.partition);
+  std::fill(mask.begin(), mask.end(), 0);
+  if (p == nullptr) return mask;
+  for (NodeIndex n : p->nodes) mask[n] = 1;
+  return mask;
+}
+
+bool node_fits(const FreeArrays& free, const WindowJob& job, std::span<const char> mask,
+               NodeIndex n, std::int32_t g) {
+  if (!mask.empty() && !mask[n]) return false;
+  if (free.cores[n] < std::max(1, job.cores_per_node)) return false;
+  if (g > 0 && (job.gres_type < 0 || free.gres[n][job.gres_type] < g)) return false;
+  if (job.mem_per_node_mb > 0 && free.mem[n] < job.mem_per_node_mb) return false;
+  return true;
+}
+
+std::int32_t core_cap(const FreeArrays& free, const WindowJob& job, NodeIndex n) {
+  const std::int32_t c = std::min(free.cores[n], job.cores);
+  return job.cores_per_node > 0 ? std::min(c, job.cores_per_node) : c;
+}
+
+bool take_prefix(std::span<const NodeIndex> order, std::span<const std::int32_t> caps,
+                 const WindowJob& job, std::int32_t node_count, Candidate& out) {
+  const std::int32_t nmax = effective_nodes_max(job, node_count);
+  std::int64_t sum = 0;
+  std::size_t used = 0;
+  while (used < order.size() && (sum < job.cores || static_cast<std::int32_t>(used) < job.nodes_min)) {
+    if (static_cast<std::int32_t>(used) >= nmax) return false;
+    sum += caps[used];
+    ++used;
+  }
+  if (sum < job.cores || static_cast<std::int32_t>(used) < job.nodes_min) return false;
+  if (static_cast<std::int32_t>(used) > job.cores) return false;
+  out.nodes.assign(order.begin(), order.begin() + used);
+  out.cores.assign(used, 1);
+  std::int32_t left = job.cores - static_cast<std::int32_t>(used);
+  for (std::size_t k = 0; k < used && left > 0; ++k) {
+    const std::int32_t extra = std::min(left, caps[k] - 1);
+    out.cores[k] += extra;
+    left -= extra;
+  }
+  return left == 0;
+}
+
+bool spread_evenly(std::span<const std::int32_t> caps, std::int32_t total,
+                   std::vector<std::int32_t>& out) {
+  const std::int64_t cap_sum = std::accumulate(caps.begin(), caps.end(), std::int64_t{0});
+  if (cap_sum < total || static_cast<std::int64_t>(caps.size()) > total) return false;
+  // Find the largest level L with sum(min(cap, L)) <= total, then hand out the rest one by one.
+  std::int32_t lo = 1, hi = *std::max_element(caps.begin(), caps.end());
+  auto filled = [&](std::int32_t level) {
+    std::int64_t s = 0;
+    for (auto c : caps) s += std::min(c, level);
+    return s;
+  };
+  while (lo < hi) {
+    const std::int32_t mid = lo + (hi - lo + 1) / 2;
+    if (filled(mid) <= total) lo = mid; else hi = mid - 1;
+  }
+  out.resize(caps.size());
+  std::int64_t left = total;
+  for (std::size_t k = 0; k < caps.size(); ++k) {
+    out[k] = std::min(caps[k], lo);
+    left -= out[k];
+  }
+  for (std::size_t k = 0; k < caps.size() && left > 0; ++k)
+    if (out[k] < caps[k]) { ++out[k]; --left; }
+  return left == 0;
+}
+
+void normalise(Candidate& c) {
+  std::vector<std::size_t> idx(c.nodes.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  std::sort(idx.begin(), idx.end(), [&](auto a, auto b) { return c.nodes[a] < c.nodes[b]; });
+  std::vector<NodeIndex> nodes;
+  std::vector<std::int32_t> cores;
+  for (auto i : idx) {
+    nodes.push_back(c.nodes[i]);
+    cores.push_back(c.cores[i]);
+  }
+  c.nodes = std::move(nodes);
+  c.cores = std::move(cores);
+}
+
+Allocation to_allocation(const Candidate& c, const WindowJob& job) {
+  Allocation a;
+  for (std::size_t k = 0; k < c.nodes.size(); ++k) {
+    NodeShare s;
+    s.node = c.nodes[k];
+    s.cores = c.cores[k];
+    if (job.gres_type >= 0) s.gres[job.gres_type] = c.gres_per_node;
+    s.mem_mb = job.mem_per_node_mb;
+    a.shares.push_back(s);
+  }
+  a.sort_by_node();
+  return a;
+}
+
+}  // namespace hs::window

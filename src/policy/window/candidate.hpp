@@ -1,0 +1,66 @@
+#pragma once
+// A candidate allocation ("bid" before it is valued): the cores a job would take on each node,
+// with the gres per node it would get, plus where it came from (bid class) for its preference.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "model/allocation.hpp"
+#include "model/cluster.hpp"
+#include "policy/window/window_job.hpp"
+#include "sim/cluster_state.hpp"
+
+namespace hs::window {
+
+enum class BidClass { A, B, C, Slurm, Column };
+
+struct Candidate {
+  int slot = 0;                  // position of the job in the window
+  BidClass cls = BidClass::A;
+  std::int32_t gres_per_node = 0;
+  std::int32_t nodesets = 1;     // |S_c|: nodesets the bid draws from
+  double preference = 1.0;       // F, set by the bid generator
+  std::vector<NodeIndex> nodes;  // ascending
+  std::vector<std::int32_t> cores;  // parallel to nodes, each >= 1
+  std::int64_t total_cores() const;
+};
+
+// Free resources as flat arrays, editable for "as if" planning within a pass.
+struct FreeArrays {
+  std::vector<std::int32_t> cores;
+  std::vector<GresCounts> gres;
+  std::vector<std::int64_t> mem;
+  static FreeArrays from(const ClusterState& state);
+  int node_count() const { return static_cast<int>(cores.size()); }
+  void take(const Candidate& c, const WindowJob& job);
+  bool fits(const Candidate& c, const WindowJob& job) const;
+};
+
+// Which nodes a job may use at all: its partition and an optional usable mask.
+std::vector<char> job_node_mask(const Cluster& cluster, const Job& job);
+
+// Node n can host the job with g gres per node (cores >= max(1, cpn), gres, memory, mask).
+bool node_fits(const FreeArrays& free, const WindowJob& job, std::span<const char> mask,
+               NodeIndex n, std::int32_t g);
+
+// Largest number of cores the job may take on node n (cpn when given).
+std::int32_t core_cap(const FreeArrays& free, const WindowJob& job, NodeIndex n);
+
+// Chooses nodes from `order` (walked in order) and cores on each: nodes are added until
+// the caps reach the job's cores and the node minimum is met; fails (empty) when the node
+// maximum is passed or the order runs out. Cores are packed greedily (each node >= 1).
+// The chosen nodes are returned in walk order, not sorted.
+bool take_prefix(std::span<const NodeIndex> order, std::span<const std::int32_t> caps,
+                 const WindowJob& job, std::int32_t node_count, Candidate& out);
+
+// Spreads `total` cores over the given nodes as evenly as the caps allow (water filling,
+// each node >= 1). False when the caps cannot hold `total` or there are more nodes than cores.
+bool spread_evenly(std::span<const std::int32_t> caps, std::int32_t total,
+                   std::vector<std::int32_t>& out);
+
+// Sorts nodes ascending (keeping cores parallel).
+void normalise(Candidate& c);
+
+Allocation to_allocation(const Candidate& c, const WindowJob& job);
+
+}  // namespace hs::window

@@ -1,0 +1,196 @@
+#include "policy/window/ipsched_columns.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace hs::window {
+namespace {
+
+std::vector<NodeIndex> eligible_nodes(const FreeArrays& free, const WindowJob& job,
+                                      std::span<const char> mask) {
+  std::vector<NodeIndex> v;
+  for (NodeIndex n = 0; n < free.node_count(); ++n)
+    if (node_fits(free, job, mask, n, job.gres_min)) v.push_back(n);
+  return v;
+}
+
+std::int32_t spare_gres(const FreeArrays& free, const WindowJob& job, NodeIndex n) {
+  std::int32_t s = 0;
+  for (auto g : free.gres[n]) s += g;
+  return s - (job.gres_type >= 0 ? job.gres_min : 0);
+}
+
+void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape,
+               std::vector<NodeIndex>& nodes) {
+  auto by_cores = [&](NodeIndex a, NodeIndex b) {
+    const auto ca = core_cap(free, job, a), cb = core_cap(free, job, b);
+    if (ca != cb) return ca > cb;
+    const auto ga = spare_gres(free, job, a), gb = spare_gres(free, job, b);
+    if (ga != gb) return ga < gb;
+    return a < b;
+  };
+  auto by_gres = [&](NodeIndex a, NodeIndex b) {
+    const auto ga = spare_gres(free, job, a), gb = spare_gres(free, job, b);
+    if (ga != gb) return ga < gb;
+    return by_cores(a, b);
+  };
+  if (shape == ColumnShape::GresSaving)
+    std::stable_sort(nodes.begin(), nodes.end(), by_gres);
+  else
+    std::stable_sort(nodes.begin(), nodes.end(), by_cores);
+}
+
+}  // namespace
+
+bool build_column(const FreeArrays& free, const WindowJob& job, int slot,
+                  std::span<const char> mask, ColumnShape shape, Candidate& out) {
+  auto nodes = eligible_nodes(free, job, mask);
+  if (nodes.empty()) return false;
+  order_for(free, job, shape, nodes);
+  std::vector<std::int32_t> caps(nodes.size());
+  for (std::size_t k = 0; k < nodes.size(); ++k) caps[k] = core_cap(free, job, nodes[k]);
+  out = Candidate{};
+  out.slot = slot;
+  out.cls = BidClass::Column;
+  out.gres_per_node = job.gres_type >= 0 ? job.gres_min : 0;
+  if (shape != ColumnShape::Spread) {
+    if (!take_prefix(nodes, caps, job, free.node_count(), out)) return false;
+    normalise(out);
+    return true;
+  }
+  const auto k = std::min<std::size_t>(nodes.size(), effective_nodes_max(job, free.node_count()));
+  if (static_cast<std::int32_t>(k) < job.nodes_min) return false;
+  out.nodes.assign(nodes.begin(), nodes.begin() + k);
+  if (!spread_evenly(std::span(caps).first(k), job.cores, out.cores)) return false;
+  normalise(out);
+  return true;
+}
+
+namespace {
+
+struct Enumerator {
+  const std::vector<NodeIndex>& nodes;
+  const std::vector<std::int32_t>& caps;
+  const WindowJob& job;
+  std::int32_t nmax;
+  std::int64_t cap;
+  int slot;
+  std::int32_t gres;
+  std::vector<Candidate>& out;
+  std::vector<std::int32_t> cur;
+  std::vector<std::int64_t> suffix;  // caps summed from position k on
+  bool overflow = false;
+
+  void emit() {
+    Candidate c;
+    c.slot = slot;
+    c.cls = BidClass::Column;
+    c.gres_per_node = gres;
+    for (std::size_t k = 0; k < cur.size(); ++k)
+      if (cur[k] > 0) {
+        c.nodes.push_back(nodes[k]);
+        c.cores.push_back(cur[k]);
+      }
+    out.push_back(std::move(c));
+    if (static_cast<std::int64_t>(out.size()) > cap) overflow = true;
+  }
+  void walk(std::size_t k, std::int32_t left, std::int32_t used) {
+    if (overflow || used > nmax || suffix[k] < left) return;
+    if (k == nodes.size()) {
+      if (left == 0 && used >= job.nodes_min) emit();
+      return;
+    }
+    for (std::int32_t x = std::min(left, caps[k]); x >= 0; --x) {
+      cur[k] = x;
+      walk(k + 1, left - x, used + (x > 0 ? 1 : 0));
+    }
+    cur[k] = 0;
+  }
+};
+
+}  // namespace
+
+bool enumerate_columns(const FreeArrays& free, const WindowJob& job, int slot,
+                       std::span<const char> mask, std::int64_t cap,
+                       std::vector<Candidate>& out) {
+  const auto nodes = eligible_nodes(free, job, mask);
+  std::vector<std::int32_t> caps(nodes.size());
+  for (std::size_t k = 0; k < nodes.size(); ++k) caps[k] = core_cap(free, job, nodes[k]);
+  std::vector<Candidate> found;
+  Enumerator e{nodes, caps, job, effective_nodes_max(job, free.node_count()), cap, slot,
+               job.gres_type >= 0 ? job.gres_min : 0, found, std::vector<std::int32_t>(nodes.size(), 0),
+               std::vector<std::int64_t>(nodes.size() + 1, 0)};
+  for (std::size_t k = nodes.size(); k-- > 0;) e.suffix[k] = e.suffix[k + 1] + caps[k];
+  e.walk(0, job.cores, 0);
+  if (e.overflow) return false;
+  // cpn jobs take exactly cpn on every node but one (the remainder).
+  for (auto& c : found) {
+    if (job.cores_per_node > 0) {
+      int partial = 0;
+      for (auto x : c.cores) partial += x != job.cores_per_node;
+      if (partial > 1) continue;
+    }
+    out.push_back(std::move(c));
+  }
+  return true;
+}
+
+bool ColumnPool::add(Candidate c) {
+  std::vector<std::int32_t> key{c.slot, c.gres_per_node};
+  key.insert(key.end(), c.nodes.begin(), c.nodes.end());
+  key.push_back(-1);
+  key.insert(key.end(), c.cores.begin(), c.cores.end());
+  auto it = std::lower_bound(keys_.begin(), keys_.end(), key);
+  if (it != keys_.end() && *it == key) return false;
+  keys_.insert(it, std::move(key));
+  columns_.push_back(std::move(c));
+  return true;
+}
+
+namespace {
+constexpr ColumnShape kShapes[] = {ColumnShape::Packed, ColumnShape::GresSaving,
+                                   ColumnShape::Spread};
+}
+
+void initial_columns(const FreeArrays& free, std::span<const WindowJob> window,
+                     std::span<const std::vector<char>> masks, ColumnPool& pool) {
+  for (int slot = 0; slot < static_cast<int>(window.size()); ++slot)
+    for (ColumnShape shape : kShapes) {
+      Candidate c;
+      if (build_column(free, window[slot], slot, masks[slot], shape, c)) pool.add(std::move(c));
+    }
+  for (ColumnShape shape : kShapes) {
+    FreeArrays residual = free;
+    for (int slot = 0; slot < static_cast<int>(window.size()); ++slot) {
+      Candidate c;
+      if (!build_column(residual, window[slot], slot, masks[slot], shape, c) &&
+          !build_column(residual, window[slot], slot, masks[slot], ColumnShape::Packed, c))
+        continue;
+      residual.take(c, window[slot]);
+      pool.add(std::move(c));
+    }
+  }
+}
+
+int residual_columns(const FreeArrays& residual_in, std::span<const WindowJob> window,
+                     std::span<const std::vector<char>> masks, std::span<const char> started,
+                     ColumnPool& pool) {
+  FreeArrays residual = residual_in;
+  int added = 0;
+  for (int slot = 0; slot < static_cast<int>(window.size()); ++slot) {
+    if (started[slot]) continue;
+    bool taken = false;
+    for (ColumnShape shape : kShapes) {
+      Candidate c;
+      if (!build_column(residual, window[slot], slot, masks[slot], shape, c)) continue;
+      if (!taken) {
+        residual.take(c, window[slot]);
+        taken = true;
+      }
+      added += pool.add(std::move(c)) ? 1 : 0;
+    }
+  }
+  return added;
+}
+
+}  // namespace hs::window

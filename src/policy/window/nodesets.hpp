@@ -1,0 +1,41 @@
+#pragma once
+// Nodesets (thesis §4.1): maximal runs of consecutive nodes that a job could use, each with
+// its total free cores. AUCSCHED1-2 build them over the whole 1-D node order; AUCSCHED3 builds
+// them separately under each leaf switch, so no nodeset crosses a switch.
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "model/types.hpp"
+
+namespace hs::window {
+
+struct Nodeset {
+  NodeIndex first = 0;      // first node (inclusive)
+  NodeIndex last = 0;       // last node (inclusive)
+  std::int64_t cores = 0;   // free cores summed over the run
+  std::int32_t gres = 0;    // every node in the run has at least this many free gres
+  std::int32_t group = 0;   // leaf switch index for per-switch nodesets, else 0
+  int size() const { return last - first + 1; }
+};
+
+// Per-node free amounts the nodeset builder reads (one gres type).
+struct NodeFreeView {
+  std::span<const std::int32_t> cores;
+  std::span<const std::int32_t> gres;
+};
+
+// The documents' nodesets for gres level g: runs of nodes with free cores > 0 and free
+// gres >= g, in ascending node order.
+std::vector<Nodeset> build_nodesets(const NodeFreeView& free, std::int32_t g);
+
+// Runs over an ascending list of candidate nodes: a run breaks where node indices are not
+// consecutive or `usable(node)` is false. Cores summed from free.cores. `group` is copied
+// into every nodeset produced.
+std::vector<Nodeset> build_runs(std::span<const NodeIndex> candidates,
+                                const std::function<bool(NodeIndex)>& usable,
+                                std::span<const std::int32_t> free_cores, std::int32_t g,
+                                std::int32_t group);
+
+}  // namespace hs::window

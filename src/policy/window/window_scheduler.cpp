@@ -1,0 +1,292 @@
+#include "policy/window/window_scheduler.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "policy/window/auction_bids.hpp"
+#include "policy/window/ipsched_columns.hpp"
+#include "policy/window/problem_builder.hpp"
+#include "policy/window/reservation.hpp"
+#include "solver/solvers.hpp"
+
+namespace hs::window {
+
+struct WindowScheduler::Pass {
+  const SystemView* view = nullptr;
+  std::vector<WindowJob> window;
+  std::vector<const Job*> jobs;
+  std::vector<std::vector<char>> masks;
+  FreeArrays free;
+  DimensionLayout layout;
+  std::optional<Reservation> reservation;
+  std::vector<char> holds;  // per slot: bids still hold resources at the reservation start
+};
+
+WindowScheduler::WindowScheduler(std::string name, WindowConfig config)
+    : name_(std::move(name)),
+      config_(std::move(config)),
+      solver_(solver::make_window_solver(config_.solver)),
+      fallback_(solver::make_window_solver("greedy")),
+      window_now_(config_.window) {}
+
+Decisions WindowScheduler::decide(const SystemView& view, std::span<const Event> events) {
+  Decisions out;
+  for (const Event& e : events) {
+    if (e.kind != EventKind::Submitted) continue;
+    if (auto why = window_unsupported_reason(view.job(e.job))) {
+      out.rejections.push_back(Rejection{e.job, *why});
+      rejected_.insert(e.job);
+    }
+  }
+  const bool waiting = std::any_of(view.pending.begin(), view.pending.end(),
+                                   [&](JobRef j) { return !rejected_.count(j); });
+  if (!waiting) return out;
+  if (view.now < next_pass_) {
+    out.wake_at = next_pass_;
+    return out;
+  }
+  next_pass_ = view.now + config_.interval;
+  run_pass(view, out);
+  if (view.pending.size() > out.starts.size() + out.rejections.size()) out.wake_at = next_pass_;
+  return out;
+}
+
+std::vector<WindowJob> WindowScheduler::take_window(const SystemView& view) const {
+  std::vector<WindowJob> all;
+  for (JobRef j : view.pending) {
+    if (rejected_.count(j)) continue;
+    all.push_back(describe(view.job(j), j,
+                           job_priority(config_.priority, *view.cluster, *view.workload, j, view.now)));
+  }
+  std::stable_sort(all.begin(), all.end(), [](const WindowJob& a, const WindowJob& b) {
+    return a.priority != b.priority ? a.priority > b.priority : a.ref < b.ref;
+  });
+  if (static_cast<int>(all.size()) > window_now_) all.resize(window_now_);
+  return all;
+}
+
+void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
+  Pass pass;
+  pass.view = &view;
+  pass.window = take_window(view);
+  if (pass.window.empty()) return;
+  pass.free = FreeArrays::from(*view.free);
+  for (const WindowJob& w : pass.window) {
+    pass.jobs.push_back(&view.job(w.ref));
+    pass.masks.push_back(job_node_mask(*view.cluster, view.job(w.ref)));
+  }
+  if (config_.starvation == Starvation::Reserve)
+    pass.reservation = plan_reservation(view, pass.window[0], 0, pass.masks[0]);
+  pass.layout = make_layout(*view.cluster, pass.reservation.has_value());
+  pass.holds.assign(pass.window.size(), 0);
+  if (pass.reservation)
+    for (int s = 0; s < static_cast<int>(pass.window.size()); ++s)
+      pass.holds[s] = overlaps_reservation(*pass.reservation, pass.window[s], s, view.now,
+                                           pass.jobs[s]->req.time_limit);
+
+  PassStats stats;
+  stats.now = view.now;
+  stats.window = static_cast<int>(pass.window.size());
+  const auto winners = config_.model == Model::Ipsched ? solve_ipsched(pass, stats)
+                                                       : solve_auction(pass, stats);
+  std::vector<std::string> problems;
+  out.starts = verified_starts(view, pass.window, winners, problems);
+  stats.started = static_cast<int>(out.starts.size());
+  stats.rejected_proposals = static_cast<int>(problems.size());
+  stats_.push_back(stats);
+}
+
+std::vector<Candidate> WindowScheduler::auction_bids(const Pass& pass) const {
+  AuctionConfig ac;
+  ac.max_bids_per_job = config_.max_bids_per_job;
+  ac.max_bids = config_.max_bids;
+  ac.gres_ranges = config_.model != Model::Aucsched1;
+  ac.per_switch = config_.model == Model::Aucsched3;
+  ac.slurm_bids = config_.model == Model::Aucsched1 && config_.slurm_bids;
+  ac.table = config_.model == Model::Aucsched1 ? PreferenceTable::Aucsched1
+                                               : PreferenceTable::Aucsched2;
+  AuctionInput in;
+  in.cluster = pass.view->cluster;
+  in.state = pass.view->free;
+  in.window = pass.window;
+  in.jobs = pass.jobs;
+  in.masks = pass.masks;
+  return generate_auction_bids(in, ac);
+}
+
+namespace {
+
+std::int64_t min_priority(const std::vector<WindowJob>& w) {
+  std::int64_t m = w.front().priority;
+  for (const auto& j : w) m = std::min(m, j.priority);
+  return m;
+}
+
+// Smallest positive difference between window priorities (P_min if all are equal).
+std::int64_t min_priority_gap(const std::vector<WindowJob>& w) {
+  std::vector<std::int64_t> p;
+  for (const auto& j : w) p.push_back(j.priority);
+  std::sort(p.begin(), p.end());
+  std::int64_t gap = 0;
+  for (std::size_t k = 1; k < p.size(); ++k)
+    if (p[k] != p[k - 1] && (gap == 0 || p[k] - p[k - 1] < gap)) gap = p[k] - p[k - 1];
+  return gap == 0 ? p.front() : gap;
+}
+
+std::int32_t max_gres(const Cluster& c, int type) {
+  std::int32_t m = 0;
+  if (type < 0) return 0;
+  for (const Node& n : c.nodes) m = std::max(m, n.gres[type]);
+  return m;
+}
+
+// Thesis eq. 6.5.
+double topology_cost(const Cluster& cluster, const WindowJob& job, const Candidate& c) {
+  const double n = static_cast<double>(c.nodes.size()) / cluster.node_count();
+  double level = 0.0;
+  if (cluster.topology && cluster.topology->max_level() > 0)
+    level = static_cast<double>(cluster.topology->lowest_common_level(c.nodes)) /
+            cluster.topology->max_level();
+  const std::int32_t gmax = max_gres(cluster, job.gres_type);
+  const double g = gmax > 0 ? static_cast<double>(c.gres_per_node) / gmax : 0.0;
+  return 1.0 + n + level - g;
+}
+
+}  // namespace
+
+std::vector<double> WindowScheduler::values(const Pass& pass,
+                                            const std::vector<Candidate>& cands) const {
+  std::vector<double> v(cands.size());
+  const double jobs = static_cast<double>(pass.window.size());
+  const double nodes = pass.view->cluster->node_count();
+  const std::int64_t pmin = min_priority(pass.window);
+  const bool lexi = config_.weighting == Weighting::Lexicographic;
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    const Candidate& c = cands[i];
+    const WindowJob& job = pass.window[c.slot];
+    const double p = static_cast<double>(job.priority);
+    switch (config_.model) {
+      case Model::Ipsched: {
+        const double packing = 1.0 - static_cast<double>(c.nodes.size()) / (2.0 * nodes);
+        v[i] = p * packing * (config_.objective == IpObjective::PriorityCores ? job.cores : 1);
+        break;
+      }
+      case Model::Aucsched1:
+      case Model::Aucsched2: {
+        const double w = lexi ? 1.0 / (2.0 * (jobs + 1.0))
+                              : static_cast<double>(pmin) / (cands.size() + 1.0);
+        v[i] = p + w * c.preference;
+        break;
+      }
+      case Model::Aucsched3: {
+        const double beta =
+            lexi ? 1.0 / (3.0 * (jobs + 1.0))
+                 : static_cast<double>(std::min(min_priority_gap(pass.window), pmin)) / 3.0;
+        v[i] = std::max(1e-6, p - beta * topology_cost(*pass.view->cluster, job, c));
+        break;
+      }
+    }
+  }
+  return v;
+}
+
+solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<Candidate>& cands,
+                                           const std::vector<double>& vals, PassStats& stats) {
+  ProblemInput in;
+  in.layout = &pass.layout;
+  in.free = &pass.free;
+  in.window = pass.window;
+  in.candidates = cands;
+  in.values = vals;
+  in.reservation = pass.reservation ? &*pass.reservation : nullptr;
+  in.holds_at_reservation = pass.holds;
+  const solver::WindowProblem problem = build_problem(in);
+  solver::SolverOptions opt;
+  opt.effort_limit = config_.solver_effort;
+  opt.time_limit_s = config_.solver_time_limit;
+  solver::SolveResult r = solver_->solve(problem, opt);
+  stats.solve_seconds += r.seconds;
+  stats.solves += 1;
+  stats.bids = static_cast<int>(cands.size());
+  const bool has_solution = r.call == solver::CallStatus::Ok &&
+                            (r.status == solver::SolveStatus::Optimal ||
+                             r.status == solver::SolveStatus::Feasible);
+  if (has_solution && !solver::check_solution(problem, r.solution)) return r;
+  if (config_.model == Model::Ipsched) {
+    r.status = has_solution ? solver::SolveStatus::Error : r.status;  // failed check counts as failure
+    return r;
+  }
+  // Auctions fall back to the greedy solver, whose answer is checked the same way.
+  stats.fallback = true;
+  r = fallback_->solve(problem, opt);
+  if (r.call != solver::CallStatus::Ok || solver::check_solution(problem, r.solution)) {
+    r.status = solver::SolveStatus::Error;
+    r.solution.bid_of_job.assign(pass.window.size(), -1);
+  }
+  return r;
+}
+
+namespace {
+std::vector<Candidate> winners_of(const std::vector<Candidate>& cands,
+                                  const solver::WindowSolution& sol) {
+  std::vector<Candidate> w;
+  for (std::int32_t b : sol.bid_of_job)
+    if (b >= 0) w.push_back(cands[b]);
+  return w;
+}
+}  // namespace
+
+std::vector<Candidate> WindowScheduler::solve_auction(const Pass& pass, PassStats& stats) {
+  const auto cands = auction_bids(pass);
+  if (cands.empty()) return {};
+  const auto vals = values(pass, cands);
+  const auto r = solve(pass, cands, vals, stats);
+  if (r.status == solver::SolveStatus::Error) return {};
+  return winners_of(cands, r.solution);
+}
+
+bool WindowScheduler::limit_hit(const solver::SolveResult& r) const {
+  if (r.call != solver::CallStatus::Ok) return true;
+  if (r.status == solver::SolveStatus::NoSolution || r.status == solver::SolveStatus::Error ||
+      r.status == solver::SolveStatus::Infeasible)
+    return true;
+  return config_.strict_timeout && r.status == solver::SolveStatus::Feasible;
+}
+
+std::vector<Candidate> WindowScheduler::solve_ipsched(const Pass& pass, PassStats& stats) {
+  ColumnPool pool;
+  if (config_.exhaustive_columns) {
+    for (int s = 0; s < static_cast<int>(pass.window.size()); ++s) {
+      std::vector<Candidate> all;
+      enumerate_columns(pass.free, pass.window[s], s, pass.masks[s], config_.exhaustive_cap, all);
+      for (auto& c : all) pool.add(std::move(c));
+    }
+  } else {
+    initial_columns(pass.free, pass.window, pass.masks, pool);
+  }
+  std::vector<Candidate> best;
+  for (int round = 0;; ++round) {
+    if (pool.columns().empty()) return {};
+    const auto vals = values(pass, pool.columns());
+    const auto r = solve(pass, pool.columns(), vals, stats);
+    if (limit_hit(r)) {
+      // Thesis ch. 3: nothing starts this interval and the next window is half as large.
+      stats.timed_out = true;
+      window_now_ = std::max(1, window_now_ / 2);
+      return {};
+    }
+    best = winners_of(pool.columns(), r.solution);
+    if (round >= config_.pricing_rounds || config_.exhaustive_columns) break;
+    FreeArrays residual = pass.free;
+    std::vector<char> started(pass.window.size(), 0);
+    for (const Candidate& c : best) {
+      residual.take(c, pass.window[c.slot]);
+      started[c.slot] = 1;
+    }
+    if (residual_columns(residual, pass.window, pass.masks, started, pool) == 0) break;
+  }
+  window_now_ = std::min(config_.window, window_now_ * 2);
+  return best;
+}
+
+}  // namespace hs::window

@@ -1,0 +1,73 @@
+#pragma once
+// One window-scheduling pass shared by the four models: take the window, generate bids (or
+// IPSCHED columns), value them, solve, verify, start. The models differ only in the config.
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "policy/window/candidate.hpp"
+#include "policy/window/window_job.hpp"
+#include "policy/window/window_priority.hpp"
+#include "policy/window/window_schedulers.hpp"
+#include "solver/window_problem.hpp"
+
+namespace hs::window {
+
+enum class Model { Ipsched, Aucsched1, Aucsched2, Aucsched3 };
+enum class Weighting { Alpha, Lexicographic };
+enum class IpObjective { Priority, PriorityCores };
+enum class Starvation { None, Reserve };
+
+struct WindowConfig {
+  Model model = Model::Aucsched1;
+  Time interval = 5;
+  int window = 200;
+  int max_bids_per_job = 15;
+  int max_bids = 150;
+  IpObjective objective = IpObjective::PriorityCores;
+  PriorityKind priority = PriorityKind::Basic;
+  Weighting weighting = Weighting::Alpha;
+  std::string solver = "lagrangian";
+  std::int64_t solver_effort = 0;
+  double solver_time_limit = 0.0;
+  Starvation starvation = Starvation::None;
+  bool slurm_bids = true;          // AUCSCHED1
+  int pricing_rounds = 3;          // IPSCHED
+  bool exhaustive_columns = false; // IPSCHED: enumerate every column (tiny instances)
+  std::int64_t exhaustive_cap = 20000;
+  bool strict_timeout = false;     // IPSCHED: an unproven solution at the limit also times out
+};
+
+class WindowScheduler : public Scheduler {
+ public:
+  WindowScheduler(std::string name, WindowConfig config);
+  std::string name() const override { return name_; }
+  Decisions decide(const SystemView& view, std::span<const Event> events) override;
+  const std::vector<PassStats>& stats() const { return stats_; }
+  const WindowConfig& config() const { return config_; }
+
+ private:
+  struct Pass;
+  void run_pass(const SystemView& view, Decisions& out);
+  std::vector<WindowJob> take_window(const SystemView& view) const;
+  std::vector<Candidate> auction_bids(const Pass& pass) const;
+  std::vector<double> values(const Pass& pass, const std::vector<Candidate>& cands) const;
+  solver::SolveResult solve(const Pass& pass, const std::vector<Candidate>& cands,
+                            const std::vector<double>& vals, PassStats& stats);
+  std::vector<Candidate> solve_auction(const Pass& pass, PassStats& stats);
+  std::vector<Candidate> solve_ipsched(const Pass& pass, PassStats& stats);
+  bool limit_hit(const solver::SolveResult& r) const;
+
+  std::string name_;
+  WindowConfig config_;
+  std::unique_ptr<solver::WindowSolver> solver_;
+  std::unique_ptr<solver::WindowSolver> fallback_;
+  std::set<JobRef> rejected_;
+  Time next_pass_ = 0;
+  int window_now_;  // IPSCHED halves it after a time-out
+  std::vector<PassStats> stats_;
+};
+
+}  // namespace hs::window

@@ -1,0 +1,107 @@
+#include "policy/window/window_schedulers.hpp"
+
+#include "policy/window/window_scheduler.hpp"
+#include <cstdint>
+#include <optional>
+
+#include "solver/solvers.hpp"
+#include "util/error.hpp"
+
+namespace hs {
+namespace {
+
+using window::Model;
+
+std::optional<Model> model_of(std::string_view name) {
+  if (name == "ipsched") return Model::Ipsched;
+  if (name == "aucsched1") return Model::Aucsched1;
+  if (name == "aucsched2") return Model::Aucsched2;
+  if (name == "aucsched3") return Model::Aucsched3;
+  return std::nullopt;
+}
+
+void read_common(Params& p, window::WindowConfig& c) {
+  c.interval = p.get_int("sched_interval", 5, 1, 86400,
+                         "seconds between scheduling passes (SCHED_INTERVAL)");
+  c.window = static_cast<int>(p.get_int("window", 200, 1, 100000,
+                                        "jobs taken from the queue front per pass (MAX_JOB_COUNT)"));
+  c.priority = window::parse_priority_kind(
+      p.get_choice("priority", "basic", {"basic", "multifactor"},
+                   "job priorities: basic (FCFS) or multifactor (age + size)"));
+  c.solver = p.get_choice("solver", "lagrangian", solver::window_solver_names(),
+                          "window solver backend");
+  c.solver_effort = p.get_int("solver_effort", 0, 0, INT64_MAX / 2,
+                              "deterministic work limit per solve; 0 = the solver's default");
+  c.solver_time_limit = p.get_double("solver_time_limit", 0.0, 0.0, 3600.0,
+                                     "wall-clock cap per solve in seconds; 0 = none (deterministic)");
+  c.starvation = p.get_choice("starvation", "none", {"none", "reserve"},
+                              "none (the documents) or reserve: protect the top job's "
+                              "backfill-style reservation") == "reserve"
+                     ? window::Starvation::Reserve
+                     : window::Starvation::None;
+}
+
+void read_ipsched(Params& p, window::WindowConfig& c) {
+  c.objective = p.get_choice("objective", "priority_cores", {"priority", "priority_cores"},
+                             "eq. 3.1 (priority) or the experiments' priority x cores") ==
+                        "priority"
+                    ? window::IpObjective::Priority
+                    : window::IpObjective::PriorityCores;
+  c.pricing_rounds = static_cast<int>(
+      p.get_int("pricing_rounds", 3, 0, 100, "residual column-generation rounds per pass"));
+  c.exhaustive_columns = p.get_choice("columns", "generated", {"generated", "exhaustive"},
+                                      "generated columns, or every column (tiny instances)") ==
+                         "exhaustive";
+  c.exhaustive_cap = p.get_int("exhaustive_cap", 20000, 1, 10000000,
+                               "most columns enumerated per job with columns=exhaustive");
+  c.strict_timeout = p.get_choice("timeout_rule", "lenient", {"lenient", "strict"},
+                                  "strict: an unproven solution also counts as a time-out") ==
+                     "strict";
+}
+
+void read_auction(Params& p, window::WindowConfig& c) {
+  const bool first = c.model == Model::Aucsched1;
+  c.max_bids_per_job = static_cast<int>(p.get_int(
+      "max_bids_per_job", 15, 1, 10000, "MAXBIDSPERJOB (15 in the thesis; 5 in 000's tests)"));
+  c.max_bids = static_cast<int>(p.get_int("max_bids", first ? 150 : 3000, 1, 1000000,
+                                          "MAXBIDS: total bids per pass"));
+  c.weighting = p.get_choice("weighting", "alpha", {"alpha", "lexicographic"},
+                             "alpha: the documents' weight; lexicographic: priority sum first, "
+                             "strictly") == "lexicographic"
+                    ? window::Weighting::Lexicographic
+                    : window::Weighting::Alpha;
+  if (first)
+    c.slurm_bids = p.get_bool("slurm_bids", true, "add the Slurm model's own choice as a bid");
+}
+
+}  // namespace
+
+std::vector<std::string> window_scheduler_names() {
+  return {"ipsched", "aucsched1", "aucsched2", "aucsched3"};
+}
+
+std::unique_ptr<Scheduler> make_window_scheduler(std::string_view name, Params& params) {
+  const auto model = model_of(name);
+  if (!model)
+    throw InputError({"<options>", 0}, "scheduler", std::string(name),
+                     "unknown window scheduler; expected ipsched|aucsched1|aucsched2|aucsched3");
+  window::WindowConfig config;
+  config.model = *model;
+  read_common(params, config);
+  if (*model == Model::Ipsched)
+    read_ipsched(params, config);
+  else
+    read_auction(params, config);
+  return std::make_unique<window::WindowScheduler>(std::string(name), config);
+}
+
+namespace window {
+
+const std::vector<PassStats>& pass_stats(const Scheduler& scheduler) {
+  static const std::vector<PassStats> none;
+  const auto* w = dynamic_cast<const WindowScheduler*>(&scheduler);
+  return w ? w->stats() : none;
+}
+
+}  // namespace window
+}  // namespace hs
