@@ -5,6 +5,7 @@
 #include "util/error.hpp"
 #include "util/params.hpp"
 #include "workload/esp.hpp"
+#include "workload/synthetic.hpp"
 #include "workload/tsubame.hpp"
 
 namespace hs {
@@ -38,6 +39,11 @@ Reader kinds_reader(KindsOptions (*read)(Params&)) {
   };
 }
 
+Generator synthetic_generator(Params& p) {
+  SyntheticOptions o = read_synthetic_options(p);
+  return [o](const Cluster& c, std::uint64_t seed) { return generate_synthetic(o, c, seed); };
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> table = {
       {"esp", "ESP-2: 230 jobs, sizes as fractions of all cores (thesis Table 7.1)",
@@ -52,6 +58,9 @@ const std::vector<Entry>& entries() {
        kinds_reader(read_tsubame_options)},
       {"tree1024", "Table 8.5 workloads 1-6, 5', 6' for the 1024 x (16 cores, 3 GPUs) tree machine",
        kinds_reader(read_tree1024_options)},
+      {"synthetic",
+       "AUCSCHED synthetic mixes I-V (000 §6.1, Table 7.2): cores-only, node and 1/2-GPU jobs",
+       synthetic_generator},
   };
   return table;
 }
