@@ -1,0 +1,28 @@
+#pragma once
+// Machines from the source documents, available by name (no slurm.conf needed), and the
+// one entry point that turns a --cluster argument into a Cluster.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "model/cluster.hpp"
+
+namespace hs {
+
+// paper1024 (default), S, M, L, tsubame2, tree1024, eurora, sdsc-sp2, kth-sp2; names are
+// matched case-insensitively. std::nullopt for any other name.
+std::optional<Cluster> builtin_cluster(std::string_view name);
+
+// (name, one-line description) for every built-in, in a fixed order.
+std::vector<std::pair<std::string, std::string>> builtin_cluster_list();
+
+// A built-in name, or a path to a slurm.conf (or to a directory holding one). InputError
+// naming the argument and listing the built-ins otherwise. Reader warnings are dropped:
+// call load_slurm_conf directly to see them.
+Cluster load_cluster_spec(const std::string& name_or_path);
+
+inline constexpr std::string_view kDefaultClusterName = "paper1024";
+
+}  // namespace hs
