@@ -5,6 +5,7 @@
 #include "util/error.hpp"
 #include "util/params.hpp"
 #include "workload/esp.hpp"
+#include "workload/eurora.hpp"
 #include "workload/synthetic.hpp"
 #include "workload/tsubame.hpp"
 
@@ -44,6 +45,11 @@ Generator synthetic_generator(Params& p) {
   return [o](const Cluster& c, std::uint64_t seed) { return generate_synthetic(o, c, seed); };
 }
 
+Generator eurora_generator(Params& p) {
+  EuroraOptions o = read_eurora_options(p);
+  return [o](const Cluster& c, std::uint64_t seed) { return generate_eurora(o, c, seed); };
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> table = {
       {"esp", "ESP-2: 230 jobs, sizes as fractions of all cores (thesis Table 7.1)",
@@ -61,6 +67,9 @@ const std::vector<Entry>& entries() {
       {"synthetic",
        "AUCSCHED synthetic mixes I-V (000 §6.1, Table 7.2): cores-only, node and 1/2-GPU jobs",
        synthetic_generator},
+      {"eurora",
+       "Eurora-like month (004): CPU/MIC/GPU classes, user job profiles, day-night sessions",
+       eurora_generator},
   };
   return table;
 }
