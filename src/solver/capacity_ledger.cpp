@@ -1,0 +1,42 @@
+#include "solver/capacity_ledger.hpp"
+
+namespace hs::solver {
+
+CapacityLedger::CapacityLedger(const CompactProblem& problem, std::int64_t& effort)
+    : problem_(&problem), effort_(&effort), remaining_(problem.capacity) {}
+
+bool CapacityLedger::fits(std::int32_t bid) const {
+  const CompactProblem& p = *problem_;
+  const std::int32_t dims = p.dims;
+  const std::int32_t begin = p.use_begin[bid], end = p.use_begin[bid + 1];
+  *effort_ += end - begin + 1;
+  for (std::int32_t u = begin; u < end; ++u) {
+    const std::int32_t* need = &p.use_amount[static_cast<std::size_t>(u) * dims];
+    const std::int32_t* left = &remaining_[static_cast<std::size_t>(p.use_node[u]) * dims];
+    for (std::int32_t d = 0; d < dims; ++d)
+      if (need[d] > left[d]) return false;
+  }
+  return true;
+}
+
+void CapacityLedger::take(std::int32_t bid) {
+  const CompactProblem& p = *problem_;
+  const std::int32_t dims = p.dims;
+  *effort_ += p.use_count(bid) + 1;
+  for (std::int32_t u = p.use_begin[bid]; u < p.use_begin[bid + 1]; ++u)
+    for (std::int32_t d = 0; d < dims; ++d)
+      remaining_[static_cast<std::size_t>(p.use_node[u]) * dims + d] -=
+          p.use_amount[static_cast<std::size_t>(u) * dims + d];
+}
+
+void CapacityLedger::release(std::int32_t bid) {
+  const CompactProblem& p = *problem_;
+  const std::int32_t dims = p.dims;
+  *effort_ += p.use_count(bid) + 1;
+  for (std::int32_t u = p.use_begin[bid]; u < p.use_begin[bid + 1]; ++u)
+    for (std::int32_t d = 0; d < dims; ++d)
+      remaining_[static_cast<std::size_t>(p.use_node[u]) * dims + d] +=
+          p.use_amount[static_cast<std::size_t>(u) * dims + d];
+}
+
+}  // namespace hs::solver

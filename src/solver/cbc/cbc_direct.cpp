@@ -1,0 +1,102 @@
+#include "solver/cbc/cbc_direct.hpp"
+
+#include <Cbc_C_Interface.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+namespace hs::solver {
+
+namespace {
+
+// Column-major (CSC) copy of the rows, as Cbc_loadProblem wants it.
+struct ColumnMajor {
+  std::vector<CoinBigIndex> start;
+  std::vector<int> index;
+  std::vector<double> value;
+};
+
+ColumnMajor to_column_major(const MipModel& model) {
+  ColumnMajor m;
+  m.start.assign(model.columns.size() + 1, 0);
+  for (const MipRow& row : model.rows)
+    for (std::int32_t c : row.columns) ++m.start[c + 1];
+  for (std::size_t c = 0; c < model.columns.size(); ++c) m.start[c + 1] += m.start[c];
+  m.index.resize(m.start.back());
+  m.value.resize(m.start.back());
+  std::vector<CoinBigIndex> fill(m.start.begin(), m.start.end() - 1);
+  for (std::size_t r = 0; r < model.rows.size(); ++r)
+    for (std::size_t k = 0; k < model.rows[r].columns.size(); ++k) {
+      const CoinBigIndex at = fill[model.rows[r].columns[k]]++;
+      m.index[at] = static_cast<int>(r);
+      m.value[at] = model.rows[r].coefficients[k];
+    }
+  return m;
+}
+
+double finite_or_huge(double v) {
+  if (v == kMipInfinity) return DBL_MAX;
+  if (v == -kMipInfinity) return -DBL_MAX;
+  return v;
+}
+
+void load(Cbc_Model* cbc, const MipModel& model) {
+  const ColumnMajor m = to_column_major(model);
+  std::vector<double> col_lb, col_ub, obj, row_lb, row_ub;
+  for (const MipColumn& c : model.columns) {
+    col_lb.push_back(finite_or_huge(c.lower));
+    col_ub.push_back(finite_or_huge(c.upper));
+    obj.push_back(c.objective);
+  }
+  for (const MipRow& r : model.rows) {
+    row_lb.push_back(finite_or_huge(r.lower));
+    row_ub.push_back(finite_or_huge(r.upper));
+  }
+  Cbc_loadProblem(cbc, static_cast<int>(model.columns.size()), static_cast<int>(model.rows.size()),
+                  m.start.data(), m.index.data(), m.value.data(), col_lb.data(), col_ub.data(),
+                  obj.data(), row_lb.data(), row_ub.data());
+  for (std::size_t c = 0; c < model.columns.size(); ++c)
+    if (model.columns[c].integer) Cbc_setInteger(cbc, static_cast<int>(c));
+  Cbc_setObjSense(cbc, model.maximize ? -1.0 : 1.0);
+}
+
+void read_answer(Cbc_Model* cbc, const MipModel& model, MipResult& result) {
+  const bool has_solution = Cbc_numberSavedSolutions(cbc) > 0 || Cbc_isProvenOptimal(cbc);
+  if (Cbc_isProvenOptimal(cbc)) {
+    result.status = SolveStatus::Optimal;
+  } else if (Cbc_isProvenInfeasible(cbc)) {
+    result.status = SolveStatus::Infeasible;
+  } else {
+    result.status = has_solution ? SolveStatus::Feasible : SolveStatus::NoSolution;
+  }
+  if (has_solution && result.status != SolveStatus::Infeasible) {
+    const double* x = Cbc_getColSolution(cbc);
+    result.values.assign(x, x + model.columns.size());
+    result.objective = Cbc_getObjValue(cbc);
+  }
+  result.bound = Cbc_getBestPossibleObjValue(cbc);
+  if (result.status == SolveStatus::Optimal) result.bound = result.objective;
+  result.gap = std::fabs(result.bound - result.objective) / std::max(1.0, std::fabs(result.bound));
+}
+
+}  // namespace
+
+MipResult solve_mip_cbc_in_process(const MipModel& model, double time_limit_s) {
+  const auto start = std::chrono::steady_clock::now();
+  MipResult result;
+  Cbc_Model* cbc = Cbc_newModel();
+  load(cbc, model);
+  Cbc_setLogLevel(cbc, 0);
+  if (time_limit_s > 0.0) Cbc_setMaximumSeconds(cbc, time_limit_s);
+  Cbc_setParameter(cbc, "threads", "1");
+  Cbc_solve(cbc);
+  read_answer(cbc, model, result);
+  Cbc_deleteModel(cbc);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace hs::solver

@@ -1,0 +1,42 @@
+#pragma once
+// A flat, cache-friendly copy of a WindowProblem shared by the specialised solvers: bid uses
+// in one array (CSR by bid), bids grouped by job, and per bid whether it fits the empty
+// cluster at all (a bid that exceeds some capacity on its own can never win).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/window_problem.hpp"
+
+namespace hs::solver {
+
+struct CompactProblem {
+  std::int32_t jobs = 0;
+  std::int32_t nodes = 0;
+  std::int32_t dims = 1;
+  std::vector<std::int32_t> capacity;    // nodes * dims
+  std::vector<double> value;             // per bid
+  std::vector<std::int32_t> job_of_bid;  // per bid
+  std::vector<std::int32_t> use_begin;   // bids + 1 offsets into use_node
+  std::vector<std::int32_t> use_node;    // per use
+  std::vector<std::int32_t> use_amount;  // per use * dims
+  std::vector<std::int32_t> job_bid_begin;  // jobs + 1 offsets into job_bids
+  std::vector<std::int32_t> job_bids;       // bid indices grouped by job, ascending
+  std::vector<std::uint8_t> usable;         // per bid: fits the empty cluster
+
+  std::int32_t bid_count() const { return static_cast<std::int32_t>(value.size()); }
+  std::int32_t use_count(std::int32_t bid) const { return use_begin[bid + 1] - use_begin[bid]; }
+};
+
+// Structural problems (bad indices, unsorted uses, non-positive or non-finite values,
+// negative amounts or capacities) as a message; nullopt when the problem is well formed.
+std::optional<std::string> find_problem_defect(const WindowProblem& problem);
+
+// Requires a well-formed problem (see find_problem_defect).
+CompactProblem compact(const WindowProblem& problem);
+
+// Objective of a per-job bid choice (-1 = none).
+double objective_of(const CompactProblem& problem, const std::vector<std::int32_t>& bid_of_job);
+
+}  // namespace hs::solver

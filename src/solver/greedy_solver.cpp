@@ -1,0 +1,18 @@
+#include "solver/bid_density.hpp"
+#include "solver/incumbent.hpp"
+#include "solver/specialised_solvers.hpp"
+
+namespace hs::solver {
+
+SolveResult GreedySolver::solve(const WindowProblem& problem, const SolverOptions& options) {
+  if (auto defect = find_problem_defect(problem)) return defect_result(*defect);
+  Budget budget(options.effort_limit > 0 ? options.effort_limit : INT64_MAX, options.time_limit_s);
+  const CompactProblem compact_problem = compact(problem);
+  Incumbent incumbent(compact_problem, budget.effort());
+  const std::vector<double> keys = density_keys(compact_problem, {}, budget.effort());
+  insert_in_order(compact_problem, order_by_descending(keys, budget.effort()), incumbent);
+  return finish_result(problem, compact_problem, incumbent.bid_of_job,
+                       best_bid_bound(compact_problem), budget);
+}
+
+}  // namespace hs::solver

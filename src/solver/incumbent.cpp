@@ -1,0 +1,75 @@
+#include "solver/incumbent.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hs::solver {
+
+void insert_in_order(const CompactProblem& problem, const std::vector<std::int32_t>& order,
+                     Incumbent& incumbent) {
+  for (std::int32_t bid : order) {
+    const std::int32_t job = problem.job_of_bid[bid];
+    if (incumbent.bid_of_job[job] >= 0 || !problem.usable[bid]) continue;
+    if (!incumbent.ledger.fits(bid)) continue;
+    incumbent.ledger.take(bid);
+    incumbent.bid_of_job[job] = bid;
+    incumbent.objective += problem.value[bid];
+  }
+}
+
+std::vector<std::int32_t> order_by_descending(const std::vector<double>& key,
+                                              std::int64_t& effort) {
+  std::vector<std::int32_t> order(key.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int32_t>(i);
+  std::sort(order.begin(), order.end(), [&key](std::int32_t a, std::int32_t b) {
+    return key[a] > key[b] || (key[a] == key[b] && a < b);
+  });
+  effort += static_cast<std::int64_t>(order.size()) * 4;
+  return order;
+}
+
+double optimality_tolerance(double bound) { return 1e-6 + 1e-12 * std::fabs(bound); }
+
+SolveResult finish_result(const WindowProblem& problem, const CompactProblem& compact,
+                          const std::vector<std::int32_t>& bid_of_job, double bound,
+                          const Budget& budget) {
+  SolveResult result;
+  result.solution.bid_of_job = bid_of_job;
+  result.solution.objective = objective_of(compact, bid_of_job);
+  result.bound = std::max(bound, result.solution.objective);
+  result.gap = (result.bound - result.solution.objective) / std::max(1.0, std::fabs(result.bound));
+  result.effort = budget.spent();
+  result.seconds = budget.elapsed_s();
+  if (auto violation = check_solution(problem, result.solution)) {
+    result.call = CallStatus::Error;
+    result.status = SolveStatus::Error;
+    result.message = "self-check failed: " + *violation;
+    return result;
+  }
+  const bool proven = result.bound - result.solution.objective <= optimality_tolerance(result.bound);
+  result.status = proven ? SolveStatus::Optimal : SolveStatus::Feasible;
+  return result;
+}
+
+SolveResult defect_result(const std::string& defect) {
+  SolveResult result;
+  result.call = CallStatus::Error;
+  result.status = SolveStatus::Error;
+  result.message = "malformed window problem: " + defect;
+  return result;
+}
+
+double best_bid_bound(const CompactProblem& problem) {
+  double total = 0.0;
+  for (std::int32_t job = 0; job < problem.jobs; ++job) {
+    double best = 0.0;
+    for (std::int32_t k = problem.job_bid_begin[job]; k < problem.job_bid_begin[job + 1]; ++k) {
+      const std::int32_t bid = problem.job_bids[k];
+      if (problem.usable[bid]) best = std::max(best, problem.value[bid]);
+    }
+    total += best;
+  }
+  return total;
+}
+
+}  // namespace hs::solver

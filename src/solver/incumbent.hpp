@@ -1,0 +1,48 @@
+#pragma once
+// A feasible per-job bid choice kept together with the remaining capacity it leaves, plus
+// the helpers every specialised solver shares: greedy insertion in a given bid order and
+// turning a final choice into a checked SolveResult.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "solver/budget.hpp"
+#include "solver/capacity_ledger.hpp"
+#include "solver/compact_problem.hpp"
+#include "solver/window_problem.hpp"
+
+namespace hs::solver {
+
+struct Incumbent {
+  Incumbent(const CompactProblem& problem, std::int64_t& effort)
+      : bid_of_job(problem.jobs, -1), ledger(problem, effort) {}
+  std::vector<std::int32_t> bid_of_job;
+  CapacityLedger ledger;
+  double objective = 0.0;
+};
+
+// Takes, in the given order, every usable bid whose job has no bid yet and that fits.
+void insert_in_order(const CompactProblem& problem, const std::vector<std::int32_t>& order,
+                     Incumbent& incumbent);
+
+// Bid indices sorted by descending key; ties by ascending index (deterministic).
+std::vector<std::int32_t> order_by_descending(const std::vector<double>& key,
+                                              std::int64_t& effort);
+
+// Absolute tolerance under which bound and objective count as equal (values are sums of
+// doubles; documented in docs/solver.md).
+double optimality_tolerance(double bound);
+
+// Builds the result for `bid_of_job`, verifies it with check_solution and marks it Optimal
+// when the bound meets the objective; a failed self-check yields call/status Error.
+SolveResult finish_result(const WindowProblem& problem, const CompactProblem& compact,
+                          const std::vector<std::int32_t>& bid_of_job, double bound,
+                          const Budget& budget);
+
+// The result for a malformed problem.
+SolveResult defect_result(const std::string& defect);
+
+// Trivial upper bound: every job takes its most valuable usable bid.
+double best_bid_bound(const CompactProblem& problem);
+
+}  // namespace hs::solver

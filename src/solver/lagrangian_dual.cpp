@@ -1,0 +1,93 @@
+#include "solver/lagrangian_dual.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace hs::solver {
+
+LagrangianDual::LagrangianDual(const CompactProblem& problem, std::int64_t& effort)
+    : problem_(problem),
+      effort_(&effort),
+      lambda_(problem.capacity.size(), 0.0),
+      usage_(problem.capacity.size(), 0.0),
+      reduced_(problem.bid_count(), 0.0),
+      choice_(problem.jobs, -1) {
+  std::vector<std::uint8_t> drawn(problem.capacity.size(), 0);
+  for (std::int32_t b = 0; b < problem.bid_count(); ++b) {
+    if (!problem.usable[b]) continue;
+    for (std::int32_t u = problem.use_begin[b]; u < problem.use_begin[b + 1]; ++u)
+      for (std::int32_t d = 0; d < problem.dims; ++d)
+        if (problem.use_amount[static_cast<std::size_t>(u) * problem.dims + d] > 0)
+          drawn[static_cast<std::size_t>(problem.use_node[u]) * problem.dims + d] = 1;
+  }
+  for (std::size_t e = 0; e < drawn.size(); ++e)
+    if (drawn[e]) rows_.push_back(static_cast<std::int32_t>(e));
+  mu_.assign(rows_.size(), 0.0);
+  effort += static_cast<std::int64_t>(problem.use_node.size()) + static_cast<std::int64_t>(drawn.size());
+}
+
+double LagrangianDual::evaluate() {
+  const CompactProblem& p = problem_;
+  const std::int32_t dims = p.dims;
+  for (std::int32_t b = 0; b < p.bid_count(); ++b) {
+    if (!p.usable[b]) {
+      reduced_[b] = -std::numeric_limits<double>::infinity();
+      continue;
+    }
+    double priced = 0.0;
+    for (std::int32_t u = p.use_begin[b]; u < p.use_begin[b + 1]; ++u) {
+      const double* price = &lambda_[static_cast<std::size_t>(p.use_node[u]) * dims];
+      const std::int32_t* amount = &p.use_amount[static_cast<std::size_t>(u) * dims];
+      for (std::int32_t d = 0; d < dims; ++d) priced += price[d] * amount[d];
+    }
+    reduced_[b] = p.value[b] - priced;
+  }
+  *effort_ += static_cast<std::int64_t>(p.use_node.size()) + p.bid_count();
+  double bound = 0.0;
+  for (double m : mu_) bound += m;
+  for (std::int32_t job = 0; job < p.jobs; ++job) {
+    choice_[job] = -1;
+    double best = 0.0;
+    for (std::int32_t k = p.job_bid_begin[job]; k < p.job_bid_begin[job + 1]; ++k) {
+      const std::int32_t bid = p.job_bids[k];
+      if (reduced_[bid] > best) {
+        best = reduced_[bid];
+        choice_[job] = bid;
+      }
+    }
+    bound += best;
+  }
+  return bound;
+}
+
+bool LagrangianDual::step(double distance_to_target, double theta) {
+  const CompactProblem& p = problem_;
+  const std::int32_t dims = p.dims;
+  for (std::int32_t e : rows_) usage_[e] = 0.0;
+  for (std::int32_t bid : choice_) {
+    if (bid < 0) continue;
+    for (std::int32_t u = p.use_begin[bid]; u < p.use_begin[bid + 1]; ++u)
+      for (std::int32_t d = 0; d < dims; ++d)
+        usage_[static_cast<std::size_t>(p.use_node[u]) * dims + d] +=
+            p.use_amount[static_cast<std::size_t>(u) * dims + d];
+  }
+  double norm = 0.0;
+  std::vector<double> slope(rows_.size(), 0.0);
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    const std::int32_t e = rows_[i];
+    double g = 1.0 - usage_[e] / p.capacity[e];
+    if (mu_[i] <= 0.0 && g > 0.0) g = 0.0;  // projection: mu cannot go below zero
+    slope[i] = g;
+    norm += g * g;
+  }
+  *effort_ += static_cast<std::int64_t>(rows_.size()) * 2 + p.jobs;
+  if (norm <= 0.0) return false;
+  const double length = theta * std::max(distance_to_target, 0.0) / norm;
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    mu_[i] = std::max(0.0, mu_[i] - length * slope[i]);
+    lambda_[rows_[i]] = mu_[i] / p.capacity[rows_[i]];
+  }
+  return true;
+}
+
+}  // namespace hs::solver

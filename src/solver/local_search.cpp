@@ -1,0 +1,182 @@
+#include "solver/local_search.hpp"
+
+#include <algorithm>
+
+namespace hs::solver {
+
+namespace {
+constexpr double kMinGain = 1e-9;
+
+bool higher_value_first(const CompactProblem& p, std::int32_t a, std::int32_t b) {
+  return p.value[a] > p.value[b] || (p.value[a] == p.value[b] && a < b);
+}
+}  // namespace
+
+LocalSearch::LocalSearch(const CompactProblem& problem, Budget& budget)
+    : problem_(problem), budget_(budget), seen_stamp_(problem.bid_count(), 0) {
+  const CompactProblem& p = problem_;
+  job_value_begin_.push_back(0);
+  for (std::int32_t job = 0; job < p.jobs; ++job) {
+    const auto first = job_bids_by_value_.size();
+    for (std::int32_t k = p.job_bid_begin[job]; k < p.job_bid_begin[job + 1]; ++k)
+      if (p.usable[p.job_bids[k]]) job_bids_by_value_.push_back(p.job_bids[k]);
+    std::sort(job_bids_by_value_.begin() + first, job_bids_by_value_.end(),
+              [&p](std::int32_t a, std::int32_t b) { return higher_value_first(p, a, b); });
+    job_value_begin_.push_back(static_cast<std::int32_t>(job_bids_by_value_.size()));
+  }
+  node_bid_begin_.assign(p.nodes + 1, 0);
+  for (std::int32_t b = 0; b < p.bid_count(); ++b)
+    if (p.usable[b])
+      for (std::int32_t u = p.use_begin[b]; u < p.use_begin[b + 1]; ++u)
+        ++node_bid_begin_[p.use_node[u] + 1];
+  for (std::int32_t n = 0; n < p.nodes; ++n) node_bid_begin_[n + 1] += node_bid_begin_[n];
+  node_bids_.resize(node_bid_begin_[p.nodes]);
+  std::vector<std::int32_t> fill(node_bid_begin_.begin(), node_bid_begin_.end() - 1);
+  for (std::int32_t b = 0; b < p.bid_count(); ++b)
+    if (p.usable[b])
+      for (std::int32_t u = p.use_begin[b]; u < p.use_begin[b + 1]; ++u)
+        node_bids_[fill[p.use_node[u]]++] = b;
+  budget_.effort() += static_cast<std::int64_t>(node_bids_.size()) * 2 + p.bid_count();
+}
+
+void LocalSearch::assign(Incumbent& incumbent, std::int32_t job, std::int32_t bid) {
+  incumbent.ledger.take(bid);
+  incumbent.bid_of_job[job] = bid;
+  incumbent.objective += problem_.value[bid];
+}
+
+void LocalSearch::unassign(Incumbent& incumbent, std::int32_t job) {
+  const std::int32_t bid = incumbent.bid_of_job[job];
+  incumbent.ledger.release(bid);
+  incumbent.bid_of_job[job] = -1;
+  incumbent.objective -= problem_.value[bid];
+}
+
+void LocalSearch::improve(Incumbent& incumbent, std::int64_t effort_cap) {
+  effort_cap_ = effort_cap;
+  bool improved = true;
+  while (improved && !out_of_effort()) {
+    improved = false;
+    for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
+      improved |= rebid_job(incumbent, job);
+    for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
+      if (incumbent.bid_of_job[job] >= 0) improved |= drop_and_refill(incumbent, job);
+    if (improved) continue;
+    for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
+      if (incumbent.bid_of_job[job] >= 0) improved |= swap_in(incumbent, job);
+    if (improved) continue;
+    for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
+      for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k)
+        if (incumbent.bid_of_job[job] < 0 && !out_of_effort())
+          improved |= insert_with_ejection(incumbent, job_bids_by_value_[k]);
+  }
+}
+
+bool LocalSearch::rebid_job(Incumbent& incumbent, std::int32_t job) {
+  const std::int32_t current = incumbent.bid_of_job[job];
+  const double current_value = current >= 0 ? problem_.value[current] : 0.0;
+  if (current >= 0) unassign(incumbent, job);
+  std::int32_t chosen = current;
+  for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k) {
+    const std::int32_t bid = job_bids_by_value_[k];
+    if (problem_.value[bid] <= current_value + kMinGain) break;
+    if (incumbent.ledger.fits(bid)) {
+      chosen = bid;
+      break;
+    }
+  }
+  if (chosen >= 0) assign(incumbent, job, chosen);
+  return chosen != current;
+}
+
+std::vector<std::int32_t> LocalSearch::overlapping_open_bids(const Incumbent& incumbent,
+                                                             std::int32_t bid) {
+  ++stamp_;
+  std::vector<std::int32_t> open;
+  for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1]; ++u) {
+    const std::int32_t node = problem_.use_node[u];
+    budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
+    for (std::int32_t k = node_bid_begin_[node]; k < node_bid_begin_[node + 1]; ++k) {
+      const std::int32_t other = node_bids_[k];
+      if (other == bid || seen_stamp_[other] == stamp_) continue;
+      seen_stamp_[other] = stamp_;
+      if (incumbent.bid_of_job[problem_.job_of_bid[other]] < 0) open.push_back(other);
+    }
+  }
+  std::sort(open.begin(), open.end(), [this](std::int32_t a, std::int32_t b) {
+    return higher_value_first(problem_, a, b);
+  });
+  budget_.effort() += static_cast<std::int64_t>(open.size()) * 2;
+  return open;
+}
+
+std::vector<std::int32_t> LocalSearch::refill(Incumbent& incumbent,
+                                              const std::vector<std::int32_t>& candidates) {
+  std::vector<std::int32_t> inserted;
+  for (std::int32_t bid : candidates) {
+    const std::int32_t owner = problem_.job_of_bid[bid];
+    if (incumbent.bid_of_job[owner] >= 0 || !incumbent.ledger.fits(bid)) continue;
+    assign(incumbent, owner, bid);
+    inserted.push_back(bid);
+  }
+  return inserted;
+}
+
+bool LocalSearch::insert_with_ejection(Incumbent& incumbent, std::int32_t bid) {
+  const double before = incumbent.objective;
+  const std::int32_t job = problem_.job_of_bid[bid];
+  std::vector<std::int32_t> ejected;
+  ++stamp_;
+  for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1]; ++u) {
+    const std::int32_t node = problem_.use_node[u];
+    budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
+    for (std::int32_t k = node_bid_begin_[node]; k < node_bid_begin_[node + 1]; ++k) {
+      const std::int32_t other = node_bids_[k];
+      if (seen_stamp_[other] == stamp_) continue;
+      seen_stamp_[other] = stamp_;
+      if (incumbent.bid_of_job[problem_.job_of_bid[other]] == other) ejected.push_back(other);
+    }
+  }
+  for (std::int32_t out : ejected) unassign(incumbent, problem_.job_of_bid[out]);
+  assign(incumbent, job, bid);
+  std::vector<std::int32_t> candidates = overlapping_open_bids(incumbent, bid);
+  const std::vector<std::int32_t> inserted = refill(incumbent, candidates);
+  if (incumbent.objective > before + kMinGain) return true;
+  for (std::int32_t in : inserted) unassign(incumbent, problem_.job_of_bid[in]);
+  unassign(incumbent, job);
+  for (std::int32_t out : ejected) assign(incumbent, problem_.job_of_bid[out], out);
+  return false;
+}
+
+bool LocalSearch::drop_and_refill(Incumbent& incumbent, std::int32_t job) {
+  const std::int32_t dropped = incumbent.bid_of_job[job];
+  const double before = incumbent.objective;
+  unassign(incumbent, job);
+  const std::vector<std::int32_t> inserted =
+      refill(incumbent, overlapping_open_bids(incumbent, dropped));
+  if (incumbent.objective > before + kMinGain) return true;
+  for (std::int32_t bid : inserted) unassign(incumbent, problem_.job_of_bid[bid]);
+  assign(incumbent, job, dropped);
+  return false;
+}
+
+bool LocalSearch::swap_in(Incumbent& incumbent, std::int32_t job) {
+  const std::int32_t dropped = incumbent.bid_of_job[job];
+  const double before = incumbent.objective;
+  unassign(incumbent, job);
+  const std::vector<std::int32_t> candidates = overlapping_open_bids(incumbent, dropped);
+  for (std::int32_t bid : candidates) {
+    const std::int32_t owner = problem_.job_of_bid[bid];
+    if (owner == job || out_of_effort()) continue;
+    if (incumbent.bid_of_job[owner] >= 0 || !incumbent.ledger.fits(bid)) continue;
+    assign(incumbent, owner, bid);
+    rebid_job(incumbent, job);
+    if (incumbent.objective > before + kMinGain) return true;
+    if (incumbent.bid_of_job[job] >= 0) unassign(incumbent, job);
+    unassign(incumbent, owner);
+  }
+  assign(incumbent, job, dropped);
+  return false;
+}
+
+}  // namespace hs::solver

@@ -1,0 +1,28 @@
+#include "solver/solvers.hpp"
+
+#include "solver/cbc_window_solver.hpp"
+#include "solver/mip_model.hpp"
+#include "solver/specialised_solvers.hpp"
+#include "util/error.hpp"
+
+namespace hs::solver {
+
+std::vector<std::string> window_solver_names() {
+  std::vector<std::string> names{"lagrangian", "greedy", "exhaustive"};
+  if (cbc_available()) names.push_back("cbc");
+  return names;
+}
+
+std::unique_ptr<WindowSolver> make_window_solver(std::string_view name) {
+  if (name == "lagrangian") return std::make_unique<LagrangianSolver>();
+  if (name == "greedy") return std::make_unique<GreedySolver>();
+  if (name == "exhaustive") return std::make_unique<ExhaustiveSolver>();
+  if (name == "cbc" && cbc_available()) return std::make_unique<CbcWindowSolver>();
+  std::string known;
+  for (const std::string& n : window_solver_names()) known += (known.empty() ? "" : ", ") + n;
+  const std::string why = name == "cbc" ? "this build has no CBC backend; known solvers: "
+                                        : "unknown window solver; known solvers: ";
+  throw InputError({"<window solver>", 0}, "solver", std::string(name), why + known);
+}
+
+}  // namespace hs::solver

@@ -1,0 +1,18 @@
+#pragma once
+// Window solvers by name. Policies ask for a solver here and see only WindowSolver.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "solver/window_problem.hpp"
+
+namespace hs::solver {
+
+// "lagrangian" (default), "greedy", "exhaustive" and, when built with CBC, "cbc".
+// Throws hs::InputError naming the unknown solver and the known ones.
+std::unique_ptr<WindowSolver> make_window_solver(std::string_view name);
+std::vector<std::string> window_solver_names();
+inline constexpr std::string_view kDefaultWindowSolver = "lagrangian";
+
+}  // namespace hs::solver

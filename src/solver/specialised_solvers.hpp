@@ -1,0 +1,34 @@
+#pragma once
+// The specialised (non-MIP) window solvers. See docs/solver.md for the algorithms.
+#include <cstdint>
+
+#include "solver/window_problem.hpp"
+
+namespace hs::solver {
+
+// Lagrangian relaxation of the capacity rows with subgradient multiplier updates, a
+// priced greedy repair at every iteration, then local search on the best solution.
+class LagrangianSolver : public WindowSolver {
+ public:
+  static constexpr std::int64_t kDefaultEffort = 30'000'000;
+  std::string name() const override { return "lagrangian"; }
+  SolveResult solve(const WindowProblem& problem, const SolverOptions& options) override;
+};
+
+// One greedy pass by value over share of the cluster; bound = sum of best bid values.
+class GreedySolver : public WindowSolver {
+ public:
+  std::string name() const override { return "greedy"; }
+  SolveResult solve(const WindowProblem& problem, const SolverOptions& options) override;
+};
+
+// Depth-first branch and bound over jobs; exact, for tiny instances (tests).
+class ExhaustiveSolver : public WindowSolver {
+ public:
+  static constexpr std::int32_t kMaxJobs = 24;
+  static constexpr std::int64_t kDefaultEffort = 2'000'000'000;
+  std::string name() const override { return "exhaustive"; }
+  SolveResult solve(const WindowProblem& problem, const SolverOptions& options) override;
+};
+
+}  // namespace hs::solver

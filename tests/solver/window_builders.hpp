@@ -1,0 +1,46 @@
+#pragma once
+// Small helpers to write window problems by hand in tests.
+#include <cstdint>
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+#include "solver/window_problem.hpp"
+
+namespace hs::solver::testing {
+
+// Problem with `dims` dimensions and the same capacity on every node.
+inline WindowProblem uniform_problem(std::int32_t jobs, std::int32_t nodes,
+                                     std::vector<std::int32_t> per_node) {
+  WindowProblem p;
+  p.job_count = jobs;
+  p.node_count = nodes;
+  p.dims = static_cast<std::int32_t>(per_node.size());
+  for (std::int32_t n = 0; n < nodes; ++n)
+    p.capacity.insert(p.capacity.end(), per_node.begin(), per_node.end());
+  return p;
+}
+
+// Adds a bid using the same amounts on every listed node; returns its index.
+inline std::int32_t add_bid(WindowProblem& p, std::int32_t job, double value,
+                            std::vector<std::int32_t> nodes, std::vector<std::int32_t> amounts) {
+  Bid bid;
+  bid.job = job;
+  bid.value = value;
+  for (std::int32_t n : nodes) {
+    NodeUse use;
+    use.node = n;
+    for (std::size_t d = 0; d < amounts.size(); ++d) use.amount[d] = amounts[d];
+    bid.uses.push_back(use);
+  }
+  p.bids.push_back(bid);
+  return static_cast<std::int32_t>(p.bids.size()) - 1;
+}
+
+inline std::vector<std::int32_t> node_range(std::int32_t first, std::int32_t count) {
+  std::vector<std::int32_t> nodes;
+  for (std::int32_t n = first; n < first + count; ++n) nodes.push_back(n);
+  return nodes;
+}
+
+}  // namespace hs::solver::testing
