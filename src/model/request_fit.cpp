@@ -109,7 +109,8 @@ std::optional<std::string> fits_in(std::vector<std::int64_t> cores, const JobReq
   if (have < range.min)
     return "needs at least " + str(range.min) + " nodes, only " + str(have) + " eligible";
   const std::int64_t use = std::min<std::int64_t>({have, range.max, r.ntasks});
-  std::sort(cores.begin(), cores.end(), std::greater<>());
+  if (use < have)  // only the `use` largest count
+    std::nth_element(cores.begin(), cores.begin() + use, cores.end(), std::greater<>());
   std::int64_t total = 0;
   for (std::int64_t i = 0; i < use; ++i) total += cores[i];
   if (total < r.ntasks)
@@ -147,23 +148,25 @@ std::optional<std::string> fits_contiguous(const Cluster& cluster, const std::ve
   return "no run of consecutive eligible nodes can hold the contiguous job";
 }
 
+// Checks one node's share; builds message text only when something is wrong.
 std::optional<std::string> share_violation(const Cluster& cluster, const JobRequest& r,
                                            const NodeShare& s) {
   const Node& n = cluster.nodes[s.node];
-  const std::string where = " on node " + n.name;
-  if (s.cores < 1) return "no cores" + where;
-  if (s.cores > n.cores) return str(s.cores) + " cores exceed the node's " + str(n.cores) + where;
+  auto on_node = [&](const std::string& what) { return what + " on node " + n.name; };
+  if (s.cores < 1) return on_node("no cores");
+  if (s.cores > n.cores)
+    return on_node(str(s.cores) + " cores exceed the node's " + str(n.cores));
   if (r.ntasks_per_node > 0 && s.cores != r.ntasks_per_node)
-    return str(s.cores) + " cores, ntasks_per_node is " + str(r.ntasks_per_node) + where;
+    return on_node(str(s.cores) + " cores, ntasks_per_node is " + str(r.ntasks_per_node));
   if (s.mem_mb != share_mem_for(n, r))
-    return "memory " + str(s.mem_mb) + " MB, expected " + str(share_mem_for(n, r)) + where;
+    return on_node("memory " + str(s.mem_mb) + " MB, expected " + str(share_mem_for(n, r)));
   for (int t = 0; t < kMaxGresTypes; ++t) {
-    if (s.gres[t] < 0) return "negative gres" + where;
+    if (s.gres[t] < 0) return on_node("negative gres");
     if (s.gres[t] > n.gres[t])
-      return "gres " + str(s.gres[t]) + " exceeds the node's " + str(n.gres[t]) + where;
+      return on_node("gres " + str(s.gres[t]) + " exceeds the node's " + str(n.gres[t]));
     if (s.gres[t] < r.gres_min(t) || s.gres[t] > r.gres_max(t))
-      return "gres " + str(s.gres[t]) + " of type " + str(t) + " outside the requested " +
-             str(r.gres_min(t)) + "-" + str(r.gres_max(t)) + where;
+      return on_node("gres " + str(s.gres[t]) + " of type " + str(t) + " outside the requested " +
+                     str(r.gres_min(t)) + "-" + str(r.gres_max(t)));
   }
   return std::nullopt;
 }
