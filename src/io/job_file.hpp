@@ -1,0 +1,30 @@
+#pragma once
+// hetsched's own job file (docs/job-format.md): line-oriented, one job per line,
+//   # hetsched-jobs v1
+//   <id> <submit> <runtime> [key=value ...] [sbatch-style options ...]
+//   17 30 600 user=alice name=lammps -n 64 -N 8 --gres=gpu:2 --contiguous -t 15:00
+// Keys: user, name, partition, moldable (0/1). Options: -n, -N a | a-b, --ntasks-per-node,
+// --gres=gpu:2 | gpu:1-3,mic:1, --contiguous, --mem (K/M/G/T, default M), -t (Slurm time
+// formats); long forms --ntasks, --nodes, --time accepted too. Errors name file, line,
+// field and value; unknown keys and options are errors.
+#include <ostream>
+#include <string>
+
+#include "model/job.hpp"
+
+namespace hs {
+
+inline constexpr const char* kJobFileHeader = "# hetsched-jobs v1";
+
+// Jobs in file order; Workload::name = file name without extensions.
+Workload read_job_file(const std::string& path);
+
+// Writes the header and one line per job; read_job_file gives back an equal Workload
+// (names excepted: the workload name comes from the file name).
+void write_job_file(const Workload& w, std::ostream& out);
+
+// SWF (name ends in .swf or .swf.gz, or gzip magic bytes) or the job file format; jobs
+// sorted by (submit, id). SWF decisions and counts: read_swf().
+Workload load_workload_file(const std::string& path);
+
+}  // namespace hs
