@@ -153,6 +153,18 @@ KindsOptions read_tsubame_options(Params& p) {
     o.kinds_text = row.kinds;
     o.contig = row.contig;
   }
+  const auto wl84 = p.get_int("wl84", 0, 0, 12,
+                              "Table 8.4 workload 1-12 (0 = none): A or A-E, 5 or 10 h, contiguity");
+  const bool ranges = p.get_bool("ranges", false, "with wl84 7-12: C', D' instead of C, D");
+  if (wl84 > 0 && wl > 0)
+    throw InputError({"workload tsubame", 0}, "wl84", std::to_string(wl84),
+                     "give either wl (Table 8.6) or wl84 (Table 8.4)");
+  if (wl84 > 0) {  // 1-3, 7-9: 5 h; 4-6, 10-12: 10 h; contiguity 0, 0.5, 1 in turn
+    const auto row = wl84 - 1;
+    o.kinds_text = row < 6 ? "A" : ranges ? "ABC'D'E" : "ABCDE";
+    o.jobs = (row % 6) < 3 ? 3491 : 6982;
+    o.contig = 0.5 * static_cast<double>(row % 3);
+  }
   read_shared(p, o, "workload tsubame");
   return o;
 }

@@ -164,3 +164,32 @@ TEST(Tsubame, ArrivalsSpreadWhenAsked) {
 
 }  // namespace
 }  // namespace hs
+
+namespace hs {
+namespace {
+
+TEST(Tsubame, Table84Workloads) {
+  const Cluster c = test::uniform_cluster(1408, 12, 3);
+  const Workload w5 = generate_workload("tsubame:wl84=5", c, 1);
+  ASSERT_EQ(w5.jobs.size(), 6982u);
+  int contiguous = 0;
+  for (const auto& j : w5.jobs) {
+    EXPECT_EQ(j.name, "A");
+    contiguous += j.req.contiguous;
+  }
+  EXPECT_EQ(contiguous, 3491);
+  EXPECT_NEAR(workload_detail::theoretical_runtime(w5, c.total_cores()) / 3600, 10.0, 0.5);
+  const Workload w9 = generate_workload("tsubame:wl84=9,ranges=true", c, 1);
+  int primed = 0, all_contiguous = 0;
+  for (const auto& j : w9.jobs) {
+    primed += j.name == "C'" || j.name == "D'";
+    all_contiguous += j.req.contiguous;
+  }
+  EXPECT_EQ(primed, 1396);  // kinds 3 and 4 of 5 over 3491 jobs: 698 + 698
+  EXPECT_EQ(all_contiguous, 3491);
+  EXPECT_THROW(generate_workload("tsubame:wl=1,wl84=1", c, 1), InputError);
+  EXPECT_THROW(generate_workload("tsubame:wl84=13", c, 1), InputError);
+}
+
+}  // namespace
+}  // namespace hs
