@@ -44,46 +44,52 @@ void check_record(const Cluster& cluster, const Job& job, const JobRecord& rec,
 
 // One change of a node's usage: +share at a start, -share at an end.
 struct UsageStep {
-  NodeIndex node;
   Time time;
   int sign;  // -1 releases sort before +1 takes at the same time
   const NodeShare* share;
 };
 
-void check_capacity(const Cluster& cluster, const Workload& workload, const SimResult& result,
-                    std::vector<std::string>& out) {
-  std::vector<UsageStep> steps;
-  for (std::size_t j = 0; j < result.records.size(); ++j) {
-    const JobRecord& rec = result.records[j];
+// Usage steps grouped by node (a counting sort), each node's steps in time order.
+std::vector<std::vector<UsageStep>> steps_by_node(const Cluster& cluster,
+                                                  const SimResult& result) {
+  std::vector<std::vector<UsageStep>> by_node(cluster.nodes.size());
+  for (const JobRecord& rec : result.records) {
     if (!ran(rec) || rec.end <= rec.start) continue;  // zero-length jobs hold nothing
     for (const NodeShare& s : rec.alloc.shares) {
       if (s.node < 0 || s.node >= cluster.node_count()) continue;  // reported per record
-      steps.push_back({s.node, rec.start, +1, &s});
-      steps.push_back({s.node, rec.end, -1, &s});
+      by_node[s.node].push_back({rec.start, +1, &s});
+      by_node[s.node].push_back({rec.end, -1, &s});
     }
   }
-  std::sort(steps.begin(), steps.end(), [](const UsageStep& a, const UsageStep& b) {
-    return std::tie(a.node, a.time, a.sign) < std::tie(b.node, b.time, b.sign);
-  });
+  for (auto& steps : by_node)
+    std::sort(steps.begin(), steps.end(), [](const UsageStep& a, const UsageStep& b) {
+      return std::tie(a.time, a.sign) < std::tie(b.time, b.sign);
+    });
+  return by_node;
+}
+
+void check_node(const Node& n, const std::vector<UsageStep>& steps,
+                std::vector<std::string>& out) {
   std::int64_t cores = 0, mem = 0;
   std::array<std::int64_t, kMaxGresTypes> gres{};
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const UsageStep& st = steps[i];
-    if (i > 0 && steps[i - 1].node != st.node) cores = mem = 0, gres.fill(0);
     cores += st.sign * st.share->cores;
     mem += st.sign * st.share->mem_mb;
     for (int t = 0; t < kMaxGresTypes; ++t) gres[t] += st.sign * st.share->gres[t];
-    const bool group_done = i + 1 == steps.size() || steps[i + 1].node != st.node ||
-                            steps[i + 1].time != st.time;
-    if (!group_done) continue;
-    const Node& n = cluster.nodes[st.node];
+    if (i + 1 < steps.size() && steps[i + 1].time == st.time) continue;  // finish the instant
     bool over = cores > n.cores || (n.memory_mb > 0 && mem > n.memory_mb);
     for (int t = 0; t < kMaxGresTypes; ++t) over = over || gres[t] > n.gres[t];
     if (over)
       out.push_back("node " + n.name + " over capacity at t=" + std::to_string(st.time) +
                     " (" + std::to_string(cores) + " cores used)");
   }
-  (void)workload;
+}
+
+void check_capacity(const Cluster& cluster, const SimResult& result,
+                    std::vector<std::string>& out) {
+  const auto by_node = steps_by_node(cluster, result);
+  for (std::size_t n = 0; n < by_node.size(); ++n) check_node(cluster.nodes[n], by_node[n], out);
 }
 
 }  // namespace
@@ -97,7 +103,7 @@ CheckReport check_run(const Cluster& cluster, const Workload& workload, const Si
   }
   for (std::size_t j = 0; j < workload.jobs.size(); ++j)
     check_record(cluster, workload.jobs[j], result.records[j], report.violations);
-  check_capacity(cluster, workload, result, report.violations);
+  check_capacity(cluster, result, report.violations);
   return report;
 }
 

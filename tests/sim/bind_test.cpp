@@ -1,0 +1,61 @@
+#include "sim/bind.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sim_fixtures.hpp"
+
+namespace hs {
+namespace {
+
+using testing::make_cluster;
+using testing::make_job;
+
+Cluster two_partitions() {
+  Cluster c = make_cluster(4, 4, 1);
+  c.gres_types = {"gpu", "mic"};
+  Partition a;
+  a.name = "short";
+  a.nodes = {0, 1};
+  a.max_time = 600;
+  a.is_default = true;
+  Partition b;
+  b.name = "long";
+  b.nodes = {2, 3};
+  b.default_time = 3600;
+  c.partitions = {a, b};
+  return c;
+}
+
+TEST(BindWorkload, FillsLimitsAndListsFailures) {
+  const Cluster c = two_partitions();
+  Workload w;
+  w.jobs = {make_job(1, 0, 1, 10, 0), make_job(2, 0, 1, 10, 0), make_job(3, 0, 1, 10, 601)};
+  w.jobs[1].partition = "long";
+  const BindReport report = bind_workload(c, w);
+  EXPECT_EQ(w.jobs[0].req.time_limit, 600);   // MaxTime of the default partition
+  EXPECT_EQ(w.jobs[1].req.time_limit, 3600);  // DefaultTime
+  ASSERT_EQ(report.rejected.size(), 1u);
+  EXPECT_EQ(report.rejected[0].job, 2);
+  EXPECT_NE(report.rejected[0].reason.find("exceeds MaxTime 600"), std::string::npos);
+}
+
+TEST(BindingProblem, CatchesUnboundAndMismatchedJobs) {
+  const Cluster c = two_partitions();
+  Job j = make_job(1, 0, 1, 10, 100);
+  EXPECT_FALSE(binding_problem(c, j));
+  j.req.gres.push_back({"mic", 0, 1, 1});  // bound to the gpu index by mistake
+  EXPECT_NE(binding_problem(c, j).value_or("").find("bound to another type"), std::string::npos);
+  j.req.gres[0].type = -1;
+  EXPECT_EQ(binding_problem(c, j).value_or(""), "unknown gres type 'mic'");
+  j.req.gres.clear();
+  j.partition = "other";
+  EXPECT_EQ(binding_problem(c, j).value_or(""), "unknown partition 'other'");
+  j.partition = "short";
+  j.req.time_limit = 601;
+  EXPECT_NE(binding_problem(c, j).value_or("").find("MaxTime"), std::string::npos);
+  j.req.time_limit = 0;
+  EXPECT_EQ(binding_problem(c, j).value_or(""), "no time limit");
+}
+
+}  // namespace
+}  // namespace hs
