@@ -1,0 +1,218 @@
+#include "policy/slurm/backfill_pass.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "policy/slurm/select.hpp"
+
+namespace hs::slurm {
+
+namespace {
+// will_run groups running jobs by limit end on a 30 s barrier, doubling the window.
+constexpr Time kGroupWindow = 30;
+
+bool touches(const Allocation& alloc, const NodeBits& nodes) {
+  for (const NodeShare& s : alloc.shares)
+    if (nodes.test(s.node)) return true;
+  return false;
+}
+}  // namespace
+
+void BackfillPass::collect_running(const PassState& s, std::span<const RunningJob> running) {
+  owned_.clear();
+  running_.clear();
+  for (const RunningJob& r : running) running_.push_back({r.limit_end, r.alloc});
+  for (const StartDecision& d : *s.starts) {  // started by the main pass of this call
+    owned_.push_back(d.alloc);
+    running_.push_back({s.now + s.job(d.job).req.time_limit, &owned_.back()});
+  }
+  std::stable_sort(running_.begin(), running_.end(),
+                   [](const Running& a, const Running& b) { return a.end < b.end; });
+}
+
+void BackfillPass::collect_candidates(const PassState& s, const std::vector<JobRef>& order) {
+  jobs_.clear();
+  for (JobRef j : order) {
+    if (jobs_.size() >= config_.max_job_test) break;
+    if (!(*s.started)[j]) jobs_.push_back(j);
+  }
+  min_limit_after_.assign(jobs_.size() + 1, kNoTime);
+  min_cpus_after_.assign(jobs_.size() + 1, INT32_MAX);
+  for (std::size_t k = jobs_.size(); k-- > 0;) {
+    const JobRequest& r = s.job(jobs_[k]).req;
+    min_limit_after_[k] = std::min(min_limit_after_[k + 1], r.time_limit);
+    min_cpus_after_[k] = std::min(min_cpus_after_[k + 1], std::max(1, r.ntasks));
+  }
+}
+
+// Exact shortcut: a later job can start now only on free cores of nodes that no
+// reservation claims before now + its limit. When even the shortest, smallest remaining
+// job finds too few, the rest of the pass would only build reservations that are
+// discarded at its end.
+bool BackfillPass::nothing_more_can_start(const PassState& s, std::size_t next) const {
+  const Time horizon = s.now + min_limit_after_[next];
+  std::int64_t free = 0;
+  for (std::size_t n = 0; n < first_reserved_.size(); ++n)
+    if (first_reserved_[n] > horizon) free += s.free->node(static_cast<NodeIndex>(n)).cores;
+  return free < min_cpus_after_[next];
+}
+
+BackfillStats BackfillPass::run(PassState& s, const std::vector<JobRef>& order,
+                                const PartitionIndex& partitions,
+                                std::span<const RunningJob> running) {
+  BackfillStats st;
+  plan_.clear();
+  const int nodes = s.cluster->node_count();
+  const Time res = config_.resolution;
+  space_.reset(s.now / res * res, (s.now + config_.window) / res * res, nodes);
+  collect_running(s, running);
+  collect_candidates(s, order);
+  first_reserved_.assign(nodes, kNoTime);
+  reservations_.assign(partitions.count(), 0);
+  if (!future_) future_.emplace(*s.cluster);
+  changed_ = true;
+  for (std::size_t k = 0; k < jobs_.size(); ++k) {
+    if (changed_) {
+      changed_ = false;
+      if (nothing_more_can_start(s, k)) {
+        st.stopped_early = true;
+        break;
+      }
+    }
+    ++st.tested;
+    test_job(s, jobs_[k], partitions, st);
+  }
+  return st;
+}
+
+std::optional<Allocation> BackfillPass::select_on(const PassState& s, const ClusterState& state,
+                                                  JobRef j) {
+  SelectOptions options;
+  options.use_topology = s.use_topology;
+  options.usable = mask_;
+  return select_nodes(*s.cluster, state, s.job(j), options);
+}
+
+// The will-run test: release running jobs in limit-end order, in groups that end within a
+// doubling window of the first one, and retry the selection after each group. Jobs whose
+// nodes the candidate set does not contain are skipped. The start is the limit end of the
+// last job released.
+std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobRef j,
+                                                        std::optional<Allocation>& alloc) {
+  ClusterState& future = *future_;
+  future = *s.free;
+  Time barrier = -1, window = kGroupWindow;
+  std::size_t k = 0;
+  while (k < running_.size()) {
+    Time last_end = -1;
+    while (k < running_.size()) {
+      const Running& r = running_[k++];
+      if (!touches(*r.alloc, candidates_)) continue;
+      if (barrier < 0) barrier = r.end + (kGroupWindow - r.end % kGroupWindow);
+      future.release(*r.alloc);
+      last_end = r.end;
+      if (k < running_.size() && running_[k].end > barrier + window) break;
+    }
+    if (last_end < 0) break;
+    do {
+      window *= 2;
+    } while (k < running_.size() && running_[k].end > barrier + window);
+    alloc = select_on(s, future, j);
+    if (alloc) return last_end;
+  }
+  return std::nullopt;
+}
+
+void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st) {
+  owned_.push_back(alloc);
+  const Running entry{s.now + s.job(j).req.time_limit, &owned_.back()};
+  running_.insert(std::upper_bound(running_.begin(), running_.end(), entry,
+                                   [](const Running& a, const Running& b) { return a.end < b.end; }),
+                  entry);
+  s.start(j, std::move(alloc));
+  ++st.started;
+  changed_ = true;
+}
+
+void BackfillPass::add_reservation(const PassState& s, JobRef j, Time start,
+                                   const Allocation& alloc) {
+  const Time res = config_.resolution;
+  const Time limit = s.job(j).req.time_limit;
+  const Time begin = std::max(start / res * res, space_.begin());
+  const Time end = std::max((start + limit) / res * res, begin + res);
+  space_.reserve(begin, end, reserved_nodes_);
+  PlannedStart plan{j, start, {}};
+  for (const NodeShare& sh : alloc.shares) {
+    first_reserved_[sh.node] = std::min(first_reserved_[sh.node], begin);
+    plan.nodes.push_back(sh.node);
+  }
+  plan_.push_back(std::move(plan));
+  changed_ = true;
+}
+
+void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partitions,
+                            BackfillStats& st) {
+  const Job& job = s.job(j);
+  const Time limit = job.req.time_limit;
+  const int part = partitions.of_job[j];
+  const bool may_reserve =
+      config_.reserve_depth == 0 || reservations_[part] < static_cast<std::size_t>(config_.reserve_depth);
+  const std::int32_t min_nodes = min_node_count(job.req);
+  const Time horizon = s.now + config_.window;
+  Time start_res = s.now;
+  // Every retry moves start_res forward past a slot boundary; the bound is a safety net.
+  for (std::size_t attempt = 0; attempt < space_.slot_count() + 4; ++attempt) {
+    if (start_res > horizon) return;
+    Time later = 0;
+    space_.usable_during(start_res, start_res + limit, partitions.bits[part], candidates_, later);
+    const auto retry_from = [&](Time t) { start_res = t > start_res ? t : start_res + config_.resolution; };
+    if (candidates_.count() < min_nodes) {
+      if (later && may_reserve) {
+        retry_from(later);
+        continue;
+      }
+      return;
+    }
+    mask_.assign(s.cluster->node_count(), 0);
+    for (int n = 0; n < candidates_.size(); ++n) mask_[n] = candidates_.test(n);
+    std::optional<Allocation> alloc = select_on(s, *s.free, j);
+    Time t = s.now;
+    if (!alloc) {
+      if (!may_reserve) return;  // EASY: jobs past the reservation depth only test "now"
+      const std::optional<Time> found = earliest_future_start(s, j, alloc);
+      if (!found) {
+        if (later) {
+          retry_from(later);
+          continue;
+        }
+        return;
+      }
+      t = *found;
+    }
+    t = std::max(t, start_res);
+    if (t <= s.now) {
+      start_now(s, j, std::move(*alloc), st);
+      return;
+    }
+    if (!may_reserve) return;
+    if (later && t > later) {  // more nodes free up before t: try from there
+      retry_from(later);
+      continue;
+    }
+    if (t > horizon) return;  // beyond bf_window: no reservation
+    reserved_nodes_.resize(s.cluster->node_count(), false);
+    for (const NodeShare& sh : alloc->shares) reserved_nodes_.set(sh.node);
+    const Time res = config_.resolution;
+    const Time begin = std::max(t / res * res, space_.begin());
+    if (space_.overlaps(reserved_nodes_, begin, std::max((t + limit) / res * res, begin + res))) {
+      retry_from(t);
+      continue;
+    }
+    add_reservation(s, j, t, *alloc);
+    ++reservations_[part];
+    ++st.reserved;
+    return;
+  }
+}
+
+}  // namespace hs::slurm

@@ -1,0 +1,78 @@
+#pragma once
+// One pass of Slurm's sched/backfill (backfill.c, _attempt_backfill) as modelled here:
+// pending jobs in queue order, each either started now (if it fits without touching any
+// reservation), or given a reservation of whole nodes at its earliest start, found by
+// releasing running jobs in the order of their time-limit ends in growing groups
+// (select/cons_tres will-run test). `reserve_depth` limits reservations per partition:
+// 0 = every tested job (conservative, Slurm's default), 1 = EASY.
+#include <deque>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "policy/slurm/node_space.hpp"
+#include "policy/slurm/pass_state.hpp"
+
+namespace hs::slurm {
+
+struct BackfillConfig {
+  Time window = 1440 * 60;     // bf_window
+  Time resolution = 60;        // bf_resolution
+  std::size_t max_job_test = 500;  // bf_max_job_test
+  int reserve_depth = 0;       // bf_job_part_count_reserve (0 = unlimited)
+};
+
+struct PlannedStart {
+  JobRef job;
+  Time start;                  // exact (unrounded) planned start
+  std::vector<NodeIndex> nodes;
+};
+
+struct BackfillStats {
+  std::size_t tested = 0;
+  std::size_t started = 0;
+  std::size_t reserved = 0;
+  bool stopped_early = false;  // nothing later in the queue could have started
+};
+
+class BackfillPass {
+ public:
+  explicit BackfillPass(const BackfillConfig& config) : config_(config) {}
+  BackfillStats run(PassState& state, const std::vector<JobRef>& order,
+                    const PartitionIndex& partitions, std::span<const RunningJob> running);
+  // Reservations made by the last run, in the order they were made.
+  const std::vector<PlannedStart>& plan() const { return plan_; }
+  const BackfillConfig& config() const { return config_; }
+
+ private:
+  struct Running {
+    Time end;  // start + time limit
+    const Allocation* alloc;
+  };
+  void collect_running(const PassState& s, std::span<const RunningJob> running);
+  void collect_candidates(const PassState& s, const std::vector<JobRef>& order);
+  bool nothing_more_can_start(const PassState& s, std::size_t next) const;
+  void test_job(PassState& s, JobRef j, const PartitionIndex& partitions, BackfillStats& st);
+  std::optional<Allocation> select_on(const PassState& s, const ClusterState& state, JobRef j);
+  std::optional<Time> earliest_future_start(const PassState& s, JobRef j,
+                                            std::optional<Allocation>& alloc);
+  void start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st);
+  void add_reservation(const PassState& s, JobRef j, Time start, const Allocation& alloc);
+
+  BackfillConfig config_;
+  NodeSpace space_;
+  std::vector<Running> running_;         // ascending end
+  std::deque<Allocation> owned_;         // allocations of jobs started in this call
+  std::vector<JobRef> jobs_;             // the jobs this pass tests
+  std::vector<Time> min_limit_after_;    // suffix minima over jobs_
+  std::vector<std::int32_t> min_cpus_after_;
+  std::vector<Time> first_reserved_;     // per node: earliest reservation start, or kNoTime
+  std::vector<std::size_t> reservations_;  // per partition
+  NodeBits candidates_, reserved_nodes_;
+  std::vector<char> mask_;
+  std::optional<ClusterState> future_;
+  std::vector<PlannedStart> plan_;
+  bool changed_ = true;
+};
+
+}  // namespace hs::slurm

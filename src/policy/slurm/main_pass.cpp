@@ -1,0 +1,36 @@
+#include "policy/slurm/main_pass.hpp"
+
+#include "policy/slurm/select.hpp"
+
+namespace hs::slurm {
+
+MainPassStats run_main_pass(PassState& state, const std::vector<JobRef>& order,
+                            const PartitionIndex& partitions, std::size_t depth_limit) {
+  MainPassStats stats;
+  const int parts = partitions.count();
+  std::vector<char> blocked(parts, 0);
+  std::vector<char> usable(state.cluster->node_count(), 1);
+  int blocked_count = 0;
+  for (JobRef j : order) {
+    if (blocked_count == parts || stats.tested >= depth_limit) break;
+    if ((*state.started)[j]) continue;
+    ++stats.tested;
+    const int p = partitions.of_job[j];
+    if (blocked[p]) continue;
+    SelectOptions options;
+    options.use_topology = state.use_topology;
+    options.usable = usable;
+    if (auto alloc = select_nodes(*state.cluster, *state.free, state.job(j), options)) {
+      state.start(j, std::move(*alloc));
+      ++stats.started;
+      continue;
+    }
+    // Strict priority: nothing later in this partition, nor on its nodes, may start.
+    blocked[p] = 1;
+    ++blocked_count;
+    for (NodeIndex n : partitions.nodes[p]) usable[n] = 0;
+  }
+  return stats;
+}
+
+}  // namespace hs::slurm

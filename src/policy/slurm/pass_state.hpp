@@ -1,0 +1,44 @@
+#pragma once
+// What the main scheduling pass and the backfill pass share within one decide() call.
+#include <vector>
+
+#include "model/cluster.hpp"
+#include "model/job.hpp"
+#include "policy/slurm/node_space.hpp"
+#include "sim/cluster_state.hpp"
+#include "sim/scheduler.hpp"
+
+namespace hs::slurm {
+
+// Partition of every job and the nodes of every partition (one implicit partition of all
+// nodes when the cluster defines none).
+struct PartitionIndex {
+  std::vector<std::int32_t> of_job;           // per JobRef
+  std::vector<std::vector<NodeIndex>> nodes;  // per partition
+  std::vector<NodeBits> bits;                 // the same as bitsets
+
+  void build(const Cluster& cluster, const Workload& workload);
+  int count() const { return static_cast<int>(nodes.size()); }
+};
+
+struct PassState {
+  const Cluster* cluster = nullptr;
+  const Workload* workload = nullptr;
+  Time now = 0;
+  ClusterState* free = nullptr;               // free now; every start takes from it
+  std::vector<StartDecision>* starts = nullptr;
+  std::vector<char>* started = nullptr;       // per JobRef: started during this call
+  bool use_topology = true;
+
+  const Job& job(JobRef j) const { return workload->jobs[j]; }
+  void start(JobRef j, Allocation alloc) {
+    free->take(alloc);
+    (*started)[j] = 1;
+    starts->push_back({j, std::move(alloc)});
+  }
+};
+
+// Smallest node count the job can run on (for quick rejections).
+std::int32_t min_node_count(const JobRequest& r);
+
+}  // namespace hs::slurm

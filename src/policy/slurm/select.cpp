@@ -1,0 +1,420 @@
+// Slurm 22.05 select/cons_tres node choice (choose_nodes, _eval_nodes, _eval_nodes_topo),
+// re-expressed for this project's model. docs/slurm-model.md lists what is simplified.
+#include "policy/slurm/select.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace hs::slurm {
+
+namespace {
+
+// What the job asks, in the terms cons_tres works with.
+struct Needs {
+  std::int32_t cpus = 0;        // min_cpus = ntasks
+  std::int32_t min_nodes = 1;
+  std::int32_t max_nodes = 0;
+  std::int32_t req_nodes = 1;   // the node count aimed at (-N a-b aims at b)
+  std::int32_t per_node = 0;    // --ntasks-per-node: exactly this many CPUs per node
+  GresCounts gres{};            // per node (the minimum of a range)
+  std::int64_t mem = 0;         // per node, 0 = not requested
+  bool contiguous = false;
+};
+
+Needs needs_of(const Job& job, int node_count) {
+  const JobRequest& r = job.req;
+  Needs n;
+  n.cpus = std::max(1, r.ntasks);
+  n.per_node = r.ntasks_per_node;
+  n.mem = r.mem_per_node_mb;
+  n.contiguous = r.contiguous;
+  for (const GresRequest& g : r.gres)
+    if (g.type >= 0 && g.type < kMaxGresTypes) n.gres[g.type] = g.per_node_min;
+  if (n.per_node > 0) {
+    // cons_common raises min_nodes to ceil(ntasks / ntasks_per_node).
+    const std::int32_t nodes = (n.cpus + n.per_node - 1) / n.per_node;
+    n.min_nodes = n.max_nodes = n.req_nodes = std::max(nodes, r.nodes_min);
+    return n;
+  }
+  n.min_nodes = std::max(1, r.nodes_min);
+  n.max_nodes = r.nodes_max > 0 ? r.nodes_max : (r.nodes_min > 0 ? r.nodes_min : node_count);
+  n.req_nodes = r.nodes_max > 0 ? r.nodes_max : n.min_nodes;
+  // choose_nodes: never more nodes than tasks.
+  if (n.max_nodes > n.cpus) n.max_nodes = std::max(n.cpus, n.min_nodes);
+  n.req_nodes = std::min(n.req_nodes, n.max_nodes);
+  return n;
+}
+
+// _enough_nodes: with a node range, a set may hold fewer than the aimed-at count.
+bool enough_nodes(std::int32_t avail, std::int32_t rem, const Needs& n) {
+  const std::int32_t needed = n.req_nodes > n.min_nodes ? rem + n.min_nodes - n.req_nodes : rem;
+  return avail >= needed;
+}
+
+// Scratch space reused across calls: select runs thousands of times per scheduling pass.
+struct Workspace {
+  std::vector<std::int32_t> avail;   // CPUs the job could use per node (0 = unusable)
+  std::vector<char> taken;
+  std::vector<NodeIndex> picked;     // in the order Slurm adds them
+  std::vector<std::int32_t> start, end, cpus, nodes, weight;  // consecutive node sets
+  std::vector<std::int32_t> sw_count, sw_dist;
+  std::vector<char> in_top;
+};
+
+Workspace& workspace() {
+  thread_local Workspace ws;
+  return ws;
+}
+
+// Free CPUs a node offers the job (0 when it lacks cores, gres or memory, or is masked).
+std::int32_t node_offer(const Node& node, const NodeFree& f, const Needs& n) {
+  if (f.cores < std::max(1, n.per_node)) return 0;
+  if (n.mem > 0 && node.memory_mb > 0 && f.mem_mb < n.mem) return 0;
+  for (int t = 0; t < kMaxGresTypes; ++t)
+    if (f.gres[t] < n.gres[t]) return 0;
+  return f.cores;
+}
+
+// Tracks what is still needed while nodes are added (rem_cpus, rem_nodes, ...).
+struct Progress {
+  std::int32_t rem_cpus, rem_max_cpus, rem_nodes, min_rem_nodes, max_nodes;
+  bool done() const { return rem_nodes <= 0 && rem_cpus <= 0; }
+};
+
+Progress progress_of(const Needs& n) {
+  const std::int32_t rem_nodes = std::max(n.min_nodes, n.req_nodes);
+  return {n.cpus, n.cpus, rem_nodes, n.min_nodes, n.max_nodes};
+}
+
+// _cpus_to_use: all free CPUs, capped so every node still to add keeps one.
+std::int32_t cpus_to_use(std::int32_t avail, const Progress& p, const Needs& n) {
+  if (n.per_node > 0) return n.per_node;
+  const std::int32_t cap = p.rem_max_cpus - std::max(p.min_rem_nodes - 1, 0);
+  return avail > cap ? std::max(cap, 1) : avail;
+}
+
+void add_node(Workspace& ws, NodeIndex i, Progress& p, const Needs& n) {
+  const std::int32_t use = cpus_to_use(ws.avail[i], p, n);
+  ws.taken[i] = 1;
+  ws.picked.push_back(i);
+  p.rem_cpus -= use;
+  p.rem_max_cpus -= use;
+  --p.rem_nodes;
+  --p.min_rem_nodes;
+  --p.max_nodes;
+}
+
+bool succeeded(const Progress& p, const Needs& n) {
+  return p.rem_cpus <= 0 && enough_nodes(0, p.rem_nodes, n);
+}
+
+// Splits the usable nodes into runs of consecutive nodes (broken by unusable nodes and,
+// unless --contiguous, by a change of node weight).
+void build_sets(const Cluster& cluster, Workspace& ws, bool contiguous) {
+  ws.start.clear(), ws.end.clear(), ws.cpus.clear(), ws.nodes.clear(), ws.weight.clear();
+  const int count = static_cast<int>(ws.avail.size());
+  bool open = false;
+  for (int i = 0; i < count; ++i) {
+    const bool usable = ws.avail[i] > 0;
+    const std::int32_t w = cluster.nodes[i].weight;
+    if (open && (!usable || (!contiguous && w != ws.weight.back()))) {
+      ws.end.back() = i - 1;
+      open = false;
+    }
+    if (!usable) continue;
+    if (!open) {
+      ws.start.push_back(i), ws.end.push_back(i), ws.cpus.push_back(0), ws.nodes.push_back(0);
+      ws.weight.push_back(w);
+      open = true;
+    }
+    ws.cpus.back() += ws.avail[i];
+    ++ws.nodes.back();
+    ws.end.back() = i;
+  }
+}
+
+// The set _eval_nodes takes next, or -1. Reproduces the source's order of tests,
+// including its quirk: a set that cannot hold the job but has more CPUs replaces one
+// that can.
+int pick_set(const Workspace& ws, const Progress& p, const Needs& n, bool& sufficient_out) {
+  int best = -1;
+  std::int32_t best_cpus = 0, best_weight = 0;
+  bool best_sufficient = false;
+  for (std::size_t i = 0; i < ws.nodes.size(); ++i) {
+    if (ws.nodes[i] == 0) continue;
+    const bool sufficient = ws.cpus[i] >= p.rem_cpus && enough_nodes(ws.nodes[i], p.rem_nodes, n);
+    bool new_best = best < 0 || ws.weight[i] < best_weight;
+    if (!new_best && ws.weight[i] == best_weight &&
+        ((sufficient && !best_sufficient) || (sufficient && ws.cpus[i] < best_cpus) ||
+         (!sufficient && ws.cpus[i] > best_cpus)))
+      new_best = true;
+    if (!new_best && !best_sufficient && n.contiguous && sufficient) new_best = true;
+    if (new_best) {
+      best = static_cast<int>(i);
+      best_cpus = ws.cpus[i];
+      best_weight = ws.weight[i];
+      best_sufficient = sufficient;
+    }
+  }
+  sufficient_out = best_sufficient;
+  return best;
+}
+
+// When at most one more node is needed, the node with the fewest free CPUs that still
+// covers the rest; the set's other nodes are then left out.
+void keep_best_single_node(Workspace& ws, int first, int last, const Progress& p) {
+  int best = -1;
+  for (int i = first; i <= last; ++i) {
+    if (ws.taken[i] || ws.avail[i] < p.rem_cpus) continue;
+    if (best < 0 || ws.avail[i] < ws.avail[best]) {
+      best = i;
+      if (ws.avail[i] == p.rem_cpus) break;
+    }
+  }
+  if (best < 0) return;
+  for (int i = first; i <= last; ++i)
+    if (i != best) ws.avail[i] = 0;
+}
+
+bool eval_flat(const Cluster& cluster, Workspace& ws, const Needs& n) {
+  build_sets(cluster, ws, n.contiguous);
+  Progress p = progress_of(n);
+  while (p.max_nodes > 0) {
+    bool sufficient = false;
+    const int s = pick_set(ws, p, n, sufficient);
+    if (s < 0) break;
+    if (n.contiguous && !sufficient) break;  // no hole large enough
+    const int first = ws.start[s], last = ws.end[s];
+    if (p.rem_nodes <= 1) keep_best_single_node(ws, first, last, p);
+    for (int i = first; i <= last; ++i) {
+      if (p.max_nodes == 0 || p.done()) break;
+      if (ws.taken[i] || ws.avail[i] <= 0) continue;
+      if (p.max_nodes == 1 && ws.avail[i] < p.rem_cpus) continue;
+      add_node(ws, i, p, n);
+    }
+    if (p.done()) return true;
+    ws.cpus[s] = ws.nodes[s] = 0;
+  }
+  return succeeded(p, n);
+}
+
+// ---- topology/tree (_eval_nodes_topo) ----
+
+std::int32_t depth_of(const SwitchTree& t, std::int32_t s) {
+  std::int32_t d = 0;
+  while (t.switches[s].parent >= 0) s = t.switches[s].parent, ++d;
+  return d;
+}
+
+// Hops between two switches of the tree.
+std::int32_t switch_distance(const SwitchTree& t, std::int32_t a, std::int32_t b) {
+  std::int32_t da = depth_of(t, a), db = depth_of(t, b), hops = 0;
+  while (da > db) a = t.switches[a].parent, --da, ++hops;
+  while (db > da) b = t.switches[b].parent, --db, ++hops;
+  while (a != b) {
+    a = t.switches[a].parent, b = t.switches[b].parent;
+    if (a < 0 || b < 0) return std::numeric_limits<std::int32_t>::max() / 4;  // disjoint
+    hops += 2;
+  }
+  return hops;
+}
+
+std::int32_t parent_or_self(const SwitchTree& t, std::int32_t s) {
+  return t.switches[s].parent >= 0 ? t.switches[s].parent : s;
+}
+
+// _topo_compare_switches: 1 when i is the better leaf, -1 when j is, 0 when equal.
+int compare_switches(const SwitchTree& t, const std::vector<std::int32_t>& cnt, std::int32_t i,
+                     std::int32_t j, std::int32_t rem_nodes) {
+  while (true) {
+    const bool i_fit = cnt[i] >= rem_nodes, j_fit = cnt[j] >= rem_nodes;
+    if (i_fit && j_fit) {
+      if (cnt[i] < cnt[j]) return 1;
+      if (cnt[i] > cnt[j]) return -1;
+      break;
+    }
+    if (i_fit) return 1;
+    if (j_fit) return -1;
+    const std::int32_t pi = parent_or_self(t, i), pj = parent_or_self(t, j);
+    if ((pi != i || pj != j) && pi != pj) {
+      i = pi, j = pj;
+      continue;
+    }
+    break;
+  }
+  if (cnt[i] != cnt[j]) return cnt[i] > cnt[j] ? 1 : -1;
+  if (t.switches[i].level != t.switches[j].level)
+    return t.switches[i].level < t.switches[j].level ? 1 : -1;
+  return 0;
+}
+
+// The highest-level switch with enough usable nodes below it (22.05's "top switch").
+int top_switch(const SwitchTree& t, const Workspace& ws, const Progress& p, const Needs& n) {
+  int top = -1;
+  for (std::size_t s = 0; s < t.switches.size(); ++s) {
+    if (!enough_nodes(ws.sw_count[s], p.rem_nodes, n)) continue;
+    if (top < 0 || t.switches[s].level >= t.switches[top].level) top = static_cast<int>(s);
+  }
+  return top;
+}
+
+bool eval_topo(const Cluster& cluster, Workspace& ws, const Needs& n) {
+  const SwitchTree& t = *cluster.topology;
+  const std::size_t sw = t.switches.size();
+  Progress p = progress_of(n);
+  ws.sw_count.assign(sw, 0);
+  for (std::size_t s = 0; s < sw; ++s)
+    for (NodeIndex i : t.switches[s].nodes) ws.sw_count[s] += ws.avail[i] > 0;
+  const int top = top_switch(t, ws, p, n);
+  if (top < 0) return false;
+  // Only nodes below the top switch remain; they must hold the job's CPUs and nodes.
+  ws.in_top.assign(ws.avail.size(), 0);
+  std::int64_t cpus = 0;
+  std::int32_t nodes = 0;
+  for (NodeIndex i : t.switches[top].nodes)
+    if (ws.avail[i] > 0) ws.in_top[i] = 1, cpus += ws.avail[i], ++nodes;
+  if (cpus < p.rem_cpus || !enough_nodes(nodes, p.rem_nodes, n)) return false;
+  for (std::size_t s = 0; s < sw; ++s) {
+    ws.sw_count[s] = 0;
+    for (NodeIndex i : t.switches[s].nodes) ws.sw_count[s] += ws.in_top[i];
+  }
+  ws.sw_dist.assign(sw, 0);
+  std::int32_t prev_rem_nodes = p.rem_nodes + 1;
+  while (prev_rem_nodes != p.rem_nodes) {
+    prev_rem_nodes = p.rem_nodes;
+    int best = -1;
+    for (std::size_t s = 0; s < sw; ++s) {
+      if (!t.switches[s].children.empty() || ws.sw_count[s] == 0) continue;
+      const int i = static_cast<int>(s);
+      if (best < 0) {
+        best = i;
+        continue;
+      }
+      const int cmp = compare_switches(t, ws.sw_count, i, best, p.rem_nodes);
+      if ((ws.sw_dist[i] < ws.sw_dist[best] && cmp >= 0) ||
+          (ws.sw_dist[i] == ws.sw_dist[best] && cmp > 0))
+        best = i;
+    }
+    if (best < 0) break;
+    for (std::size_t s = 0; s < sw; ++s)
+      ws.sw_dist[s] += switch_distance(t, best, static_cast<std::int32_t>(s));
+    for (NodeIndex i : t.switches[best].nodes) {
+      if (p.max_nodes <= 0) break;
+      if (!ws.in_top[i] || ws.taken[i]) continue;
+      add_node(ws, i, p, n);
+      if (p.done()) return true;
+    }
+    ws.sw_count[best] = 0;
+  }
+  return p.min_rem_nodes <= 0 && p.rem_cpus <= 0;
+}
+
+// ---- choose_nodes: one evaluation, then retries without the smallest nodes ----
+
+bool evaluate(const Cluster& cluster, Workspace& ws, const Needs& n, bool topo,
+              const std::vector<std::int32_t>& offer) {
+  ws.avail = offer;
+  ws.taken.assign(offer.size(), 0);
+  ws.picked.clear();
+  return topo ? eval_topo(cluster, ws, n) : eval_flat(cluster, ws, n);
+}
+
+// Resource count choose_nodes uses to drop small nodes: CPUs, plus GPUs when asked.
+std::int32_t resource_count(const NodeFree& f, std::int32_t offer, const Needs& n) {
+  std::int32_t r = offer;
+  for (int t = 0; t < kMaxGresTypes; ++t)
+    if (n.gres[t] > 0) r += f.gres[t];
+  return r;
+}
+
+bool choose_nodes(const Cluster& cluster, const ClusterState& state, Workspace& ws,
+                  const Needs& n, bool topo, std::vector<std::int32_t>& offer) {
+  if (evaluate(cluster, ws, n, topo, offer)) return true;
+  std::int32_t remaining = 0, most = 0;
+  for (std::size_t i = 0; i < offer.size(); ++i) {
+    if (offer[i] <= 0) continue;
+    ++remaining;
+    most = std::max(most, resource_count(state.node(static_cast<NodeIndex>(i)), offer[i], n));
+  }
+  if (remaining <= n.min_nodes) return false;
+  for (std::int32_t count = 1; count < most; ++count) {
+    bool changed = false;
+    for (std::size_t i = 0; i < offer.size() && remaining > n.min_nodes; ++i) {
+      if (offer[i] <= 0) continue;
+      if (resource_count(state.node(static_cast<NodeIndex>(i)), offer[i], n) > count) continue;
+      offer[i] = 0;
+      changed = true;
+      --remaining;
+    }
+    if (!changed && count != 1) continue;
+    if (evaluate(cluster, ws, n, topo, offer)) return true;
+    if (remaining <= n.min_nodes) break;
+  }
+  return false;
+}
+
+// CPUs per picked node: the greedy split for the final node count, in the order Slurm
+// added the nodes (a node keeps one CPU for every node after it).
+Allocation build_allocation(const Cluster& cluster, const Workspace& ws, const Needs& n,
+                            const std::vector<std::int32_t>& offer) {
+  Allocation a;
+  a.shares.reserve(ws.picked.size());
+  std::int32_t rem = n.cpus;
+  const auto m = static_cast<std::int32_t>(ws.picked.size());
+  for (std::int32_t k = 0; k < m; ++k) {
+    const NodeIndex i = ws.picked[k];
+    NodeShare s;
+    s.node = i;
+    s.cores = n.per_node > 0 ? n.per_node : std::min(offer[i], rem - (m - k - 1));
+    rem -= s.cores;
+    s.gres = n.gres;
+    s.mem_mb = cluster.nodes[i].memory_mb > 0 ? n.mem : 0;  // memory only where modelled
+    a.shares.push_back(s);
+  }
+  a.sort_by_node();
+  return a;
+}
+
+}  // namespace
+
+std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterState& state,
+                                       const Job& job, const SelectOptions& options) {
+  const int count = cluster.node_count();
+  const Needs n = needs_of(job, count);
+  thread_local std::vector<std::int32_t> offer;
+  offer.assign(count, 0);
+  const Partition* part = cluster.partitions.empty() ? nullptr : cluster.find_partition(job.partition);
+  if (!cluster.partitions.empty() && !part) return std::nullopt;
+  std::int64_t total = 0;
+  std::int32_t usable = 0;
+  auto consider = [&](NodeIndex i) {
+    if (!options.usable.empty() && !options.usable[i]) return;
+    offer[i] = node_offer(cluster.nodes[i], state.node(i), n);
+    total += offer[i];
+    usable += offer[i] > 0;
+  };
+  if (part) {
+    for (NodeIndex i : part->nodes) consider(i);
+  } else {
+    for (NodeIndex i = 0; i < count; ++i) consider(i);
+  }
+  // Cheap necessary conditions first: most calls during backfill fail here.
+  if (total < n.cpus || usable < n.min_nodes) return std::nullopt;
+  if (n.per_node > 0 && usable < n.req_nodes) return std::nullopt;
+  const bool topo = options.use_topology && cluster.topology && !cluster.topology->switches.empty() &&
+                    !n.contiguous;
+  Workspace& ws = workspace();
+  thread_local std::vector<std::int32_t> original;
+  original = offer;
+  if (!choose_nodes(cluster, state, ws, n, topo, offer)) return std::nullopt;
+  Allocation a = build_allocation(cluster, ws, n, original);
+  // Slurm 22.05 can return a gap for --contiguous (it skips a node too small to be the
+  // last one); the model refuses such a placement instead.
+  if (n.contiguous && a.shares.back().node - a.shares.front().node + 1 != a.node_count())
+    return std::nullopt;
+  return a;
+}
+
+}  // namespace hs::slurm

@@ -1,0 +1,175 @@
+#include "policy/slurm/slurm_scheduler.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "policy/slurm/main_pass.hpp"
+#include "policy/slurm/select.hpp"
+
+namespace hs::slurm {
+
+SlurmConfig slurm_config_from(Params& p) {
+  SlurmConfig c;
+  const std::string mode = p.get_choice(
+      "mode", "conservative", {"conservative", "easy"},
+      "backfill reservations: conservative = every tested job that cannot start reserves "
+      "(Slurm's default); easy = only the first bf_reserve_depth jobs per partition (1)");
+  c.mode = mode == "easy" ? BackfillMode::Easy : BackfillMode::Conservative;
+  const std::string prio = p.get_choice(
+      "priority", "basic", {"basic", "multifactor"},
+      "priority/basic (FIFO) or priority/multifactor (age + job size, the documents' setting)");
+  c.priority = prio == "multifactor" ? PriorityType::Multifactor : PriorityType::Basic;
+  c.sched_interval = p.get_int("sched_interval", 60, 1, 86400,
+                               "seconds between full main passes (SchedulerParameters)");
+  c.batch_sched_delay = p.get_int("batch_sched_delay", 3, 0, 3600,
+                                  "seconds a submission may wait for its main pass");
+  c.default_queue_depth = static_cast<std::size_t>(p.get_int(
+      "default_queue_depth", 100, 1, 100000000, "jobs an event-triggered main pass tests"));
+  c.bf_interval = p.get_int("bf_interval", 30, 1, 86400, "seconds between backfill passes");
+  c.backfill.window = 60 * p.get_int("bf_window", 1440, 1, 43200,
+                                     "backfill planning horizon in minutes");
+  c.backfill.resolution = p.get_int("bf_resolution", 60, 1, 3600,
+                                    "seconds; reservation times are rounded down to it");
+  c.backfill.max_job_test = static_cast<std::size_t>(p.get_int(
+      "bf_max_job_test", 500, 1, 100000000, "jobs one backfill pass tests at most"));
+  const std::int64_t depth = p.get_int(
+      "bf_reserve_depth", 0, 0, 100000000,
+      "reservations per partition and pass (Slurm's bf_job_part_count_reserve); 0 = by mode");
+  c.backfill.reserve_depth =
+      depth > 0 ? static_cast<int>(depth) : (c.mode == BackfillMode::Easy ? 1 : 0);
+  c.topology = p.get_bool("topology", true,
+                          "use topology/tree placement when the cluster has switches");
+  MultifactorConfig& m = c.multifactor;
+  m.calc_period = 60 * p.get_int("priority_calc_period", 5, 1, 1440,
+                                 "minutes between multifactor recomputations (PriorityCalcPeriod)");
+  const std::int64_t max_age = p.get_int("priority_max_age", 10080, 1, 5256000,
+                                         "minutes after which age stops growing (PriorityMaxAge)");
+  m.max_age = 60 * max_age;
+  m.weight_age = p.get_int("priority_weight_age", max_age, 0, 4294967295LL,
+                           "PriorityWeightAge; default = priority_max_age: +1 per minute waited");
+  m.weight_job_size = p.get_int("priority_weight_job_size", m.weight_age, 0, 4294967295LL,
+                                "PriorityWeightJobSize; default = the age weight (the documents)");
+  m.favor_small = p.get_bool("priority_favor_small", false,
+                             "PriorityFavorSmall; the documents favour larger jobs");
+  return c;
+}
+
+SlurmScheduler::SlurmScheduler(const SlurmConfig& config)
+    : config_(config), priority_(config.priority, config.multifactor), backfill_(config.backfill) {}
+
+std::string SlurmScheduler::name() const {
+  return std::string("slurm-backfill(") +
+         (config_.mode == BackfillMode::Easy ? "easy" : "conservative") + "," +
+         (config_.priority == PriorityType::Basic ? "basic" : "multifactor") + ")";
+}
+
+void SlurmScheduler::attach(const SystemView& view) {
+  workload_ = view.workload;
+  priority_.attach(*view.cluster, *view.workload);
+  queue_ = std::make_unique<QueueOrder>(*view.cluster, *view.workload, priority_);
+  partitions_.build(*view.cluster, *view.workload);
+  idle_.emplace(*view.cluster);
+  started_.assign(view.workload->jobs.size(), 0);
+  order_.clear();
+}
+
+void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> events,
+                            Decisions& out) {
+  for (const Event& e : events) {
+    full_dirty_ = backfill_dirty_ = true;
+    if (e.kind == EventKind::Ended) {
+      main_now_ = true;
+      continue;
+    }
+    const Job& job = view.job(e.job);
+    SelectOptions options;
+    options.use_topology = config_.topology;
+    if (!select_nodes(*view.cluster, *idle_, job, options)) {
+      out.rejections.push_back(
+          {e.job, "Slurm's node selection cannot place this job even on its idle partition"});
+      continue;
+    }
+    priority_.on_submit(e.job, view.now);
+    queue_->insert(order_, e.job);
+    main_requested_ = true;
+  }
+}
+
+void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
+  const Time now = view.now;
+  if (priority_.refresh(now, order_)) {
+    queue_->sort(order_);
+    full_dirty_ = backfill_dirty_ = true;
+  }
+  ClusterState free = *view.free;
+  PassState s;
+  s.cluster = view.cluster;
+  s.workload = view.workload;
+  s.now = now;
+  s.free = &free;
+  s.starts = &out.starts;
+  s.started = &started_;
+  s.use_topology = config_.topology;
+
+  const bool full_due = full_dirty_ && now >= next_full_;
+  // The model runs a delayed pass at once on an idle machine (see docs/slurm-model.md).
+  const bool main_due = main_now_ || full_due ||
+                        (main_requested_ && (now >= last_main_ + config_.batch_sched_delay ||
+                                             view.running.empty()));
+  if (main_due) {
+    if (!order_.empty()) {
+      const std::size_t depth = full_due ? SIZE_MAX : config_.default_queue_depth;
+      if (run_main_pass(s, order_, partitions_, depth).started > 0) backfill_dirty_ = true;
+      ++main_passes_;
+    }
+    last_main_ = now;
+    main_now_ = main_requested_ = false;
+    if (full_due) {
+      full_dirty_ = false;
+      next_full_ = (now / config_.sched_interval + 1) * config_.sched_interval;
+    }
+  }
+  if (backfill_dirty_ && now >= next_backfill_ && out.starts.size() < order_.size()) {
+    if (backfill_.run(s, order_, partitions_, view.running).started > 0) full_dirty_ = true;
+    ++backfill_passes_;
+    backfill_dirty_ = false;
+    next_backfill_ = (now / config_.bf_interval + 1) * config_.bf_interval;
+  }
+}
+
+void SlurmScheduler::forget_started(const std::vector<StartDecision>& starts) {
+  if (starts.empty()) return;
+  std::erase_if(order_, [&](JobRef j) { return started_[j] != 0; });
+  for (const StartDecision& d : starts) started_[d.job] = 0;
+}
+
+std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
+  if (order_.empty()) return std::nullopt;
+  const Time now = view.now;
+  Time best = kNoTime;
+  if (main_requested_) best = std::min(best, std::max(last_main_ + config_.batch_sched_delay, now + 1));
+  if (full_dirty_) best = std::min(best, std::max(next_full_, now + 1));
+  if (backfill_dirty_) best = std::min(best, std::max(next_backfill_, now + 1));
+  if (best == kNoTime) return std::nullopt;
+  return best;
+}
+
+Decisions SlurmScheduler::decide(const SystemView& view, std::span<const Event> events) {
+  if (workload_ != view.workload) attach(view);
+  Decisions out;
+  absorb(view, events, out);
+  run_passes(view, out);
+  forget_started(out.starts);
+  out.wake_at = next_wake(view);
+  return out;
+}
+
+std::unique_ptr<Scheduler> make_slurm_scheduler(const SlurmConfig& config) {
+  return std::make_unique<SlurmScheduler>(config);
+}
+
+std::unique_ptr<Scheduler> make_slurm_scheduler(Params& params) {
+  return make_slurm_scheduler(slurm_config_from(params));
+}
+
+}  // namespace hs::slurm

@@ -1,0 +1,76 @@
+#pragma once
+// The baseline: Slurm 22.05's own scheduling (main priority pass + sched/backfill +
+// select/cons_tres + priority/basic or multifactor), as docs/slurm-model.md describes.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "policy/slurm/backfill_pass.hpp"
+#include "policy/slurm/pass_state.hpp"
+#include "policy/slurm/priority.hpp"
+#include "sim/scheduler.hpp"
+#include "util/params.hpp"
+
+namespace hs::slurm {
+
+enum class BackfillMode { Conservative, Easy };
+
+struct SlurmConfig {
+  BackfillMode mode = BackfillMode::Conservative;
+  PriorityType priority = PriorityType::Basic;
+  MultifactorConfig multifactor;
+  Time sched_interval = 60;          // full main pass period
+  Time batch_sched_delay = 3;        // submit-triggered passes at most this often
+  std::size_t default_queue_depth = 100;  // jobs an event-triggered main pass tests
+  Time bf_interval = 30;
+  BackfillConfig backfill;           // window, resolution, max_job_test, reserve_depth
+  bool topology = true;              // topology/tree when the cluster has switches
+};
+
+// Reads every option (documented through Params' getters) and builds the config.
+SlurmConfig slurm_config_from(Params& params);
+
+class SlurmScheduler : public Scheduler {
+ public:
+  explicit SlurmScheduler(const SlurmConfig& config);
+  std::string name() const override;
+  Decisions decide(const SystemView& view, std::span<const Event> events) override;
+
+  const SlurmConfig& config() const { return config_; }
+  // Reservations of the most recent backfill pass (for tests and reports).
+  const std::vector<PlannedStart>& last_plan() const { return backfill_.plan(); }
+  std::int64_t main_passes() const { return main_passes_; }
+  std::int64_t backfill_passes() const { return backfill_passes_; }
+
+ private:
+  void attach(const SystemView& view);
+  void absorb(const SystemView& view, std::span<const Event> events, Decisions& out);
+  void run_passes(const SystemView& view, Decisions& out);
+  std::optional<Time> next_wake(const SystemView& view) const;
+  void forget_started(const std::vector<StartDecision>& starts);
+
+  SlurmConfig config_;
+  PriorityModel priority_;
+  std::unique_ptr<QueueOrder> queue_;
+  BackfillPass backfill_;
+  PartitionIndex partitions_;
+  std::optional<ClusterState> idle_;
+  std::vector<JobRef> order_;        // pending jobs in queue order
+  std::vector<char> started_;        // per JobRef, scratch for one call
+  const Workload* workload_ = nullptr;
+
+  bool main_requested_ = false;      // a submission asked for a (delayed) main pass
+  bool main_now_ = false;            // a job ended: main pass right away
+  bool full_dirty_ = false;          // something changed since the last full pass
+  bool backfill_dirty_ = false;      // something changed since the last backfill pass
+  Time last_main_ = -1;
+  Time next_full_ = 0;
+  Time next_backfill_ = 0;
+  std::int64_t main_passes_ = 0;
+  std::int64_t backfill_passes_ = 0;
+};
+
+std::unique_ptr<Scheduler> make_slurm_scheduler(const SlurmConfig& config);
+std::unique_ptr<Scheduler> make_slurm_scheduler(Params& params);
+
+}  // namespace hs::slurm

@@ -1,0 +1,268 @@
+#include <gtest/gtest.h>
+
+#include "model/request_fit.hpp"
+#include "policy/slurm/select.hpp"
+#include "slurm_test_util.hpp"
+
+namespace hs::slurm {
+namespace {
+
+using testing::cores_of;
+using testing::make_cluster;
+using testing::make_job;
+using testing::nodes_of;
+using testing::occupy;
+using testing::Req;
+using V = std::vector<NodeIndex>;
+using C = std::vector<int>;
+
+// Every allocation the tests see must also pass the project's independent request check.
+Allocation must_select(const Cluster& c, const ClusterState& s, const Job& j,
+                       const SelectOptions& o = {}) {
+  auto a = select_nodes(c, s, j, o);
+  EXPECT_TRUE(a.has_value());
+  if (!a) return {};
+  EXPECT_EQ(allocation_violates_request(c, j, *a), std::nullopt);
+  EXPECT_TRUE(s.can_hold(*a));
+  return *a;
+}
+
+TEST(SlurmSelect, GreedyCpusPerNodeGivesThreePlusOne) {
+  const Cluster c = make_cluster(4, 8);
+  const ClusterState s(c);
+  const Allocation a = must_select(c, s, make_job({.ntasks = 4, .nodes_min = 2}));
+  EXPECT_EQ(nodes_of(a), (V{0, 1}));
+  EXPECT_EQ(cores_of(a), (C{3, 1}));
+}
+
+TEST(SlurmSelect, CoresOnlyJobFillsWholeNodesFromTheLowestIndex) {
+  const Cluster c = make_cluster(4, 8);
+  const ClusterState s(c);
+  const Allocation a = must_select(c, s, make_job({.ntasks = 20}));
+  EXPECT_EQ(nodes_of(a), (V{0, 1, 2}));
+  EXPECT_EQ(cores_of(a), (C{8, 8, 4}));
+}
+
+// Free: set A = n0-n1 (16 CPUs), n2 busy, set B = n3-n5 (24), n6 busy, set C = n7 (8).
+ClusterState three_sets(const Cluster& c) {
+  ClusterState s(c);
+  occupy(s, 2, 8);
+  occupy(s, 6, 8);
+  return s;
+}
+
+TEST(SlurmSelect, FirstSetThatHoldsTheJobWins) {
+  const Cluster c = make_cluster(8, 8);
+  const Allocation a = must_select(c, three_sets(c), make_job({.ntasks = 16}));
+  EXPECT_EQ(nodes_of(a), (V{0, 1}));
+}
+
+TEST(SlurmSelect, TightestSufficientSetWins) {
+  const Cluster c = make_cluster(8, 8);
+  const Allocation a = must_select(c, three_sets(c), make_job({.ntasks = 8}));
+  EXPECT_EQ(nodes_of(a), (V{7}));
+}
+
+TEST(SlurmSelect, LaterSetThatHoldsTheJobBeatsAnEarlierOneThatDoesNot) {
+  const Cluster c = make_cluster(8, 8);
+  const Allocation a = must_select(c, three_sets(c), make_job({.ntasks = 20}));
+  EXPECT_EQ(nodes_of(a), (V{3, 4, 5}));
+  EXPECT_EQ(cores_of(a), (C{8, 8, 4}));
+}
+
+TEST(SlurmSelect, JobSpansSetsLargestFirst) {
+  const Cluster c = make_cluster(8, 8);
+  const Allocation a = must_select(c, three_sets(c), make_job({.ntasks = 40}));
+  // No set holds 40: the biggest (B) first, then the first set that holds the rest (A).
+  EXPECT_EQ(nodes_of(a), (V{0, 1, 3, 4, 5}));
+  EXPECT_EQ(a.total_cores(), 40);
+}
+
+TEST(SlurmSelect, MostCpusQuirkReplacesASetThatAlreadyFits) {
+  // Set A = n0-n2 with one free core each (fits -N3 -n3), n3 busy, set B = n4-n5 idle
+  // (more CPUs, too few nodes). Slurm's "biggest if nothing fits" test runs even when A
+  // fits, so B is taken first and A only supplies the last node.
+  const Cluster c = make_cluster(6, 8);
+  ClusterState s(c);
+  for (NodeIndex n : {0, 1, 2}) occupy(s, n, 7);
+  occupy(s, 3, 8);
+  const Allocation a = must_select(c, s, make_job({.ntasks = 3, .nodes_min = 3}));
+  EXPECT_EQ(nodes_of(a), (V{0, 4, 5}));
+  EXPECT_EQ(cores_of(a), (C{1, 1, 1}));
+}
+
+TEST(SlurmSelect, LastNodeIsTheSmallestThatCoversTheRest) {
+  // One node needed: n1 (3 free) is the tightest node holding 3 CPUs.
+  const Cluster c = make_cluster(4, 8);
+  ClusterState s(c);
+  occupy(s, 0, 2);
+  occupy(s, 1, 5);
+  occupy(s, 2, 4);
+  const Allocation a = must_select(c, s, make_job({.ntasks = 3, .nodes_min = 1}));
+  EXPECT_EQ(nodes_of(a), (V{1}));
+}
+
+TEST(SlurmSelect, RetriesWithoutSmallNodesLikeChooseNodes) {
+  // Greedy on n0 (1 free) then n1 gives 9 CPUs on 2 nodes; choose_nodes drops n0 and retries.
+  const Cluster c = make_cluster(3, 8);
+  ClusterState s(c);
+  occupy(s, 0, 7);
+  const Allocation a = must_select(c, s, make_job({.ntasks = 16, .nodes_min = 2}));
+  EXPECT_EQ(nodes_of(a), (V{1, 2}));
+  EXPECT_EQ(cores_of(a), (C{8, 8}));
+}
+
+TEST(SlurmSelect, GresPerNodeSkipsNodesWithoutFreeGpus) {
+  const Cluster c = make_cluster(4, 8, 2);
+  ClusterState s(c);
+  occupy(s, 0, 0, 2);
+  occupy(s, 1, 0, 1);
+  const Allocation a = must_select(c, s, make_job({.ntasks = 8, .nodes_min = 2, .gpus = 2}));
+  EXPECT_EQ(nodes_of(a), (V{2, 3}));
+  for (const auto& sh : a.shares) EXPECT_EQ(sh.gres[0], 2);
+}
+
+TEST(SlurmSelect, GresRangeGetsItsMinimum) {
+  const Cluster c = make_cluster(2, 8, 3);
+  const ClusterState s(c);
+  const Allocation a = must_select(c, s, make_job({.ntasks = 2, .nodes_min = 2, .gpus = 1, .gpus_max = 3}));
+  for (const auto& sh : a.shares) EXPECT_EQ(sh.gres[0], 1);
+}
+
+TEST(SlurmSelect, NtasksPerNodeGivesExactlyKOnCeilNOverKNodes) {
+  const Cluster c = make_cluster(6, 8);
+  ClusterState s(c);
+  occupy(s, 1, 7);  // too few cores for 2 tasks: skipped
+  const Allocation a = must_select(c, s, make_job({.ntasks = 8, .per_node = 2}));
+  EXPECT_EQ(nodes_of(a), (V{2, 3, 4, 5}));
+  EXPECT_EQ(cores_of(a), (C{2, 2, 2, 2}));
+}
+
+TEST(SlurmSelect, NodeRangeAimsAtItsMaximum) {
+  const Cluster c = make_cluster(6, 8);
+  const ClusterState s(c);
+  const Allocation a = must_select(c, s, make_job({.ntasks = 8, .nodes_min = 2, .nodes_max = 4}));
+  EXPECT_EQ(a.node_count(), 4);
+  EXPECT_EQ(a.total_cores(), 8);
+}
+
+TEST(SlurmSelect, ContiguousNeedsOneSetThatHoldsTheJob) {
+  const Cluster c = make_cluster(8, 8);
+  ClusterState s(c);
+  occupy(s, 2, 8);
+  const Allocation a = must_select(c, s, make_job({.ntasks = 24, .nodes_min = 3, .contiguous = true}));
+  EXPECT_EQ(nodes_of(a), (V{3, 4, 5}));
+  occupy(s, 6, 8);  // now the largest run has 3 nodes
+  EXPECT_FALSE(select_nodes(c, s, make_job({.ntasks = 32, .nodes_min = 4, .contiguous = true})));
+  EXPECT_TRUE(select_nodes(c, s, make_job({.ntasks = 32, .nodes_min = 4})));
+}
+
+TEST(SlurmSelect, UsableMaskLimitsTheNodes) {
+  const Cluster c = make_cluster(4, 8);
+  const ClusterState s(c);
+  const std::vector<char> mask{0, 1, 0, 1};
+  SelectOptions o;
+  o.usable = mask;
+  const Allocation a = must_select(c, s, make_job({.ntasks = 16}), o);
+  EXPECT_EQ(nodes_of(a), (V{1, 3}));
+  EXPECT_FALSE(select_nodes(c, s, make_job({.ntasks = 17}), o));
+}
+
+TEST(SlurmSelect, PartitionNodesOnly) {
+  Cluster c = make_cluster(4, 8);
+  c.partitions.push_back({"left", {0, 1}, kNoTime, kNoTime, 1, true});
+  c.partitions.push_back({"right", {2, 3}, kNoTime, kNoTime, 1, false});
+  const ClusterState s(c);
+  Job j = make_job({.ntasks = 8});
+  j.partition = "right";
+  EXPECT_EQ(nodes_of(must_select(c, s, j)), (V{2}));
+}
+
+TEST(SlurmSelect, MemoryOnlyWhenRequested) {
+  Cluster c = make_cluster(2, 8);
+  for (auto& n : c.nodes) n.memory_mb = 1000;
+  ClusterState s(c);
+  Allocation hog;
+  hog.shares.push_back({0, 1, {}, 900});
+  s.take(hog);
+  Job small = make_job({.ntasks = 2});
+  EXPECT_EQ(nodes_of(must_select(c, s, small)), (V{0}));  // memory ignored
+  small.req.mem_per_node_mb = 500;
+  const Allocation a = must_select(c, s, small);
+  EXPECT_EQ(nodes_of(a), (V{1}));
+  EXPECT_EQ(a.shares[0].mem_mb, 500);
+}
+
+TEST(SlurmSelect, BusyClusterCannotStartTheJob) {
+  const Cluster c = make_cluster(2, 8);
+  ClusterState s(c);
+  occupy(s, 0, 8);
+  EXPECT_FALSE(select_nodes(c, s, make_job({.ntasks = 9})));
+}
+
+// Leaves s0 = n0-n3, s1 = n4-n7, s2 = n8-n11; s3 joins s0 and s1; s4 joins s3 and s2.
+Cluster tree_cluster() {
+  Cluster c = make_cluster(12, 4);
+  SwitchTree t;
+  for (int leaf = 0; leaf < 3; ++leaf) {
+    Switch s;
+    s.name = "s" + std::to_string(leaf);
+    for (int i = 0; i < 4; ++i) s.nodes.push_back(leaf * 4 + i);
+    t.switches.push_back(s);
+  }
+  Switch mid;
+  mid.name = "s3";
+  mid.children = {0, 1};
+  t.switches.push_back(mid);
+  Switch top;
+  top.name = "s4";
+  top.children = {3, 2};
+  t.switches.push_back(top);
+  t.finalize(c.nodes.size());
+  c.topology = t;
+  return c;
+}
+
+// s0 keeps 1 free node (n3), s1 4 (n4-n7), s2 3 (n9-n11).
+ClusterState tree_state(const Cluster& c) {
+  ClusterState s(c);
+  for (NodeIndex n : {0, 1, 2, 8}) occupy(s, n, 4);
+  return s;
+}
+
+TEST(SlurmSelectTopology, TightestLeafThatHoldsTheJob) {
+  const Cluster c = tree_cluster();
+  const Allocation a = must_select(c, tree_state(c), make_job({.ntasks = 3, .nodes_min = 3}));
+  EXPECT_EQ(nodes_of(a), (V{9, 10, 11}));
+}
+
+TEST(SlurmSelectTopology, SpillsToTheClosestLeaf) {
+  const Cluster c = tree_cluster();
+  // No leaf holds 5 nodes; s1 wins (its parent holds the job), then s0, two hops away,
+  // beats s2, four hops away.
+  const Allocation a = must_select(c, tree_state(c), make_job({.ntasks = 5, .nodes_min = 5}));
+  EXPECT_EQ(nodes_of(a), (V{3, 4, 5, 6, 7}));
+  EXPECT_EQ(c.topology->lowest_common_level(a.nodes()), 2);
+}
+
+TEST(SlurmSelectTopology, TreeAndFlatChooseDifferentNodes) {
+  const Cluster c = tree_cluster();
+  SelectOptions flat;
+  flat.use_topology = false;
+  // Flat: runs n3-n7 (20 CPUs) and n9-n11 (12 CPUs); the tighter run wins, then its
+  // first node. Tree: s0 has the fewest free nodes and still fits, so n3.
+  const Job one = make_job({.ntasks = 1, .nodes_min = 1});
+  EXPECT_EQ(nodes_of(must_select(c, tree_state(c), one, flat)), (V{9}));
+  EXPECT_EQ(nodes_of(must_select(c, tree_state(c), one)), (V{3}));
+}
+
+TEST(SlurmSelectTopology, ContiguousFallsBackToFlatBestFit) {
+  const Cluster c = tree_cluster();
+  const Allocation a =
+      must_select(c, tree_state(c), make_job({.ntasks = 5, .nodes_min = 5, .contiguous = true}));
+  EXPECT_EQ(nodes_of(a), (V{3, 4, 5, 6, 7}));
+  EXPECT_FALSE(select_nodes(c, tree_state(c), make_job({.ntasks = 6, .nodes_min = 6, .contiguous = true})));
+}
+
+}  // namespace
+}  // namespace hs::slurm

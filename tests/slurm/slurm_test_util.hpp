@@ -1,0 +1,72 @@
+#pragma once
+// Small builders shared by the Slurm model's tests.
+#include <string>
+#include <vector>
+
+#include "model/cluster.hpp"
+#include "model/job.hpp"
+#include "sim/cluster_state.hpp"
+
+namespace hs::slurm::testing {
+
+inline Cluster make_cluster(int nodes, int cores, int gpus = 0) {
+  Cluster c;
+  c.name = "test";
+  if (gpus > 0) c.gres_types = {"gpu"};
+  for (int i = 0; i < nodes; ++i) {
+    Node n;
+    n.name = "n" + std::to_string(i + 1);
+    n.cores = cores;
+    n.gres[0] = gpus;
+    c.nodes.push_back(n);
+  }
+  return c;
+}
+
+struct Req {
+  int ntasks = 1;
+  int nodes_min = 0;
+  int nodes_max = 0;
+  int per_node = 0;
+  int gpus = 0;
+  int gpus_max = 0;
+  bool contiguous = false;
+  Time limit = 3600;
+  Time run = 3600;
+  Time submit = 0;
+};
+
+inline Job make_job(const Req& r, std::int64_t id = 1) {
+  Job j;
+  j.id = id;
+  j.submit = r.submit;
+  j.run_time = r.run;
+  j.req.ntasks = r.ntasks;
+  j.req.nodes_min = r.nodes_min;
+  j.req.nodes_max = r.nodes_max;
+  j.req.ntasks_per_node = r.per_node;
+  j.req.contiguous = r.contiguous;
+  j.req.time_limit = r.limit;
+  if (r.gpus > 0) j.req.gres.push_back({"gpu", 0, r.gpus, r.gpus_max > 0 ? r.gpus_max : r.gpus});
+  return j;
+}
+
+// Occupies `cores` cores (and `gpus` GPUs) on node n.
+inline void occupy(ClusterState& s, NodeIndex n, int cores, int gpus = 0) {
+  Allocation a;
+  NodeShare sh;
+  sh.node = n;
+  sh.cores = cores;
+  sh.gres[0] = gpus;
+  a.shares.push_back(sh);
+  s.take(a);
+}
+
+inline std::vector<NodeIndex> nodes_of(const Allocation& a) { return a.nodes(); }
+inline std::vector<int> cores_of(const Allocation& a) {
+  std::vector<int> out;
+  for (const auto& s : a.shares) out.push_back(s.cores);
+  return out;
+}
+
+}  // namespace hs::slurm::testing
