@@ -204,14 +204,14 @@ std::optional<Candidate> slurm_bid(const AuctionInput& in, const ClusterState& s
 }  // namespace
 
 std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const AuctionConfig& config) {
-  const FreeArrays free = FreeArrays::from(*in.state);
+  const FreeArrays free = FreeArrays::from(*in.cluster, *in.state);
   ClusterState slurm_state = *in.state;
   std::vector<Candidate> out;
   for (int slot = 0; slot < static_cast<int>(in.window.size()); ++slot) {
     int count = 0;
     if (config.slurm_bids) {
       if (auto c = slurm_bid(in, slurm_state, slot)) {
-        slurm_state.take(to_allocation(*c, in.window[slot]));
+        slurm_state.take(to_allocation(*in.cluster, *c, in.window[slot]));
         out.push_back(std::move(*c));
         ++count;
       }

@@ -10,16 +10,18 @@ std::int64_t Candidate::total_cores() const {
   return std::accumulate(cores.begin(), cores.end(), std::int64_t{0});
 }
 
-FreeArrays FreeArrays::from(const ClusterState& state) {
+FreeArrays FreeArrays::from(const Cluster& cluster, const ClusterState& state) {
   FreeArrays f;
   const int n = state.node_count();
   f.cores.resize(n);
   f.gres.resize(n);
   f.mem.resize(n);
+  f.mem_modelled.resize(n);
   for (int i = 0; i < n; ++i) {
     f.cores[i] = state.node(i).cores;
     f.gres[i] = state.node(i).gres;
     f.mem[i] = state.node(i).mem_mb;
+    f.mem_modelled[i] = cluster.nodes[i].memory_mb > 0;
   }
   return f;
 }
@@ -29,7 +31,7 @@ bool FreeArrays::fits(const Candidate& c, const WindowJob& job) const {
     const NodeIndex n = c.nodes[k];
     if (cores[n] < c.cores[k]) return false;
     if (job.gres_type >= 0 && gres[n][job.gres_type] < c.gres_per_node) return false;
-    if (job.mem_per_node_mb > 0 && mem[n] < job.mem_per_node_mb) return false;
+    if (job.mem_per_node_mb > 0 && mem_modelled[n] && mem[n] < job.mem_per_node_mb) return false;
   }
   return true;
 }
@@ -40,7 +42,7 @@ void FreeArrays::take(const Candidate& c, const WindowJob& job) {
     const NodeIndex n = c.nodes[k];
     cores[n] -= c.cores[k];
     if (job.gres_type >= 0) gres[n][job.gres_type] -= c.gres_per_node;
-    if (job.mem_per_node_mb > 0) mem[n] -= job.mem_per_node_mb;
+    if (job.mem_per_node_mb > 0 && mem_modelled[n]) mem[n] -= job.mem_per_node_mb;
   }
 }
 
@@ -59,7 +61,8 @@ bool node_fits(const FreeArrays& free, const WindowJob& job, std::span<const cha
   if (!mask.empty() && !mask[n]) return false;
   if (free.cores[n] < std::max(1, job.cores_per_node)) return false;
   if (g > 0 && (job.gres_type < 0 || free.gres[n][job.gres_type] < g)) return false;
-  if (job.mem_per_node_mb > 0 && free.mem[n] < job.mem_per_node_mb) return false;
+  if (job.mem_per_node_mb > 0 && free.mem_modelled[n] && free.mem[n] < job.mem_per_node_mb)
+    return false;
   return true;
 }
 
@@ -131,14 +134,14 @@ void normalise(Candidate& c) {
   c.cores = std::move(cores);
 }
 
-Allocation to_allocation(const Candidate& c, const WindowJob& job) {
+Allocation to_allocation(const Cluster& cluster, const Candidate& c, const WindowJob& job) {
   Allocation a;
   for (std::size_t k = 0; k < c.nodes.size(); ++k) {
     NodeShare s;
     s.node = c.nodes[k];
     s.cores = c.cores[k];
     if (job.gres_type >= 0) s.gres[job.gres_type] = c.gres_per_node;
-    s.mem_mb = job.mem_per_node_mb;
+    s.mem_mb = cluster.nodes[s.node].memory_mb > 0 ? job.mem_per_node_mb : 0;
     a.shares.push_back(s);
   }
   a.sort_by_node();

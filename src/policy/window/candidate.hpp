@@ -30,7 +30,8 @@ struct FreeArrays {
   std::vector<std::int32_t> cores;
   std::vector<GresCounts> gres;
   std::vector<std::int64_t> mem;
-  static FreeArrays from(const ClusterState& state);
+  std::vector<char> mem_modelled;  // node models memory (else --mem is not checked there)
+  static FreeArrays from(const Cluster& cluster, const ClusterState& state);
   int node_count() const { return static_cast<int>(cores.size()); }
   void take(const Candidate& c, const WindowJob& job);
   bool fits(const Candidate& c, const WindowJob& job) const;
@@ -61,6 +62,6 @@ bool spread_evenly(std::span<const std::int32_t> caps, std::int32_t total,
 // Sorts nodes ascending (keeping cores parallel).
 void normalise(Candidate& c);
 
-Allocation to_allocation(const Candidate& c, const WindowJob& job);
+Allocation to_allocation(const Cluster& cluster, const Candidate& c, const WindowJob& job);
 
 }  // namespace hs::window

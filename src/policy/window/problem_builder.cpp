@@ -60,7 +60,8 @@ solver::WindowProblem build_problem(const ProblemInput& in) {
       u.amount[0] = c.cores[k];
       if (job.gres_type >= 0 && job.gres_type < l.gres_types)
         u.amount[1 + job.gres_type] = c.gres_per_node;
-      if (l.memory) u.amount[1 + l.gres_types] = clamp32(job.mem_per_node_mb);
+      if (l.memory && in.free->mem_modelled[u.node])
+        u.amount[1 + l.gres_types] = clamp32(job.mem_per_node_mb);
       if (future)
         for (int d = 0; d < l.future_dims; ++d) u.amount[l.now_dims + d] = u.amount[d];
       bid.uses.push_back(u);
@@ -78,7 +79,7 @@ std::vector<StartDecision> verified_starts(const SystemView& view,
   std::vector<StartDecision> out;
   for (const Candidate& c : winners) {
     const WindowJob& job = window[c.slot];
-    Allocation alloc = to_allocation(c, job);
+    Allocation alloc = to_allocation(*view.cluster, c, job);
     const Job& spec = view.job(job.ref);
     if (auto why = allocation_violates_request(*view.cluster, spec, alloc)) {
       problems.push_back("job " + std::to_string(spec.id) + ": " + *why);

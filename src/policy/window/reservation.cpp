@@ -25,7 +25,7 @@ bool try_place(const FreeArrays& free, const WindowJob& job, int slot,
 
 std::optional<Reservation> plan_reservation(const SystemView& view, const WindowJob& job,
                                             int slot, std::span<const char> mask) {
-  FreeArrays free = FreeArrays::from(*view.free);
+  FreeArrays free = FreeArrays::from(*view.cluster, *view.free);
   std::vector<const RunningJob*> running;
   for (const RunningJob& r : view.running) running.push_back(&r);
   std::stable_sort(running.begin(), running.end(),

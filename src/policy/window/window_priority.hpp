@@ -13,8 +13,7 @@ enum class PriorityKind { Basic, Multifactor };
 
 PriorityKind parse_priority_kind(const std::string& text);
 
-// basic: FCFS, the first submitted job gets the largest number, each later one one less
-//   (job_count - ref, so always >= 1).
+// basic: FCFS, the first submitted job gets 10^9, each later one one less (floor 1).
 // multifactor: 1 + minutes waited (capped at 7 days = 10080) + 10080 * cores / cluster cores,
 //   i.e. age weight = size weight, +1 per minute waited, larger jobs higher.
 std::int64_t job_priority(PriorityKind kind, const Cluster& cluster, const Workload& workload,

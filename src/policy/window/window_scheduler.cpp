@@ -70,7 +70,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   pass.view = &view;
   pass.window = take_window(view);
   if (pass.window.empty()) return;
-  pass.free = FreeArrays::from(*view.free);
+  pass.free = FreeArrays::from(*view.cluster, *view.free);
   for (const WindowJob& w : pass.window) {
     pass.jobs.push_back(&view.job(w.ref));
     pass.masks.push_back(job_node_mask(*view.cluster, view.job(w.ref)));
