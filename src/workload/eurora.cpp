@@ -187,16 +187,17 @@ class EuroraGenerator {
     p.queue = choose_queue(p.band, p.base, rng_);
   }
 
-  // Uniform over the horizon, thinned by the day-night and weekday-weekend cycle.
+  // Uniform over the horizon, thinned by the day-night and weekday-weekend cycle. The cap on
+  // attempts only matters for a horizon lying entirely in a zero-intensity night.
   Time session_start() {
     const double horizon = o_.days * kDay;
-    for (;;) {
+    for (int attempt = 0;; ++attempt) {
       const double t = rng_.uniform01() * horizon;
       const auto day = static_cast<std::int64_t>(t / kDay);
       const double hour = std::fmod(t, static_cast<double>(kDay)) / 3600.0;
       double intensity = hour >= 8 && hour < 20 ? 1.0 : o_.night;
       if (day % 7 >= 5) intensity *= 0.5;
-      if (rng_.uniform01() < intensity) return static_cast<Time>(t);
+      if (rng_.uniform01() < intensity || attempt == 1000) return static_cast<Time>(t);
     }
   }
 

@@ -174,3 +174,14 @@ TEST(Eurora, UsesQueuesAsPartitionsWhenTheClusterHasThem) {
 
 }  // namespace
 }  // namespace hs
+
+namespace hs {
+namespace {
+
+TEST(Eurora, ShortNightOnlyHorizonTerminates) {
+  const Workload w = generate_workload("eurora:days=0.2,night=0", test::eurora_like(), 1);
+  EXPECT_EQ(w.jobs.size(), 520u);
+}
+
+}  // namespace
+}  // namespace hs
