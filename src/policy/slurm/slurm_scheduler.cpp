@@ -25,6 +25,10 @@ SlurmConfig slurm_config_from(Params& p) {
                                   "seconds a submission may wait for its main pass");
   c.default_queue_depth = static_cast<std::size_t>(p.get_int(
       "default_queue_depth", 100, 1, 100000000, "jobs an event-triggered main pass tests"));
+  c.backfill_enabled =
+      p.get_choice("scheduler_type", "backfill", {"backfill", "builtin"},
+                   "SchedulerType: sched/backfill, or sched/builtin (main pass only, FIFO)") ==
+      "backfill";
   c.bf_interval = p.get_int("bf_interval", 30, 1, 86400, "seconds between backfill passes");
   c.backfill.window = 60 * p.get_int("bf_window", 1440, 1, 43200,
                                      "backfill planning horizon in minutes");
@@ -129,7 +133,8 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
       next_full_ = (now / config_.sched_interval + 1) * config_.sched_interval;
     }
   }
-  if (backfill_dirty_ && now >= next_backfill_ && out.starts.size() < order_.size()) {
+  if (config_.backfill_enabled && backfill_dirty_ && now >= next_backfill_ &&
+      out.starts.size() < order_.size()) {
     if (backfill_.run(s, order_, partitions_, view.running).started > 0) full_dirty_ = true;
     ++backfill_passes_;
     backfill_dirty_ = false;
@@ -149,7 +154,8 @@ std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
   Time best = kNoTime;
   if (main_requested_) best = std::min(best, std::max(last_main_ + config_.batch_sched_delay, now + 1));
   if (full_dirty_) best = std::min(best, std::max(next_full_, now + 1));
-  if (backfill_dirty_) best = std::min(best, std::max(next_backfill_, now + 1));
+  if (backfill_dirty_ && config_.backfill_enabled)
+    best = std::min(best, std::max(next_backfill_, now + 1));
   if (best == kNoTime) return std::nullopt;
   return best;
 }

@@ -22,6 +22,7 @@ struct SlurmConfig {
   Time sched_interval = 60;          // full main pass period
   Time batch_sched_delay = 3;        // submit-triggered passes at most this often
   std::size_t default_queue_depth = 100;  // jobs an event-triggered main pass tests
+  bool backfill_enabled = true;      // false = sched/builtin (strict priority FIFO only)
   Time bf_interval = 30;
   BackfillConfig backfill;           // window, resolution, max_job_test, reserve_depth
   bool topology = true;              // topology/tree when the cluster has switches
