@@ -18,7 +18,7 @@ struct ClusterShape {
   std::int32_t nodes = 0;
   std::int32_t cores_per_node = 0;
   std::int64_t total_cores = 0;
-  int gpu_type = -1;               // index of "gpu" in the cluster, -1 if absent
+  int gpu_type = -1;  // index of "gpu" in the cluster, -1 if absent
   std::int32_t max_gpus_per_node = 0;
   // Nodes having at least g GPUs (index g, 0..max_gpus_per_node).
   std::vector<std::int32_t> nodes_with_gpus;

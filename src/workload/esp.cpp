@@ -13,18 +13,18 @@ using workload_detail::ClusterShape;
 
 struct EspKind {
   const char* name;
-  double size;      // fraction of all cores
+  double size;  // fraction of all cores
   int count;
-  Time run_time;    // seconds
+  Time run_time;  // seconds
 };
 
 // Thesis Table 7.1 / 002 Fig. 3(a).
 constexpr EspKind kEspKinds[] = {
-    {"A", 0.03125, 75, 257},  {"B", 0.06250, 9, 341},   {"C", 0.50000, 3, 536},
-    {"D", 0.25000, 3, 601},   {"E", 0.50000, 3, 312},   {"F", 0.06250, 9, 1846},
-    {"G", 0.12500, 6, 1321},  {"H", 0.15820, 6, 1078},  {"I", 0.03125, 24, 1438},
-    {"J", 0.06250, 24, 715},  {"K", 0.09570, 15, 495},  {"L", 0.12500, 36, 369},
-    {"M", 0.25000, 15, 192},  {"Z", 1.00000, 2, 100}};
+    {"A", 0.03125, 75, 257}, {"B", 0.06250, 9, 341},  {"C", 0.50000, 3, 536},
+    {"D", 0.25000, 3, 601},  {"E", 0.50000, 3, 312},  {"F", 0.06250, 9, 1846},
+    {"G", 0.12500, 6, 1321}, {"H", 0.15820, 6, 1078}, {"I", 0.03125, 24, 1438},
+    {"J", 0.06250, 24, 715}, {"K", 0.09570, 15, 495}, {"L", 0.12500, 36, 369},
+    {"M", 0.25000, 15, 192}, {"Z", 1.00000, 2, 100}};
 
 std::int32_t cores_for(double fraction, std::int64_t total_cores) {
   const auto cores = static_cast<std::int64_t>(std::llround(fraction * total_cores));
@@ -83,8 +83,8 @@ EspOptions read_esp_options(Params& params, EspVariant variant, std::int32_t def
   EspOptions o;
   o.variant = variant;
   const bool het = variant == EspVariant::Heterogeneous;
-  o.initial = static_cast<std::int32_t>(
-      params.get_int("initial", 50, 0, 1000000, "jobs released at t=0"));
+  o.initial =
+      static_cast<std::int32_t>(params.get_int("initial", 50, 0, 1000000, "jobs released at t=0"));
   o.arrival_mean = params.get_double("arrival_mean", 30, 0, 1e6,
                                      "mean Gaussian inter-arrival time of the rest (s)");
   o.arrival_sd = params.get_double("arrival_sd", 10, 0, 1e6,
@@ -93,9 +93,9 @@ EspOptions read_esp_options(Params& params, EspVariant variant, std::int32_t def
                              "submit time of the first full-machine Z job (s)");
   o.z_second = params.get_int("z_second", het ? 14400 : 7200, 0, 100000000,
                               "submit time of the second Z job (s)");
-  o.size_jitter = static_cast<std::int32_t>(params.get_int(
-      "size_jitter", default_jitter, 0, 1000000,
-      "each non-Z size += uniform integer in [-j, j] cores"));
+  o.size_jitter = static_cast<std::int32_t>(
+      params.get_int("size_jitter", default_jitter, 0, 1000000,
+                     "each non-Z size += uniform integer in [-j, j] cores"));
   if (het)
     o.gpus = static_cast<std::int32_t>(
         params.get_int("gpus", 2, 1, 64, "GPUs per node asked by the GPU copies"));
@@ -118,8 +118,8 @@ Workload generate_esp(const EspOptions& o, const Cluster& cluster, std::uint64_t
     jobs.push_back(std::move(job));
   }
   for (auto& job : jobs)
-    job.user = workload_detail::user_name(
-        static_cast<std::int32_t>(rng.uniform_int(1, o.common.users)));
+    job.user =
+        workload_detail::user_name(static_cast<std::int32_t>(rng.uniform_int(1, o.common.users)));
   Workload w;
   w.jobs = std::move(jobs);
   workload_detail::finalize_workload(w);

@@ -14,13 +14,13 @@ enum class EspVariant { Plain, Heterogeneous };
 
 struct EspOptions {
   EspVariant variant = EspVariant::Plain;
-  std::int32_t initial = 50;        // jobs released at t = 0
-  double arrival_mean = 30;         // Gaussian inter-arrival mean (s)
-  double arrival_sd = 10;           // its standard deviation (not given by the documents)
-  Time z_first = 2400;              // submit time of the first Z job (s)
+  std::int32_t initial = 50;  // jobs released at t = 0
+  double arrival_mean = 30;   // Gaussian inter-arrival mean (s)
+  double arrival_sd = 10;     // its standard deviation (not given by the documents)
+  Time z_first = 2400;        // submit time of the first Z job (s)
   Time z_second = 7200;
-  std::int32_t size_jitter = 0;     // +- uniform integer added to each non-Z size (cores)
-  std::int32_t gpus = 2;            // GPUs per node asked by the heterogeneous copies
+  std::int32_t size_jitter = 0;  // +- uniform integer added to each non-Z size (cores)
+  std::int32_t gpus = 2;         // GPUs per node asked by the heterogeneous copies
   workload_detail::CommonOptions common;
 };
 

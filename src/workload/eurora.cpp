@@ -38,14 +38,18 @@ struct Machine {
   const Cluster* cluster;
   std::int32_t cores_per_node;
   std::int64_t total_cores;
-  std::array<int, 3> gres_type{-1, -1, -1};          // per class; CPU has none
+  std::array<int, 3> gres_type{-1, -1, -1};                 // per class; CPU has none
   std::array<std::array<std::int32_t, 3>, 3> nodes_with{};  // [class][count 0..2]
   std::int64_t min_memory_mb;
 };
 
 Machine machine_of(const Cluster& cluster) {
-  Machine m{&cluster, 0, cluster.total_cores(), {-1, cluster.gres_index("mic"),
-                                                 cluster.gres_index("gpu")}, {}, 0};
+  Machine m{&cluster,
+            0,
+            cluster.total_cores(),
+            {-1, cluster.gres_index("mic"), cluster.gres_index("gpu")},
+            {},
+            0};
   const auto shape = workload_detail::shape_of(cluster);
   m.cores_per_node = shape.cores_per_node;
   m.min_memory_mb = cluster.nodes.empty() ? 0 : cluster.nodes.front().memory_mb;
@@ -93,7 +97,8 @@ JobRequest draw_resources(EuroraClass cls, const Machine& m, Rng& rng) {
   r.ntasks = nodes * per_node;
   r.ntasks_per_node = per_node;
   if (m.min_memory_mb > 0)
-    r.mem_per_node_mb = std::min<std::int64_t>(m.min_memory_mb, per_node * 1000LL * rng.uniform_int(1, 2));
+    r.mem_per_node_mb =
+        std::min<std::int64_t>(m.min_memory_mb, per_node * 1000LL * rng.uniform_int(1, 2));
   return r;
 }
 
@@ -156,8 +161,8 @@ class EuroraGenerator {
     User& u = users_[user];
     const int c = static_cast<int>(cls);
     auto& mine = u.profiles[c];
-    const bool fresh = mine.empty() ||
-                       (mine.size() < kMaxProfilesPerClass && rng_.bernoulli(kNewProfileProb));
+    const bool fresh =
+        mine.empty() || (mine.size() < kMaxProfilesPerClass && rng_.bernoulli(kNewProfileProb));
     if (fresh) {
       mine.push_back(static_cast<int>(profiles_.size()));
       profiles_.push_back(new_profile(u, cls, mine.size()));
@@ -235,10 +240,10 @@ class EuroraGenerator {
 void require_accelerators(const EuroraOptions& o, const Cluster& cluster) {
   for (int c = 1; c < 3; ++c)
     if (o.targets.class_share[c] > 0 && cluster.gres_index(kClassNames[c]) < 0)
-      throw InputError({"workload eurora", 0}, std::string(kClassNames[c]) + "_share",
-                       std::to_string(o.targets.class_share[c]),
-                       "the cluster has no gres '" + std::string(kClassNames[c]) +
-                           "'; set the share to 0");
+      throw InputError(
+          {"workload eurora", 0}, std::string(kClassNames[c]) + "_share",
+          std::to_string(o.targets.class_share[c]),
+          "the cluster has no gres '" + std::string(kClassNames[c]) + "'; set the share to 0");
 }
 
 }  // namespace
@@ -253,18 +258,23 @@ EuroraOptions read_eurora_options(Params& p) {
   EuroraOptions o;
   o.days = p.get_double("days", 30, 0.01, 3650, "length of the submission period (days)");
   o.jobs_per_day = p.get_double("jobs_per_day", 2600, 0.1, 1e6, "jobs per day (unless load)");
-  o.load = p.get_double("load", 0, 0, 100, "offered core-time / capacity; > 0 overrides jobs_per_day");
+  o.load =
+      p.get_double("load", 0, 0, 100, "offered core-time / capacity; > 0 overrides jobs_per_day");
   o.users = static_cast<std::int32_t>(p.get_int("users", 80, 1, 100000, "number of users"));
   o.session_mean = p.get_double("session_mean", 4, 1, 1000, "mean jobs per session");
-  o.switch_prob = p.get_double("switch", 0.3, 0, 1, "per session: chance a profile's duration regime changes");
+  o.switch_prob =
+      p.get_double("switch", 0.3, 0, 1, "per session: chance a profile's duration regime changes");
   o.night = p.get_double("night", 0.25, 0, 1, "night-time submission intensity (day = 1)");
   auto& t = o.targets;
   t.class_share[0] = p.get_double("cpu_share", 0.228, 0, 1, "share of CPU-only jobs");
   t.class_share[1] = p.get_double("mic_share", 0.007, 0, 1, "share of MIC jobs");
   t.class_share[2] = p.get_double("gpu_share", 0.764, 0, 1, "share of GPU jobs");
-  t.class_mean_s[0] = 60 * p.get_double("cpu_mean_min", 47.6, 1, 1e4, "mean CPU job duration (min)");
-  t.class_mean_s[1] = 60 * p.get_double("mic_mean_min", 56.47, 1, 1e4, "mean MIC job duration (min)");
-  t.class_mean_s[2] = 60 * p.get_double("gpu_mean_min", 6.38, 1, 1e4, "mean GPU job duration (min)");
+  t.class_mean_s[0] =
+      60 * p.get_double("cpu_mean_min", 47.6, 1, 1e4, "mean CPU job duration (min)");
+  t.class_mean_s[1] =
+      60 * p.get_double("mic_mean_min", 56.47, 1, 1e4, "mean MIC job duration (min)");
+  t.class_mean_s[2] =
+      60 * p.get_double("gpu_mean_min", 6.38, 1, 1e4, "mean GPU job duration (min)");
   t.medium_share = p.get_double("medium_share", 0.0610, 0, 1, "share of jobs of 1-5 h");
   t.long_share = p.get_double("long_share", 0.0075, 0, 1, "share of jobs over 5 h");
   EuroraDurationModel check(t);  // reject unreachable targets while reading the options

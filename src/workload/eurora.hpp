@@ -31,14 +31,13 @@ struct EuroraOptions {
   double jobs_per_day = 2600;  // 004's September 2014: 77,786 jobs in 30 days
   double load = 0;             // > 0: draw jobs until offered core-time = load x capacity
   std::int32_t users = 80;
-  double session_mean = 4;     // mean jobs per submission session
-  double switch_prob = 0.3;    // per session: the profile's duration regime changes
-  double night = 0.25;         // night-time submission intensity relative to the day
+  double session_mean = 4;   // mean jobs per submission session
+  double switch_prob = 0.3;  // per session: the profile's duration regime changes
+  double night = 0.25;       // night-time submission intensity relative to the day
   EuroraDurationTargets targets;
 };
 
 EuroraOptions read_eurora_options(Params& params);
-Workload generate_eurora(const EuroraOptions& options, const Cluster& cluster,
-                         std::uint64_t seed);
+Workload generate_eurora(const EuroraOptions& options, const Cluster& cluster, std::uint64_t seed);
 
 }  // namespace hs

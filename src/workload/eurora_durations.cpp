@@ -42,9 +42,12 @@ double solve_short_mean(double wanted) {
 
 BandBounds band_bounds(DurationBand band) {
   switch (band) {
-    case DurationBand::Short: return {1, kHour - 1};
-    case DurationBand::Medium: return {kHour, 5 * kHour};
-    default: return {5 * kHour + 1, 12 * kHour};
+    case DurationBand::Short:
+      return {1, kHour - 1};
+    case DurationBand::Medium:
+      return {kHour, 5 * kHour};
+    default:
+      return {5 * kHour + 1, 12 * kHour};
   }
 }
 
@@ -61,10 +64,10 @@ EuroraDurationModel::EuroraDurationModel(const EuroraDurationTargets& t) {
     bad_target("medium_share", t.medium_share,
                "cannot be met with the fixed GPU/MIC band mixtures and these class shares");
   band_p_[0] = {1 - cpu_medium - cpu_long, cpu_medium, cpu_long};
-  const double medium_mean = log_uniform_mean(band_bounds(DurationBand::Medium).lo,
-                                              band_bounds(DurationBand::Medium).hi);
-  const double long_mean = log_uniform_mean(band_bounds(DurationBand::Long).lo,
-                                            band_bounds(DurationBand::Long).hi);
+  const double medium_mean =
+      log_uniform_mean(band_bounds(DurationBand::Medium).lo, band_bounds(DurationBand::Medium).hi);
+  const double long_mean =
+      log_uniform_mean(band_bounds(DurationBand::Long).lo, band_bounds(DurationBand::Long).hi);
   static const char* const kMeanKeys[] = {"cpu_mean_min", "mic_mean_min", "gpu_mean_min"};
   for (int c = 0; c < 3; ++c) {
     const auto& p = band_p_[c];

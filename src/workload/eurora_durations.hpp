@@ -19,7 +19,7 @@ struct BandBounds {
 BandBounds band_bounds(DurationBand band);
 
 struct EuroraDurationTargets {
-  std::array<double, 3> class_share{0.228, 0.007, 0.764};       // CPU, MIC, GPU
+  std::array<double, 3> class_share{0.228, 0.007, 0.764};  // CPU, MIC, GPU
   std::array<double, 3> class_mean_s{47.6 * 60, 56.47 * 60, 6.38 * 60};
   double medium_share = 0.0610;
   double long_share = 0.0075;

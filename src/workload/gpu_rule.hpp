@@ -10,10 +10,10 @@
 namespace hs {
 
 struct GpuRule {
-  double fraction = 0.5;        // share of jobs that get the request, in [0, 1]
-  std::int32_t gpus = 1;        // GPUs per node
-  std::int32_t gpus_max = 0;    // > gpus: a range gpus-gpus_max per node (moldable jobs)
-  std::string gres = "gpu";     // gres name written into the request
+  double fraction = 0.5;      // share of jobs that get the request, in [0, 1]
+  std::int32_t gpus = 1;      // GPUs per node
+  std::int32_t gpus_max = 0;  // > gpus: a range gpus-gpus_max per node (moldable jobs)
+  std::string gres = "gpu";   // gres name written into the request
 };
 
 // Parses "fraction=0.3,gpus=2[,gpus_max=3][,gres=gpu]" (InputError on bad keys/values).

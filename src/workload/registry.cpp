@@ -34,9 +34,8 @@ Reader esp_reader(EspVariant variant, std::int32_t jitter) {
 Reader kinds_reader(KindsOptions (*read)(Params&)) {
   return [read](Params& p) -> Generator {
     KindsOptions o = read(p);
-    return [o](const Cluster& c, std::uint64_t seed) {
-      return generate_kinds_workload(o, c, seed);
-    };
+    return
+        [o](const Cluster& c, std::uint64_t seed) { return generate_kinds_workload(o, c, seed); };
   };
 }
 
@@ -57,7 +56,8 @@ const std::vector<Entry>& entries() {
       {"esp-het",
        "heterogeneous ESP: 458 jobs, every non-Z job duplicated with 2 GPUs/node (002 §V)",
        esp_reader(EspVariant::Heterogeneous, 0)},
-      {"esp-het-random", "heterogeneous ESP with sizes +- uniform integer in [-4, 4] (002 Table VI)",
+      {"esp-het-random",
+       "heterogeneous ESP with sizes +- uniform integer in [-4, 4] (002 Table VI)",
        esp_reader(EspVariant::Heterogeneous, 4)},
       {"tsubame",
        "job kinds A-E, C', D' in equal shares (thesis Table 7.3); Table 8.6 workloads via wl=1..9",
@@ -77,8 +77,7 @@ const std::vector<Entry>& entries() {
 std::string describe_params(const Params& params) {
   std::string text;
   for (const auto& d : params.docs())
-    text += (text.empty() ? "" : "; ") + d.key + "=" + d.default_value + " (" + d.description +
-            ")";
+    text += (text.empty() ? "" : "; ") + d.key + "=" + d.default_value + " (" + d.description + ")";
   return text;
 }
 

@@ -88,16 +88,15 @@ SyntheticOptions read_synthetic_options(Params& p) {
   if (o.runtime_max < o.runtime_min)
     throw InputError({"workload synthetic", 0}, "runtime_max", std::to_string(o.runtime_max),
                      "must be at least runtime_min=" + std::to_string(o.runtime_min));
-  o.max_fraction = p.get_double("max_fraction", 0.125, 1e-6, 1.0,
-                                "largest job as a fraction of all cores");
+  o.max_fraction =
+      p.get_double("max_fraction", 0.125, 1e-6, 1.0, "largest job as a fraction of all cores");
   o.arrival_mean = p.get_double("arrival_mean", 0, 0, 1e7,
                                 "mean exponential inter-arrival time (s); 0 = all at t=0");
   o.common = workload_detail::read_common_options(p);
   return o;
 }
 
-Workload generate_synthetic(const SyntheticOptions& o, const Cluster& cluster,
-                            std::uint64_t seed) {
+Workload generate_synthetic(const SyntheticOptions& o, const Cluster& cluster, std::uint64_t seed) {
   const ClusterShape shape = workload_detail::shape_of(cluster);
   const auto shares = mix_shares(o.mix);
   if (shares[2] > 0) workload_detail::require_gpus(shape, 1, "synthetic mix " + o.mix, "mix");
@@ -117,8 +116,8 @@ Workload generate_synthetic(const SyntheticOptions& o, const Cluster& cluster,
     const Kind kind = draw_kind(shares, rng);
     shape_job(job, kind, step * rng.uniform_int(1, max_steps), cluster, shape, rng);
     job.req.contiguous = draw_contiguous(o.contig, rng);
-    job.user = workload_detail::user_name(
-        static_cast<std::int32_t>(rng.uniform_int(1, o.common.users)));
+    job.user =
+        workload_detail::user_name(static_cast<std::int32_t>(rng.uniform_int(1, o.common.users)));
     if (o.arrival_mean > 0 && !w.jobs.empty()) t += rng.exponential(o.arrival_mean);
     job.submit = static_cast<Time>(std::llround(t));
     area += static_cast<double>(job.run_time) * job.req.ntasks;

@@ -12,9 +12,9 @@
 namespace hs {
 
 struct SyntheticOptions {
-  std::string mix = "I";        // I..V (Table 7.2)
-  std::int32_t contig = 0;      // 0, 50 or 100: percent of jobs asking --contiguous
-  double hours = 4.0;           // jobs are drawn until their theoretical runtime reaches this
+  std::string mix = "I";    // I..V (Table 7.2)
+  std::int32_t contig = 0;  // 0, 50 or 100: percent of jobs asking --contiguous
+  double hours = 4.0;       // jobs are drawn until their theoretical runtime reaches this
   Time runtime_min = 60;
   Time runtime_max = 600;
   double max_fraction = 0.125;  // largest job as a fraction of all cores

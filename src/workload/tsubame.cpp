@@ -13,11 +13,16 @@ using workload_detail::ClusterShape;
 
 KindSpec kind_from(char letter, bool prime) {
   switch (letter) {
-    case 'A': return {"A", false, 0, 0};
-    case 'B': return {"B", true, 0, 0};
-    case 'C': return prime ? KindSpec{"C'", true, 1, 3} : KindSpec{"C", true, 1, 1};
-    case 'D': return prime ? KindSpec{"D'", true, 2, 3} : KindSpec{"D", true, 2, 2};
-    default: return {"E", true, 3, 3};
+    case 'A':
+      return {"A", false, 0, 0};
+    case 'B':
+      return {"B", true, 0, 0};
+    case 'C':
+      return prime ? KindSpec{"C'", true, 1, 3} : KindSpec{"C", true, 1, 1};
+    case 'D':
+      return prime ? KindSpec{"D'", true, 2, 3} : KindSpec{"D", true, 2, 2};
+    default:
+      return {"E", true, 3, 3};
   }
 }
 
@@ -27,10 +32,9 @@ struct Table86Row {
   const char* kinds;
   double contig;
 };
-constexpr Table86Row kTable86[] = {
-    {3491, "A", 0.0},     {2095, "B", 0.0}, {3491, "ABCDE", 0.0},
-    {3491, "A", 0.5},     {2095, "B", 0.5}, {3491, "ABCDE", 0.5},
-    {3491, "A", 1.0},     {2095, "B", 1.0}, {3491, "ABCDE", 1.0}};
+constexpr Table86Row kTable86[] = {{3491, "A", 0.0}, {2095, "B", 0.0}, {3491, "ABCDE", 0.0},
+                                   {3491, "A", 0.5}, {2095, "B", 0.5}, {3491, "ABCDE", 0.5},
+                                   {3491, "A", 1.0}, {2095, "B", 1.0}, {3491, "ABCDE", 1.0}};
 
 // Every non-empty kind set written in canonical order (A B C|C' D|D' E): Params only reads
 // strings from a fixed list, which also makes the check complete.
@@ -70,8 +74,8 @@ void read_shared(Params& p, KindsOptions& o, const std::string& origin) {
 std::int64_t max_size_steps(const KindsOptions& o, const ClusterShape& shape) {
   const double hours = o.hours > 0 ? o.hours : o.jobs * 5.0 / 3491.0;
   const double mean_time = 0.5 * static_cast<double>(o.runtime_min + o.runtime_max);
-  const double mean_cores = hours * 3600.0 * static_cast<double>(shape.total_cores) /
-                            (o.jobs * mean_time);
+  const double mean_cores =
+      hours * 3600.0 * static_cast<double>(shape.total_cores) / (o.jobs * mean_time);
   const auto kmax = std::llround(2.0 * mean_cores / shape.cores_per_node - 1.0);
   return std::clamp<std::int64_t>(kmax, 1, shape.nodes);
 }
@@ -93,8 +97,8 @@ void shape_request(Job& job, const KindSpec& kind, std::int64_t target, const Cl
     if (per_node > shape.cores_per_node) per_node = kind.gpus_min;
   }
   const std::int32_t usable = shape.nodes_with_gpus[kind.gpus_min];
-  const auto nodes = std::clamp<std::int64_t>(
-      std::llround(static_cast<double>(target) / per_node), 1, usable);
+  const auto nodes =
+      std::clamp<std::int64_t>(std::llround(static_cast<double>(target) / per_node), 1, usable);
   r.nodes_min = static_cast<std::int32_t>(nodes);
   r.ntasks = static_cast<std::int32_t>(nodes * per_node);
   if (kind.gpus_min > 0)
@@ -153,8 +157,8 @@ KindsOptions read_tsubame_options(Params& p) {
     o.kinds_text = row.kinds;
     o.contig = row.contig;
   }
-  const auto wl84 = p.get_int("wl84", 0, 0, 12,
-                              "Table 8.4 workload 1-12 (0 = none): A or A-E, 5 or 10 h, contiguity");
+  const auto wl84 = p.get_int(
+      "wl84", 0, 0, 12, "Table 8.4 workload 1-12 (0 = none): A or A-E, 5 or 10 h, contiguity");
   const bool ranges = p.get_bool("ranges", false, "with wl84 7-12: C', D' instead of C, D");
   if (wl84 > 0 && wl > 0)
     throw InputError({"workload tsubame", 0}, "wl84", std::to_string(wl84),
@@ -171,8 +175,8 @@ KindsOptions read_tsubame_options(Params& p) {
 
 KindsOptions read_tree1024_options(Params& p) {
   KindsOptions o;
-  const std::string wl = p.get_choice("wl", "5", {"1", "2", "3", "4", "5", "6", "5'", "6'"},
-                                      "Table 8.5 workload");
+  const std::string wl =
+      p.get_choice("wl", "5", {"1", "2", "3", "4", "5", "6", "5'", "6'"}, "Table 8.5 workload");
   const int number = wl[0] - '0';
   o.jobs = number % 2 == 1 ? 350 : 2095;
   o.kinds_text = number <= 2 ? "A" : number <= 4 ? "B" : wl.size() == 2 ? "ABC'D'E" : "ABCDE";
@@ -195,8 +199,8 @@ Workload generate_kinds_workload(const KindsOptions& o, const Cluster& cluster,
     const KindSpec& kind = o.kinds[kinds[i]];
     Job job;
     job.name = kind.name;
-    job.user = workload_detail::user_name(
-        static_cast<std::int32_t>(rng.uniform_int(1, o.common.users)));
+    job.user =
+        workload_detail::user_name(static_cast<std::int32_t>(rng.uniform_int(1, o.common.users)));
     const Time nominal = rng.uniform_int(o.runtime_min, o.runtime_max);
     job.run_time = nominal;
     job.req.time_limit = workload_detail::time_limit_for(nominal, o.common.limit_factor);

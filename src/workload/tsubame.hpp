@@ -30,11 +30,11 @@ struct KindsOptions {
   std::vector<KindSpec> kinds;  // equal shares
   std::string kinds_text;
   std::int32_t jobs = 3491;
-  double hours = 0;             // target theoretical runtime; 0 = jobs x 5 h / 3491
-  double contig = 0;            // share of jobs asking --contiguous (exact count)
+  double hours = 0;   // target theoretical runtime; 0 = jobs x 5 h / 3491
+  double contig = 0;  // share of jobs asking --contiguous (exact count)
   Time runtime_min = 60;
   Time runtime_max = 600;
-  double arrival_mean = 0;      // mean exponential inter-arrival (s); 0 = all at t = 0
+  double arrival_mean = 0;  // mean exponential inter-arrival (s); 0 = all at t = 0
   workload_detail::CommonOptions common;
 };
 

@@ -19,7 +19,9 @@ std::map<std::string, int> count_names(const Workload& w) {
 void expect_ordered_and_numbered(const Workload& w) {
   for (std::size_t i = 0; i < w.jobs.size(); ++i) {
     EXPECT_EQ(w.jobs[i].id, static_cast<std::int64_t>(i + 1));
-    if (i > 0) { EXPECT_LE(w.jobs[i - 1].submit, w.jobs[i].submit); }
+    if (i > 0) {
+      EXPECT_LE(w.jobs[i - 1].submit, w.jobs[i].submit);
+    }
     EXPECT_GT(w.jobs[i].req.time_limit, 0);
     EXPECT_GE(w.jobs[i].req.time_limit, w.jobs[i].run_time);
     EXPECT_FALSE(w.jobs[i].user.empty());
@@ -37,10 +39,18 @@ TEST(Esp, Plain230JobsWithTable71CountsAndSizes) {
   EXPECT_EQ(counts.at("Z"), 2);
   for (const auto& j : w.jobs) {
     EXPECT_TRUE(j.req.gres.empty());
-    if (j.name == "A") { EXPECT_EQ(j.req.ntasks, 256); }   // 0.03125 * 8192
-    if (j.name == "H") { EXPECT_EQ(j.req.ntasks, 1296); }  // 0.1582 * 8192
-    if (j.name == "Z") { EXPECT_EQ(j.req.ntasks, 8192); }
-    if (j.name == "F") { EXPECT_EQ(j.run_time, 1846); }
+    if (j.name == "A") {
+      EXPECT_EQ(j.req.ntasks, 256);
+    }  // 0.03125 * 8192
+    if (j.name == "H") {
+      EXPECT_EQ(j.req.ntasks, 1296);
+    }  // 0.1582 * 8192
+    if (j.name == "Z") {
+      EXPECT_EQ(j.req.ntasks, 8192);
+    }
+    if (j.name == "F") {
+      EXPECT_EQ(j.run_time, 1846);
+    }
   }
   // Sum of size x count x time over Table 7.1 is 11011 s; the documents quote 10984 s
   // (3.05 h) for the original set, and 21822 s for the heterogeneous one (= 2 x 10811 +
@@ -105,7 +115,9 @@ TEST(EspHet, RandomVariantJittersSizesWithinFour) {
       EXPECT_GE(j.req.ntasks, 252);
       EXPECT_LE(j.req.ntasks, 260);
     }
-    if (j.name == "Z") { EXPECT_EQ(j.req.ntasks, 8192); }
+    if (j.name == "Z") {
+      EXPECT_EQ(j.req.ntasks, 8192);
+    }
     not_multiple_of_8 += j.req.ntasks % 8 != 0;
   }
   EXPECT_GT(not_multiple_of_8, 300);  // 8 of the 9 offsets break the multiple of 8
@@ -116,7 +128,9 @@ TEST(Esp, SizesScaleToTheCluster) {
   const Workload w = generate_workload("esp-het", c, 1);
   for (const auto& j : w.jobs) {
     EXPECT_LE(j.req.ntasks, 1024);
-    if (j.name == "A") { EXPECT_EQ(j.req.ntasks, 32); }
+    if (j.name == "A") {
+      EXPECT_EQ(j.req.ntasks, 32);
+    }
   }
 }
 
@@ -141,7 +155,9 @@ TEST(Esp, OptionsAndErrors) {
   const Cluster c = test::paper1024();
   const Workload w = generate_workload("esp:initial=230,limit_factor=2", c, 1);
   for (const auto& j : w.jobs) {
-    if (j.name != "Z") { EXPECT_EQ(j.submit, 0); }
+    if (j.name != "Z") {
+      EXPECT_EQ(j.submit, 0);
+    }
     EXPECT_EQ(j.req.time_limit, 2 * j.run_time);
   }
   EXPECT_THROW(generate_workload("esp:bogus=1", c, 1), InputError);

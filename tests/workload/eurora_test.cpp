@@ -1,3 +1,5 @@
+#include "workload/eurora.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,7 +8,6 @@
 
 #include "test_clusters.hpp"
 #include "util/error.hpp"
-#include "workload/eurora.hpp"
 #include "workload/registry.hpp"
 
 namespace hs {
@@ -37,7 +38,9 @@ TEST_F(EuroraMonth, JobCountAndOrder) {
   ASSERT_EQ(month_->jobs.size(), 78000u);  // 30 days x 2600
   for (std::size_t i = 0; i < month_->jobs.size(); ++i) {
     EXPECT_EQ(month_->jobs[i].id, static_cast<std::int64_t>(i + 1));
-    if (i > 0) { ASSERT_LE(month_->jobs[i - 1].submit, month_->jobs[i].submit); }
+    if (i > 0) {
+      ASSERT_LE(month_->jobs[i - 1].submit, month_->jobs[i].submit);
+    }
   }
 }
 
@@ -59,9 +62,12 @@ TEST_F(EuroraMonth, ClassSharesAndMeansFollow004Table1) {
 TEST_F(EuroraMonth, DurationBandsFollow004) {
   double short_jobs = 0, medium = 0, long_jobs = 0;
   for (const auto& j : month_->jobs) {
-    if (j.run_time < 3600) short_jobs += 1;
-    else if (j.run_time <= 5 * 3600) medium += 1;
-    else long_jobs += 1;
+    if (j.run_time < 3600)
+      short_jobs += 1;
+    else if (j.run_time <= 5 * 3600)
+      medium += 1;
+    else
+      long_jobs += 1;
   }
   const double n = static_cast<double>(month_->jobs.size());
   EXPECT_NEAR(short_jobs / n, 0.9314, 0.015);

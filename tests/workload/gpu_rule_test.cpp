@@ -1,8 +1,9 @@
+#include "workload/gpu_rule.hpp"
+
 #include <gtest/gtest.h>
 
 #include "test_clusters.hpp"
 #include "util/error.hpp"
-#include "workload/gpu_rule.hpp"
 #include "workload/registry.hpp"
 
 namespace hs {

@@ -1,10 +1,10 @@
 // Generated workloads survive `hetsched generate` (write_job_file) and reading back: names
 // such as C' and every request field are representable in the job file format.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "io/job_file.hpp"
 #include "test_clusters.hpp"
@@ -49,7 +49,8 @@ void expect_round_trip(const std::string& spec, const Cluster& cluster) {
 
 TEST(JobFileRoundTrip, EveryGenerator) {
   expect_round_trip("esp-het", test::paper1024());
-  expect_round_trip("tsubame:kinds=ABC'D'E,jobs=400,contig=0.5", test::uniform_cluster(1408, 12, 3));
+  expect_round_trip("tsubame:kinds=ABC'D'E,jobs=400,contig=0.5",
+                    test::uniform_cluster(1408, 12, 3));
   expect_round_trip("synthetic:mix=V,contig=50", test::uniform_cluster(128, 8, 2));
   expect_round_trip("eurora:days=1", test::eurora_like());
 }

@@ -16,8 +16,8 @@ void expect_all_runnable(const std::string& spec, const Cluster& cluster) {
     const auto bind = bind_to_cluster(cluster, job);
     ASSERT_FALSE(bind.has_value()) << spec << " job " << job.id << ": " << *bind;
     const auto never = never_runnable_reason(cluster, job);
-    ASSERT_FALSE(never.has_value()) << spec << " job " << job.id << " (" << job.name
-                                    << "): " << *never;
+    ASSERT_FALSE(never.has_value())
+        << spec << " job " << job.id << " (" << job.name << "): " << *never;
   }
 }
 
@@ -42,9 +42,7 @@ TEST(Runnable, SyntheticMixesOnSmallMediumLarge) {
                           test::uniform_cluster(nodes, 8, 2));
 }
 
-TEST(Runnable, EuroraOnEurora) {
-  expect_all_runnable("eurora:days=3", test::eurora_like());
-}
+TEST(Runnable, EuroraOnEurora) { expect_all_runnable("eurora:days=3", test::eurora_like()); }
 
 }  // namespace
 }  // namespace hs

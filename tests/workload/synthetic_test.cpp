@@ -29,7 +29,9 @@ TEST(Synthetic, ReachesAboutFourHoursOnEachMachineSize) {
       EXPECT_LE(j.run_time, 600);
       EXPECT_EQ(j.req.ntasks % 8, 0) << j.name;  // multiples of cores per node
       EXPECT_LE(j.req.ntasks, c.total_cores() / 8);
-      if (j.req.nodes_min > 0) { EXPECT_LE(j.req.nodes_min, nodes); }
+      if (j.req.nodes_min > 0) {
+        EXPECT_LE(j.req.nodes_min, nodes);
+      }
     }
   }
 }

@@ -81,8 +81,7 @@ TEST(Tsubame, BOnlyWorkloadIsAboutThreeHours) {
 TEST(Tsubame, ContiguityRatioIsExact) {
   const Cluster c = tsubame();
   for (double ratio : {0.0, 0.5, 1.0}) {
-    const Workload w = generate_workload(
-        "tsubame:jobs=1001,contig=" + std::to_string(ratio), c, 4);
+    const Workload w = generate_workload("tsubame:jobs=1001,contig=" + std::to_string(ratio), c, 4);
     int contiguous = 0;
     for (const auto& j : w.jobs) contiguous += j.req.contiguous;
     EXPECT_EQ(contiguous, static_cast<int>(std::llround(ratio * 1001)));
@@ -106,7 +105,10 @@ TEST(Tsubame, PrimedKindsAskGpuRangesAndAreMoldable) {
     EXPECT_EQ(j.req.gres[0].per_node_max, 3);
     EXPECT_GE(j.req.time_limit, j.run_time);
     // The limit is the nominal time unless the N(1,0.5) factor exceeded 1.
-    if (j.req.time_limit == j.run_time) ++above_nominal; else ++below_nominal;
+    if (j.req.time_limit == j.run_time)
+      ++above_nominal;
+    else
+      ++below_nominal;
   }
   EXPECT_EQ(molded, 800);
   EXPECT_GT(above_nominal, 250);
@@ -129,7 +131,9 @@ TEST(Tree1024, Table85Workloads) {
   EXPECT_EQ(counts.count("C"), 0u);
   for (const auto& j : w6p.jobs) {
     EXPECT_LE(j.req.ntasks, c.total_cores());
-    if (j.req.nodes_min > 0) { EXPECT_EQ(j.req.ntasks % j.req.nodes_min, 0); }
+    if (j.req.nodes_min > 0) {
+      EXPECT_EQ(j.req.ntasks % j.req.nodes_min, 0);
+    }
   }
   EXPECT_EQ(count_names(generate_workload("tree1024:wl=5", c, 1)).at("E"), 70);
 }
