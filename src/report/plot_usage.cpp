@@ -1,0 +1,115 @@
+// Plot (1): resources in use over time. Long series are averaged into time buckets so the
+// data files stay small; the step shape of short series is kept exactly.
+#include <algorithm>
+#include <sstream>
+
+#include "report/plots.hpp"
+
+namespace hs::report {
+
+namespace {
+
+constexpr std::size_t kMaxPoints = 4000;
+constexpr std::size_t kBuckets = 2000;
+
+struct Series {
+  std::vector<double> time;
+  std::vector<std::vector<double>> used;  // [resource][point]
+};
+
+// Time-weighted mean of each resource over equal buckets of [first, last] time.
+Series bucket_average(const UsageFile& u) {
+  Series s;
+  const double t0 = static_cast<double>(u.time.front()), t1 = static_cast<double>(u.time.back());
+  const double width = std::max(1e-9, (t1 - t0) / kBuckets);
+  s.used.assign(u.used.size(), std::vector<double>(kBuckets, 0.0));
+  auto bucket_of = [&](double t) {
+    return std::min(kBuckets - 1, static_cast<std::size_t>((t - t0) / width));
+  };
+  for (std::size_t i = 0; i + 1 < u.time.size(); ++i) {
+    const double a = static_cast<double>(u.time[i]), b = static_cast<double>(u.time[i + 1]);
+    for (std::size_t k = bucket_of(a); k <= bucket_of(b) && k < kBuckets; ++k) {
+      const double lo = t0 + width * static_cast<double>(k), hi = lo + width;
+      const double overlap = std::min(b, hi) - std::max(a, lo);
+      if (overlap <= 0) continue;
+      for (std::size_t r = 0; r < u.used.size(); ++r) s.used[r][k] += u.used[r][i] * overlap / width;
+    }
+  }
+  for (std::size_t k = 0; k < kBuckets; ++k) s.time.push_back(t0 + width * static_cast<double>(k));
+  s.time.push_back(t1);
+  for (auto& r : s.used) r.push_back(0.0);
+  return s;
+}
+
+Series exact(const UsageFile& u) {
+  Series s;
+  for (std::int64_t t : u.time) s.time.push_back(static_cast<double>(t));
+  s.used = u.used;
+  return s;
+}
+
+std::string data_text(const Series& s, const TimeUnit& unit) {
+  std::ostringstream out;
+  out << "# time_" << unit.name;
+  out << " then one column per resource\n";
+  for (std::size_t i = 0; i < s.time.size(); ++i) {
+    out << data_number(s.time[i] / unit.seconds);
+    for (const auto& r : s.used) out << ' ' << data_number(r[i]);
+    out << '\n';
+  }
+  return out.str();
+}
+
+}  // namespace
+
+PlotSpec write_usage_plot(const PlotContext& ctx, const std::vector<UsageFile>& runs) {
+  PlotSpec spec{"usage", "Resources in use over time", "", {}};
+  double t_min = 0, t_max = 0;
+  bool any = false, bucketed = false;
+  for (const UsageFile& u : runs) {
+    if (u.time.empty()) continue;
+    t_min = any ? std::min<double>(t_min, u.time.front()) : u.time.front();
+    t_max = any ? std::max<double>(t_max, u.time.back()) : u.time.back();
+    any = true;
+  }
+  const TimeUnit unit = time_unit_for(t_max - t_min);
+  const std::vector<std::string>& resources = runs.front().resources;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const UsageFile& u = runs[i];
+    const bool big = u.time.size() > kMaxPoints;
+    bucketed = bucketed || big;
+    const Series s = u.time.empty() ? Series{{}, u.used} : big ? bucket_average(u) : exact(u);
+    write_text_file(plot_path(ctx, "usage_" + ctx.stems[i] + ".dat"), data_text(s, unit));
+  }
+  std::ostringstream gp;
+  gp << gp_png_header(spec.id, 1100, 260 * static_cast<int>(resources.size()) + 80);
+  gp << "set multiplot layout " << resources.size() << ",1\n"
+     << "set grid\nset key outside right top vertical\nset yrange [0:*]\n";
+  if (any) gp << "set xrange [" << data_number(t_min / unit.seconds) << ":" << data_number(t_max / unit.seconds) << "]\n";
+  for (std::size_t r = 0; r < resources.size(); ++r) {
+    gp << "set ylabel " << gp_quote(resources[r] + " in use") << "\n";
+    gp << "set xlabel " << gp_quote(r + 1 == resources.size() ? "time (" + unit.name + ")" : "") << "\n";
+    if (r == 0) gp << "set title " << gp_quote("Resources in use (first repetition of each scheduler)") << "\n";
+    else gp << "unset title\n";
+    gp << "plot ";
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (runs[i].resources.size() != resources.size()) continue;
+      gp << (i ? ", \\\n     " : "") << gp_quote("usage_" + ctx.stems[i] + ".dat") << " using 1:"
+         << r + 2 << " with steps lw 1.5 lc rgb " << gp_quote(scheduler_colour(i)) << " title "
+         << gp_quote(ctx.schedulers[i]);
+    }
+    gp << "\n";
+  }
+  gp << "unset multiplot\n";
+  write_text_file(plot_path(ctx, spec.id + ".gp"), gp.str());
+  spec.caption =
+      "Cores and each generic resource held by running jobs, one line per scheduler, from the "
+      "first repetition's usage.csv. A line at the cluster's capacity means the resource is "
+      "fully allocated; gaps between schedulers show who keeps the machine busier.";
+  if (bucketed)
+    spec.notes.push_back("Long series were averaged over " + std::to_string(kBuckets) +
+                         " equal time buckets (time-weighted) to keep the plot readable.");
+  return spec;
+}
+
+}  // namespace hs::report
