@@ -247,6 +247,8 @@ class SlurmConfParser {
       for (const ConfPair& p : line.pairs) partition_defaults_[p.key] = p;
       return;
     }
+    if (name.empty())
+      throw InputError(line.where, line.first().written, name, "empty partition name");
     PairMap values = partition_defaults_;
     for (const ConfPair& p : line.pairs) values[p.key] = p;
     for (const PartitionDraft& d : partitions_)
@@ -285,11 +287,19 @@ class SlurmConfParser {
         "hidden", "rootonly", "reqresv", "alternate", "disablerootjobs", "tresbillingweights",
         "allocnodes", "qos", "exclusiveuser", "gracetime", "preemptmode", "priorityjobfactor",
         "powerdownonidle", "suspendtime", "suspendtimeout", "resumetimeout", "cpubind"};
-    if (!administrative.count(pair.key))
+    // OverSubscribe=NO (cores never shared between jobs) is what the model does anyway.
+    const bool modelled_anyway =
+        (pair.key == "oversubscribe" || pair.key == "shared") && iequals(pair.value, "no");
+    if (!administrative.count(pair.key) && !modelled_anyway)
       warn(where, "partition key '" + pair.written + "' is not modelled; ignored");
   }
 
   void build_partitions() {
+    const auto defaults = std::count_if(partitions_.begin(), partitions_.end(),
+                                        [](const PartitionDraft& d) { return d.partition.is_default; });
+    if (defaults > 1)
+      warn(partitions_.front().where, std::to_string(defaults) +
+                                          " partitions say Default=YES; the first one is used");
     for (PartitionDraft& d : partitions_) {
       d.partition.nodes = partition_nodes(d);
       result_.cluster.partitions.push_back(std::move(d.partition));

@@ -1,5 +1,6 @@
 #include "io/swf_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <limits>
@@ -56,8 +57,9 @@ void read_comment(std::string_view body, const InputLocation& where, SwfHeader& 
   if (target == nullptr) return;
   const auto words = split_whitespace(text.substr(colon + 1));
   if (words.empty()) throw InputError(where, key, "", "header value missing");
-  *target = static_cast<int>(
-      parse_int_in(words.front(), 0, std::numeric_limits<std::int32_t>::max(), where, key));
+  // -1 is the format's "unknown"; 0 means the same here.
+  *target = static_cast<int>(std::max<std::int64_t>(
+      0, parse_int_in(words.front(), -1, std::numeric_limits<std::int32_t>::max(), where, key)));
 }
 
 struct SwfRecord {

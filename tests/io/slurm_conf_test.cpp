@@ -69,7 +69,9 @@ TEST(SlurmConf, ReadsTheSmallTreeExample) {
   EXPECT_EQ(config.settings.at("priorityweightage"), "1000");
   EXPECT_EQ(config.settings.at("selecttypeparameters"), "CR_Core_Memory");
   EXPECT_EQ(config.settings.count("slurmuser"), 0u);
-  EXPECT_TRUE(has_warning(config, "OverSubscribe"));
+  EXPECT_FALSE(has_warning(config, "OverSubscribe"));  // =NO is what the model does
+  EXPECT_TRUE(has_warning(config, "topology.conf:2: topology.conf key 'LinkSpeed' ignored"));
+  EXPECT_EQ(config.warnings.size(), 2u) << ::testing::PrintToString(config.warnings);
   EXPECT_FALSE(has_warning(config, "SlurmUser"));
 }
 
@@ -82,7 +84,8 @@ TEST(SlurmConf, DefaultsCpusGresTypesAndNaturalOrder) {
                                       "NODENAME=n[1-2] CPUs=6 Gres=gpu:1,gpu:k80:1\n"
                                       "NodeName=x1 Procs=3\n"
                                       "Unknownkey=5   # a comment\n"
-                                      "PartitionName=all Nodes=ALL MaxTime=UNLIMITED\n");
+                                      "PartitionName=all Nodes=ALL MaxTime=UNLIMITED "
+                                      "OverSubscribe=FORCE:4\n");
   const SlurmConfig config = load_slurm_conf(path);
   const Cluster& c = config.cluster;
   EXPECT_EQ(c.name, "site");
@@ -99,6 +102,7 @@ TEST(SlurmConf, DefaultsCpusGresTypesAndNaturalOrder) {
   EXPECT_FALSE(c.topology.has_value());
   EXPECT_EQ(c.partitions.at(0).max_time, kNoTime);
   EXPECT_TRUE(has_warning(config, "site.conf:5: unknown key 'Unknownkey'"));
+  EXPECT_TRUE(has_warning(config, "site.conf:6: partition key 'OverSubscribe' is not modelled"));
 }
 
 TEST(SlurmConf, ContinuationIncludeAndGresConf) {
@@ -166,6 +170,8 @@ TEST(SlurmConf, ErrorsNameFileLineAndField) {
       {"NodeName=n1\nPartitionName=p\nPartitionName=p\n", nullptr, nullptr, "PartitionName"},
       {"NodeName=n[1-\n", nullptr, nullptr, "hostlist"},
       {"PartitionName=p\n", nullptr, nullptr, "NodeName"},
+      {"NodeName=n1\nPartitionName= Nodes=n1\n", nullptr, nullptr, "PartitionName"},
+      {"NodeName=\n", nullptr, nullptr, "hostlist"},
       {"NodeName=n1 junk\n", nullptr, nullptr, "token"},
       {"NodeName=n1 Weight=\"3\n", nullptr, nullptr, "line"},
       {"Include missing.conf\nNodeName=n1\n", nullptr, nullptr, "file"},

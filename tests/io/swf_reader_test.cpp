@@ -120,6 +120,7 @@ TEST(SwfReader, DuplicateIdsAndBadHeaderAreErrors) {
                                      "1 0 5 100 4 -1 -1 4 200 -1 1 7 1 -1 2 -1 -1 -1\n"
                                      "1 9 5 100 4 -1 -1 4 200 -1 1 7 1 -1 2 -1 -1 -1\n");
   EXPECT_EQ(expect_input_error([&] { read_swf(dup); }).where().line, 2);
+  EXPECT_EQ(read_swf(write_file(dir / "unknown.swf", "; MaxNodes: -1\n")).header.max_nodes, 0);
   const std::string header = write_file(dir / "header.swf", "; MaxNodes: many\n");
   EXPECT_EQ(expect_input_error([&] { read_swf(header); }).field(), "maxnodes");
   EXPECT_EQ(expect_input_error([&] { read_swf((dir / "missing.swf").string()); }).field(),
