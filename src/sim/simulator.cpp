@@ -130,8 +130,9 @@ class Run {
     result_.queue.push_back({now, static_cast<std::int32_t>(pending_.size()),
                              static_cast<std::int32_t>(running_.size())});
     if (d.wake_at) {
-      if (*d.wake_at <= now) policy_bug("job -", "wake_at " + std::to_string(*d.wake_at) +
-                                                     " is not after now " + std::to_string(now));
+      if (*d.wake_at <= now)
+        policy_bug("wake_at " + std::to_string(*d.wake_at) + " is not after now " +
+                   std::to_string(now));
       wakes_.push(*d.wake_at);
     }
     schedule_periodic(now);
@@ -148,8 +149,8 @@ class Run {
     next_periodic_ = (every > 0 && !pending_.empty()) ? (now / every + 1) * every : kNoTime;
   }
 
-  [[noreturn]] void policy_bug(const std::string& job, const std::string& what) const {
-    throw std::logic_error("scheduler " + scheduler_.name() + ": " + job + ": " + what);
+  [[noreturn]] void policy_bug(const std::string& what) const {
+    throw std::logic_error("scheduler " + scheduler_.name() + ": " + what);
   }
 
   std::string job_label(JobRef j) const {
@@ -161,11 +162,11 @@ class Run {
   void start(Time now, StartDecision& s) {
     const JobRef j = s.job;
     if (j < 0 || static_cast<std::size_t>(j) >= phase_.size() || phase_[j] != Phase::Pending)
-      policy_bug(job_label(j), "started but not pending");
+      policy_bug(job_label(j) + ": started but not pending");
     const Job& job = workload_.jobs[j];
     if (auto bad = allocation_violates_request(cluster_, job, s.alloc))
-      policy_bug(job_label(j), "allocation violates the request: " + *bad);
-    if (!free_.can_hold(s.alloc)) policy_bug(job_label(j), "allocation exceeds free resources");
+      policy_bug(job_label(j) + ": allocation violates the request: " + *bad);
+    if (!free_.can_hold(s.alloc)) policy_bug(job_label(j) + ": allocation exceeds free resources");
     free_.take(s.alloc);
     phase_[j] = Phase::Running;
     JobRecord& rec = result_.records[j];
@@ -182,7 +183,7 @@ class Run {
   void policy_reject(Rejection& r) {
     if (r.job < 0 || static_cast<std::size_t>(r.job) >= phase_.size() ||
         phase_[r.job] != Phase::Pending)
-      policy_bug(job_label(r.job), "rejected but not pending");
+      policy_bug(job_label(r.job) + ": rejected but not pending");
     if (r.reason.empty()) r.reason = "rejected by " + scheduler_.name();
     reject(r.job, std::move(r.reason));
   }

@@ -218,6 +218,65 @@ TEST(Simulator, AllocationBreakingTheRequestThrows) {
   EXPECT_THROW(simulate(c, w, s, {}), std::logic_error);
 }
 
+// Rejects the head job (once per pass) and starts nothing in the same pass.
+struct RejectHeadThenFcfs : Scheduler {
+  std::string name() const override { return "reject-head"; }
+  Decisions decide(const SystemView& v, std::span<const Event> e) override {
+    Decisions d;
+    if (!v.pending.empty() && v.job(v.pending.front()).id == 1) {
+      d.rejections.push_back({v.pending.front(), ""});
+      return d;
+    }
+    return fcfs.decide(v, e);
+  }
+  FcfsFirstFit fcfs;
+};
+
+TEST(Simulator, RejectionOnlyPassIsFollowedByAnotherPass) {
+  const Cluster c = make_cluster(1, 4, 0);
+  Workload w;
+  w.jobs = {make_job(1, 0, 4, 10, 10), make_job(2, 0, 4, 10, 10)};
+  RejectHeadThenFcfs s;
+  const SimResult r = simulate(c, w, s, {});
+  EXPECT_EQ(r.records[0].status, JobStatus::Rejected);
+  EXPECT_EQ(r.records[0].reason, "rejected by reject-head");
+  EXPECT_EQ(r.records[1].start, 0);  // second pass at t = 0
+  EXPECT_EQ(r.stalled, 0);
+}
+
+struct StartsTwice : Scheduler {
+  std::string name() const override { return "twice"; }
+  Decisions decide(const SystemView& v, std::span<const Event>) override {
+    Decisions d;
+    if (v.pending.empty()) return d;
+    NodeShare s;
+    s.node = 0;
+    s.cores = 1;
+    d.starts.push_back({v.pending.front(), Allocation{{s}}});
+    d.starts.push_back({v.pending.front(), Allocation{{s}}});
+    return d;
+  }
+};
+
+struct WakesNow : Scheduler {
+  std::string name() const override { return "wakes-now"; }
+  Decisions decide(const SystemView& v, std::span<const Event>) override {
+    Decisions d;
+    d.wake_at = v.now;
+    return d;
+  }
+};
+
+TEST(Simulator, DoubleStartAndBadWakeAreBugs) {
+  const Cluster c = make_cluster(1, 4, 0);
+  Workload w;
+  w.jobs = {make_job(5, 0, 1, 10, 10)};
+  StartsTwice twice;
+  EXPECT_THROW(simulate(c, w, twice, {}), std::logic_error);
+  WakesNow wakes;
+  EXPECT_THROW(simulate(c, w, wakes, {}), std::logic_error);
+}
+
 std::string records_text(const SimResult& r) {
   std::ostringstream out;
   for (const auto& rec : r.records) {
