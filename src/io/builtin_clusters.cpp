@@ -8,6 +8,8 @@
 
 namespace hs {
 
+using namespace text;  // io's parsing helpers
+
 namespace {
 
 struct NodeGroup {

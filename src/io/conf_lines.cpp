@@ -6,6 +6,8 @@
 
 namespace hs {
 
+using namespace text;  // io's parsing helpers
+
 namespace {
 
 constexpr int kMaxIncludeDepth = 16;

@@ -9,6 +9,8 @@
 
 namespace hs {
 
+using namespace text;  // io's parsing helpers
+
 namespace {
 
 constexpr std::int64_t kMaxDevices = 1'000'000;

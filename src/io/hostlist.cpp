@@ -6,6 +6,8 @@
 
 namespace hs {
 
+using namespace text;  // io's parsing helpers
+
 namespace {
 
 // One part of a host expression: a literal, or the alternatives of a bracket group.

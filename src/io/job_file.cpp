@@ -12,6 +12,8 @@
 
 namespace hs {
 
+using namespace text;  // io's parsing helpers
+
 namespace {
 
 constexpr std::int64_t kMaxTime = 1'000'000'000'000;

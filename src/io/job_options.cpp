@@ -10,6 +10,8 @@
 
 namespace hs {
 
+using namespace text;  // io's parsing helpers
+
 namespace {
 
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();

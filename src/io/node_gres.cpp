@@ -7,6 +7,8 @@
 
 namespace hs {
 
+using namespace text;  // io's parsing helpers
+
 namespace {
 
 constexpr std::int64_t kMaxGresPerNode = 1'000'000;

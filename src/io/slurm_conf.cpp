@@ -16,6 +16,8 @@
 
 namespace hs {
 
+using namespace text;  // io's parsing helpers
+
 namespace {
 
 constexpr std::int64_t kMaxCpus = 1'000'000;

@@ -8,6 +8,8 @@
 
 namespace hs {
 
+using namespace text;  // io's parsing helpers
+
 namespace {
 
 // Any field above this is certainly a typo and would overflow when multiplied.

@@ -10,6 +10,8 @@
 
 namespace hs {
 
+using namespace text;  // io's parsing helpers
+
 namespace {
 
 constexpr int kSwfFields = 18;

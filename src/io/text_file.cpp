@@ -9,7 +9,7 @@
 #include <iterator>
 #include <memory>
 
-namespace hs {
+namespace hs::text {
 
 namespace {
 
@@ -125,4 +125,4 @@ std::int64_t parse_int_in(std::string_view text, std::int64_t lo, std::int64_t h
   return value;
 }
 
-}  // namespace hs
+}  // namespace hs::text

@@ -1,6 +1,7 @@
 #pragma once
 // Whole-file reading for the input readers: plain text or gzip (recognised by its magic
-// bytes 1f 8b, not by the file name), plus small helpers for line-oriented parsing.
+// bytes 1f 8b, not by the file name), plus small helpers for line-oriented parsing. In
+// their own namespace so that generic names (trim, parse_int) cannot clash across areas.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -8,7 +9,7 @@
 
 #include "util/error.hpp"
 
-namespace hs {
+namespace hs::text {
 
 bool is_gzip_file(const std::string& path);
 // The file's text, decompressed when it is gzip. InputError when unreadable or corrupt.
@@ -29,4 +30,4 @@ std::int64_t parse_int(std::string_view text, const InputLocation& where,
 std::int64_t parse_int_in(std::string_view text, std::int64_t lo, std::int64_t hi,
                           const InputLocation& where, const std::string& field);
 
-}  // namespace hs
+}  // namespace hs::text
