@@ -96,6 +96,11 @@ void report(const char* label, const hs::Cluster& c, const hs::Workload& w) {
               static_cast<double>(w.jobs.size()) / total,
               overhead > 0 ? static_cast<double>(w.jobs.size()) / overhead : 0.0,
               ok ? "ok" : "FAILED");
+  std::printf("{\"bench\":\"simulator\",\"workload\":\"%s\",\"jobs\":%zu,\"nodes\":%d,"
+              "\"scheduler\":\"%s\",\"wall_s\":%.4f,\"scheduler_s\":%.4f,\"cpu_s\":%.4f,"
+              "\"jobs_per_s\":%.0f}\n",
+              label, w.jobs.size(), c.node_count(), fcfs.name().c_str(), total, timed.seconds, cpu,
+              static_cast<double>(w.jobs.size()) / total);
 }
 
 }  // namespace

@@ -209,6 +209,7 @@ class Run {
       rec.reason = "still waiting when no event was left; the last pass of " +
                    scheduler_.name() + " started nothing";
       ++result_.stalled;
+      count_done();
     }
     pending_.clear();
     next_periodic_ = kNoTime;
