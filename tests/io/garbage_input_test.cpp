@@ -1,6 +1,10 @@
 // Every reader, fed many mutated and random inputs, either succeeds or raises InputError:
 // never a crash, a hang or another exception type. Deterministic (seeded hs::Rng).
+#include <zlib.h>
+
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <iostream>
 #include <sstream>
 
@@ -108,6 +112,37 @@ TEST(GarbageInput, SwfReader) {
   std::cout << "accepted " << outcome.accepted << " rejected " << outcome.rejected << "\n";
   EXPECT_GT(outcome.rejected, kRounds / 4);
   EXPECT_GT(outcome.accepted, 0);
+}
+
+// Corrupted gzip streams (flipped, dropped and inserted bytes) go through zlib's error paths.
+TEST(GarbageInput, CorruptGzip) {
+  const auto dir = scratch_dir("garbage-gzip");
+  const std::string clean_path = (dir / "clean.swf.gz").string();
+  gzFile out = gzopen(clean_path.c_str(), "wb");
+  ASSERT_NE(out, nullptr);
+  for (int i = 0; i < 50; ++i) gzputs(out, kSwf);
+  gzclose(out);
+  std::ifstream in(clean_path, std::ios::binary);
+  const std::string clean((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Rng rng(15);
+  Outcome outcome;
+  for (int i = 0; i < kRounds / 3; ++i) {
+    std::string bytes = clean;
+    const int edits = static_cast<int>(rng.uniform_int(1, 3));
+    for (int e = 0; e < edits; ++e) {
+      const auto at = static_cast<std::size_t>(rng.uniform_int(2, bytes.size() - 1));
+      const char byte = static_cast<char>(rng.uniform_int(0, 255));
+      switch (rng.uniform_int(0, 2)) {
+        case 0: bytes[at] = byte; break;
+        case 1: bytes.erase(at, 1); break;
+        default: bytes.insert(at, 1, byte); break;
+      }
+    }
+    const std::string path = write_file(dir / "bad.swf.gz", bytes);
+    expect_clean([&] { read_swf(path); }, "<gzip bytes>", outcome);
+    expect_clean([&] { read_job_file(path); }, "<gzip bytes>", outcome);
+  }
+  EXPECT_GT(outcome.rejected, kRounds / 3);
 }
 
 TEST(GarbageInput, JobFile) {
