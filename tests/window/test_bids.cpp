@@ -60,17 +60,21 @@ TEST(Bids, ClassCCombinesNodesetsUnlessContiguous) {
   Fixture f(8, 4, 2);
   f.free.cores[3] = 0;  // nodesets {0..2} (12 cores) and {4..7} (16 cores)
   const auto bids = f.bids(JobSpec{.ntasks = 14});
-  ASSERT_EQ(bids.size(), 2u);
+  // A from each end of {4..7} (the partly used node differs), then C over both nodesets.
+  ASSERT_EQ(bids.size(), 3u);
   EXPECT_EQ(bids[0].cls, BidClass::A);
   EXPECT_EQ(nodes_of(bids[0]), (std::vector<NodeIndex>{4, 5, 6, 7}));
-  EXPECT_EQ(bids[1].cls, BidClass::C);
-  EXPECT_EQ(nodes_of(bids[1]), (std::vector<NodeIndex>{0, 1, 2, 4}));
-  EXPECT_EQ(bids[1].nodesets, 2);
-  EXPECT_EQ(bids[1].total_cores(), 14);
+  EXPECT_EQ(bids[0].cores, (std::vector<std::int32_t>{4, 4, 4, 2}));
+  EXPECT_EQ(bids[1].cls, BidClass::A);
+  EXPECT_EQ(bids[1].cores, (std::vector<std::int32_t>{2, 4, 4, 4}));
+  EXPECT_EQ(bids[2].cls, BidClass::C);
+  EXPECT_EQ(nodes_of(bids[2]), (std::vector<NodeIndex>{0, 1, 2, 4}));
+  EXPECT_EQ(bids[2].nodesets, 2);
+  EXPECT_EQ(bids[2].total_cores(), 14);
 
   const auto contiguous = f.bids(JobSpec{.ntasks = 14, .contiguous = true});
-  ASSERT_EQ(contiguous.size(), 1u);
-  EXPECT_EQ(contiguous[0].cls, BidClass::A);
+  ASSERT_EQ(contiguous.size(), 2u);
+  for (const auto& b : contiguous) EXPECT_EQ(b.cls, BidClass::A);
 }
 
 TEST(Bids, NodeCountJobsGetExactNodesEvenCoresAndGres) {

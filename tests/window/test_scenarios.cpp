@@ -12,7 +12,7 @@ using test::JobSpec;
 void expect_sound(const test::RunOutcome& run) {
   EXPECT_TRUE(run.check.ok()) << (run.check.violations.empty() ? "" : run.check.violations[0]);
   EXPECT_EQ(run.result.stalled, 0);
-  for (const auto& p : run.passes) EXPECT_EQ(p.rejected_proposals, 0);
+  for (const auto& p : run.passes) EXPECT_EQ(p.rejected_proposals, 0) << p.first_problem;
 }
 
 // Digest §1 (002, 001): 1024 x (8 cores, 2 GPUs); backfill needs 2000 s, co-allocation 1000 s.
@@ -32,8 +32,10 @@ TEST_P(MotivatingExample, AllThreeJobsStartAtZero) {
     EXPECT_EQ(r.start, 0);
   }
   EXPECT_EQ(run.result.makespan_end, 1000);
-  // J1 must share every node with a GPU job: 4 cores on each of the 1024 nodes.
-  EXPECT_EQ(run.result.records[0].alloc.node_count(), 1024);
+  // The auctions spread J2/J3 evenly (4 cores per node), so J1 takes 4 cores on all 1024
+  // nodes. IPSCHED's own optimum may split J2/J3 unevenly and give J1 fewer nodes.
+  if (std::string(GetParam()) != "ipsched")
+    EXPECT_EQ(run.result.records[0].alloc.node_count(), 1024);
 }
 
 INSTANTIATE_TEST_SUITE_P(Window, MotivatingExample,
@@ -54,7 +56,8 @@ TEST_P(ThesisSection12, AllJobsStartAtOnce) {
   expect_sound(run);
   for (const auto& r : run.result.records) EXPECT_EQ(r.start, 0);
   EXPECT_EQ(run.result.records[0].alloc.node_count(), 4);
-  for (const auto& s : run.result.records[0].alloc.shares) EXPECT_EQ(s.cores, 6);
+  if (std::string(GetParam()) != "ipsched")  // the thesis' picture: 6 cores on each node
+    for (const auto& s : run.result.records[0].alloc.shares) EXPECT_EQ(s.cores, 6);
 }
 
 INSTANTIATE_TEST_SUITE_P(Window, ThesisSection12,
@@ -166,19 +169,37 @@ TEST(Aucsched2, MoldableJobGetsMoreGpusAndRunsFaster) {
   EXPECT_EQ(r.end - r.start, 100);  // 300 * 1 / 3
 }
 
+// The thesis' time-out rule, driven pass by pass: an unproven answer (strict rule, tiny
+// effort) starts nothing and halves the next window; the simulator is not involved.
 TEST(Ipsched, TimeOutRuleHalvesTheWindow) {
   const Cluster cluster = test::uniform_cluster(8, 8, 2);
   std::vector<JobSpec> specs;
   for (int i = 0; i < 40; ++i) specs.push_back(JobSpec{.ntasks = 9, .submit = 0, .run = 50});
-  const auto run = test::run_window(cluster, test::make_workload(specs), "ipsched",
-                                    "window=16,timeout_rule=strict,solver_effort=1");
-  expect_sound(run);
-  ASSERT_GE(run.passes.size(), 3u);
-  EXPECT_TRUE(run.passes[0].timed_out);
-  EXPECT_EQ(run.passes[0].started, 0);
-  EXPECT_EQ(run.passes[0].window, 16);
-  EXPECT_EQ(run.passes[1].window, 8);
-  EXPECT_EQ(run.passes[2].window, 4);
+  Workload w = test::make_workload(specs);
+  bind_workload(cluster, w);
+  Params params = Params::parse("window=16,timeout_rule=strict,solver=exhaustive,solver_effort=1", "<test>");
+  auto scheduler = make_window_scheduler("ipsched", params);
+  const ClusterState free(cluster);
+  std::vector<JobRef> pending(w.jobs.size());
+  for (JobRef j = 0; j < static_cast<JobRef>(pending.size()); ++j) pending[j] = j;
+  for (Time now : {0, 5, 10}) {
+    SystemView view;
+    view.now = now;
+    view.cluster = &cluster;
+    view.workload = &w;
+    view.free = &free;
+    view.pending = pending;
+    const Decisions d = scheduler->decide(view, {});
+    EXPECT_TRUE(d.starts.empty());
+    ASSERT_TRUE(d.wake_at.has_value());
+    EXPECT_EQ(*d.wake_at, now + 5);
+  }
+  const auto& passes = window::pass_stats(*scheduler);
+  ASSERT_EQ(passes.size(), 3u);
+  EXPECT_TRUE(passes[0].timed_out);
+  EXPECT_EQ(passes[0].window, 16);
+  EXPECT_EQ(passes[1].window, 8);
+  EXPECT_EQ(passes[2].window, 4);
 }
 
 TEST(Factory, RejectsUnknownNamesAndOptions) {

@@ -42,9 +42,54 @@ void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape,
 
 }  // namespace
 
+namespace {
+
+// --contiguous (not in IPSCHED's documents, but a request the allocation must honour):
+// Packed/GresSaving take the fewest nodes over every consecutive run of eligible nodes,
+// Spread the longest feasible run with cores spread evenly.
+bool contiguous_column(const FreeArrays& free, const WindowJob& job,
+                       const std::vector<NodeIndex>& nodes, ColumnShape shape, Candidate& out) {
+  bool found = false;
+  Candidate best;
+  for (std::size_t a = 0; a < nodes.size();) {
+    std::size_t b = a + 1;
+    while (b < nodes.size() && nodes[b] == nodes[b - 1] + 1) ++b;
+    const std::span<const NodeIndex> run(nodes.data() + a, b - a);
+    std::vector<std::int32_t> caps(run.size());
+    for (std::size_t k = 0; k < run.size(); ++k) caps[k] = core_cap(free, job, run[k]);
+    for (std::size_t s = 0; s < run.size(); ++s) {
+      Candidate c = out;
+      if (shape == ColumnShape::Spread) {
+        const std::size_t k = std::min<std::size_t>(run.size() - s,
+                                                    effective_nodes_max(job, free.node_count()));
+        if (static_cast<std::int32_t>(k) < job.nodes_min) break;
+        c.nodes.assign(run.begin() + s, run.begin() + s + k);
+        if (!spread_evenly(std::span(caps).subspan(s, k), job.cores, c.cores)) continue;
+        if (!found || c.nodes.size() > best.nodes.size()) best = c, found = true;
+        break;
+      }
+      if (!take_prefix(run.subspan(s), std::span(caps).subspan(s), job, free.node_count(), c))
+        continue;
+      if (!found || c.nodes.size() < best.nodes.size()) best = c, found = true;
+    }
+    a = b;
+  }
+  if (found) out = best;
+  return found;
+}
+
+}  // namespace
+
 bool build_column(const FreeArrays& free, const WindowJob& job, int slot,
                   std::span<const char> mask, ColumnShape shape, Candidate& out) {
   auto nodes = eligible_nodes(free, job, mask);
+  if (job.contiguous) {
+    out = Candidate{};
+    out.slot = slot;
+    out.cls = BidClass::Column;
+    out.gres_per_node = job.gres_type >= 0 ? job.gres_min : 0;
+    return contiguous_column(free, job, nodes, shape, out);
+  }
   if (nodes.empty()) return false;
   order_for(free, job, shape, nodes);
   std::vector<std::int32_t> caps(nodes.size());
@@ -125,6 +170,8 @@ bool enumerate_columns(const FreeArrays& free, const WindowJob& job, int slot,
   if (e.overflow) return false;
   // cpn jobs take exactly cpn on every node but one (the remainder).
   for (auto& c : found) {
+    if (job.contiguous && c.nodes.back() - c.nodes.front() + 1 != static_cast<int>(c.nodes.size()))
+      continue;
     if (job.cores_per_node > 0) {
       int partial = 0;
       for (auto x : c.cores) partial += x != job.cores_per_node;
@@ -152,6 +199,10 @@ constexpr ColumnShape kShapes[] = {ColumnShape::Packed, ColumnShape::GresSaving,
                                    ColumnShape::Spread};
 }
 
+void sequential_fill(const FreeArrays& free, std::span<const WindowJob> window,
+                     std::span<const std::vector<char>> masks, const std::vector<int>& order,
+                     ColumnShape shape, ColumnPool& pool);
+
 void initial_columns(const FreeArrays& free, std::span<const WindowJob> window,
                      std::span<const std::vector<char>> masks, ColumnPool& pool) {
   for (int slot = 0; slot < static_cast<int>(window.size()); ++slot)
@@ -159,16 +210,28 @@ void initial_columns(const FreeArrays& free, std::span<const WindowJob> window,
       Candidate c;
       if (build_column(free, window[slot], slot, masks[slot], shape, c)) pool.add(std::move(c));
     }
-  for (ColumnShape shape : kShapes) {
-    FreeArrays residual = free;
-    for (int slot = 0; slot < static_cast<int>(window.size()); ++slot) {
-      Candidate c;
-      if (!build_column(residual, window[slot], slot, masks[slot], shape, c) &&
-          !build_column(residual, window[slot], slot, masks[slot], ColumnShape::Packed, c))
-        continue;
-      residual.take(c, window[slot]);
-      pool.add(std::move(c));
-    }
+  // Sequential fills in window order and in ascending size order (small jobs first gives
+  // them distinct nodes, the columns a large job at the window front would otherwise hide).
+  std::vector<int> by_window(window.size()), by_size(window.size());
+  std::iota(by_window.begin(), by_window.end(), 0);
+  by_size = by_window;
+  std::stable_sort(by_size.begin(), by_size.end(),
+                   [&](int a, int b) { return window[a].cores < window[b].cores; });
+  for (const auto* order : {&by_window, &by_size})
+    for (ColumnShape shape : kShapes) sequential_fill(free, window, masks, *order, shape, pool);
+}
+
+void sequential_fill(const FreeArrays& free, std::span<const WindowJob> window,
+                     std::span<const std::vector<char>> masks, const std::vector<int>& order,
+                     ColumnShape shape, ColumnPool& pool) {
+  FreeArrays residual = free;
+  for (int slot : order) {
+    Candidate c;
+    if (!build_column(residual, window[slot], slot, masks[slot], shape, c) &&
+        !build_column(residual, window[slot], slot, masks[slot], ColumnShape::Packed, c))
+      continue;
+    residual.take(c, window[slot]);
+    pool.add(std::move(c));
   }
 }
 

@@ -41,7 +41,10 @@ Decisions WindowScheduler::decide(const SystemView& view, std::span<const Event>
   const bool waiting = std::any_of(view.pending.begin(), view.pending.end(),
                                    [&](JobRef j) { return !rejected_.count(j); });
   if (!waiting) return out;
-  if (view.now < next_pass_) {
+  // A pass runs on every submit/end event and every sched_interval while jobs wait. (The
+  // simulator flags a run as stalled when a pass starts nothing and no event is left, even
+  // with a wake-up pending, so event passes may not be deferred to the next tick.)
+  if (view.now < next_pass_ && events.empty()) {
     out.wake_at = next_pass_;
     return out;
   }
@@ -93,6 +96,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   out.starts = verified_starts(view, pass.window, winners, problems);
   stats.started = static_cast<int>(out.starts.size());
   stats.rejected_proposals = static_cast<int>(problems.size());
+  if (!problems.empty()) stats.first_problem = problems.front();
   stats_.push_back(stats);
 }
 

@@ -32,6 +32,7 @@ struct PassStats {
   bool timed_out = false;      // IPSCHED time-out rule fired
   bool fallback = false;       // solver failed; greedy fallback used
   int rejected_proposals = 0;  // winners that failed verification (should stay 0)
+  std::string first_problem;   // why the first of them failed
 };
 
 // Passes recorded by a window scheduler (empty for any other scheduler).
