@@ -1,7 +1,6 @@
 #include "metrics/job_metrics.hpp"
 
 #include <algorithm>
-#include <functional>
 
 namespace hs {
 
@@ -46,32 +45,48 @@ bool node_eligible(const Cluster& cluster, const Job& job, const Partition* part
 
 }  // namespace
 
-std::optional<int> min_nodes_possible(const Cluster& cluster, const Job& job) {
+MinNodesPossible::MinNodesPossible(const Cluster& cluster) : cluster_(&cluster) {
+  largest_first_.resize(cluster.nodes.size());
+  for (NodeIndex n = 0; n < cluster.node_count(); ++n) largest_first_[n] = n;
+  std::stable_sort(largest_first_.begin(), largest_first_.end(), [&](NodeIndex a, NodeIndex b) {
+    return cluster.nodes[a].cores > cluster.nodes[b].cores;
+  });
+}
+
+std::optional<int> MinNodesPossible::operator()(const Job& job) const {
   const JobRequest& r = job.req;
   if (r.ntasks <= 0) return std::nullopt;
   if (r.ntasks_per_node > 0) return r.ntasks / r.ntasks_per_node;
   const Partition* partition = nullptr;
-  if (!cluster.partitions.empty()) {
-    partition = cluster.find_partition(job.partition);
+  if (!cluster_->partitions.empty()) {
+    partition = cluster_->find_partition(job.partition);
     if (!partition) return std::nullopt;
   }
-  std::vector<std::int32_t> cores;
-  for (NodeIndex n = 0; n < cluster.node_count(); ++n)
-    if (node_eligible(cluster, job, partition, n)) cores.push_back(cluster.nodes[n].cores);
-  std::sort(cores.begin(), cores.end(), std::greater<>());
   std::int64_t sum = 0;
-  for (std::size_t k = 0; k < cores.size(); ++k) {
-    sum += cores[k];
-    if (sum >= r.ntasks) return std::max<int>(static_cast<int>(k) + 1, r.nodes_min);
+  int used = 0;
+  for (NodeIndex n : largest_first_) {
+    if (!node_eligible(*cluster_, job, partition, n)) continue;
+    sum += cluster_->nodes[n].cores;
+    ++used;
+    if (sum >= r.ntasks) return std::max(used, r.nodes_min);
   }
   return std::nullopt;
 }
 
+std::optional<int> min_nodes_possible(const Cluster& cluster, const Job& job) {
+  return MinNodesPossible(cluster)(job);
+}
+
+std::optional<double> packing_factor(const MinNodesPossible& min_nodes, const Job& job,
+                                     const Allocation& alloc) {
+  const auto least = min_nodes(job);
+  if (!least || *least <= 0 || alloc.shares.empty()) return std::nullopt;
+  return static_cast<double>(alloc.node_count()) / *least;
+}
+
 std::optional<double> packing_factor(const Cluster& cluster, const Job& job,
                                      const Allocation& alloc) {
-  const auto min_nodes = min_nodes_possible(cluster, job);
-  if (!min_nodes || *min_nodes <= 0 || alloc.shares.empty()) return std::nullopt;
-  return static_cast<double>(alloc.node_count()) / *min_nodes;
+  return packing_factor(MinNodesPossible(cluster), job, alloc);
 }
 
 JobTiming job_timing(const Job& job, const JobRecord& record) {

@@ -24,8 +24,21 @@ double spread(const Allocation& alloc);
 // nullopt when no packing exists (the job could not run at all).
 std::optional<int> min_nodes_possible(const Cluster& cluster, const Job& job);
 
+// The same for many jobs: sorts the nodes by cores once.
+class MinNodesPossible {
+ public:
+  explicit MinNodesPossible(const Cluster& cluster);
+  std::optional<int> operator()(const Job& job) const;
+
+ private:
+  const Cluster* cluster_;
+  std::vector<NodeIndex> largest_first_;
+};
+
 // nodes used / min_nodes_possible; nullopt when the minimum is unknown.
 std::optional<double> packing_factor(const Cluster& cluster, const Job& job,
+                                     const Allocation& alloc);
+std::optional<double> packing_factor(const MinNodesPossible& min_nodes, const Job& job,
                                      const Allocation& alloc);
 
 // Timing of a job that ran.

@@ -85,6 +85,7 @@ void load_ratios(const Cluster& cluster, const SimResult& result, Summary& s) {
 void per_job(const Cluster& cluster, const Workload& workload, const SimResult& result,
              Summary& s) {
   std::vector<double> wait, run, slow, bounded, packing, frag, spr, level;
+  const MinNodesPossible min_nodes(cluster);
   for (std::size_t j = 0; j < workload.jobs.size(); ++j) {
     const JobRecord& r = result.records[j];
     if (!ran(r)) continue;
@@ -94,7 +95,7 @@ void per_job(const Cluster& cluster, const Workload& workload, const SimResult& 
     run.push_back(static_cast<double>(t.run));
     slow.push_back(t.slowdown);
     bounded.push_back(t.bounded_slowdown);
-    if (auto p = packing_factor(cluster, job, r.alloc)) packing.push_back(*p);
+    if (auto p = packing_factor(min_nodes, job, r.alloc)) packing.push_back(*p);
     frag.push_back(fragmentation(r.alloc));
     spr.push_back(spread(r.alloc));
     if (cluster.topology) {
