@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "report/plots.hpp"
+#include "report/report_text.hpp"
 #include "util/natural_sort.hpp"
 
 namespace hs::report {
@@ -19,6 +20,9 @@ const char* kShades[][3] = {{"#4C78A8", "#6F94C2", "#2F5D8C"},   // cores only: 
                             {"#3C9D5D", "#6CC08B", "#23703F"},   // second: greens
                             {"#8E5EA2", "#B38BC6", "#6A3D80"},   // third: purples
                             {"#8C6D31", "#BD9E5A", "#5E4A1F"}};  // fourth: browns
+
+// Thin white borders separate neighbouring jobs; on dense charts they would only add noise.
+constexpr std::size_t kBorderedJobs = 1500;
 
 int job_class(const JobRun& job) {
   for (std::size_t t = 0; t < job.gres.size() && t < 4; ++t)
@@ -103,7 +107,8 @@ std::string rectangles(const Drawn& d, const Pos& pos, std::int64_t x_end, const
 
 std::string chart_script(const std::string& id, const std::string& scheduler,
                          const std::string& data, const std::vector<std::string>& gres_names,
-                         double x0, double x1, int nodes, const TimeUnit& unit) {
+                         double x0, double x1, int nodes, const TimeUnit& unit,
+                         bool thin_borders) {
   std::ostringstream gp;
   gp << gp_png_header(id, 1200, 720);
   gp << "set title " << gp_quote("Allocations of " + scheduler + " (first repetition)") << "\n"
@@ -112,7 +117,8 @@ std::string chart_script(const std::string& id, const std::string& scheduler,
      << "set xrange [" << data_number(x0) << ":" << data_number(x1) << "]\n"
      << "set yrange [-0.5:" << data_number(nodes - 0.5) << "]\n"
      << "set key outside right top vertical\nset grid front\n"
-     << "set style fill transparent solid 0.75 noborder\n"
+     << (thin_borders ? "set style fill transparent solid 0.75 border lc rgb '#60FFFFFF'\n"
+                      : "set style fill transparent solid 0.75 noborder\n")
      << "plot " << gp_quote(data)
      << " using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle";
   std::vector<std::string> labels = {"cores only"};
@@ -153,7 +159,8 @@ std::vector<PlotSpec> write_allocation_charts(const PlotContext& ctx,
                     chart_script(spec.id, ctx.schedulers[i], data, runs[i].gres_names,
                                  static_cast<double>(t0) / unit.seconds,
                                  static_cast<double>(std::max(x_end, t0 + 1)) / unit.seconds,
-                                 static_cast<int>(pos.size()), unit));
+                                 static_cast<int>(pos.size()), unit,
+                                 drawn[i].kept <= kBorderedJobs && drawn[i].cut < 0));
     spec.caption =
         "Each rectangle is one job on one contiguous block of nodes, from its start to its end; "
         "a job split over several blocks draws several rectangles. Blue: cores only; warm "
@@ -161,7 +168,7 @@ std::vector<PlotSpec> write_allocation_charts(const PlotContext& ctx,
         "mark nodes used by several jobs at once.";
     if (cut >= 0)
       spec.notes.push_back("The trace is too large to draw whole: the time axis stops at " +
-                           data_number(static_cast<double>(cut) / unit.seconds) + " " + unit.name +
+                           format_number(static_cast<double>(cut) / unit.seconds) + " " + unit.name +
                            ", where one of the runs exceeds " + std::to_string(options.chart_max_jobs) +
                            " jobs or " + std::to_string(options.chart_max_blocks) +
                            " rectangles; the same window is shown for every scheduler.");

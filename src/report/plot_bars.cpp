@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "report/plots.hpp"
+#include "report/report_text.hpp"
 
 namespace hs::report {
 
@@ -25,12 +26,13 @@ std::string data_label(std::string text) {
 PlotSpec write_headline_bars(const PlotContext& ctx, const std::vector<MetricRow>& headline) {
   PlotSpec spec{"headline", "Headline metrics", "", {}};
   std::ostringstream data;
-  data << "# one block per metric: index scheduler mean std rgb\n";
+  data << "# one block per metric: index scheduler mean std rgb label\n";
   for (const MetricRow& row : headline) {
     data << "# " << row.metric << "\n";
     for (std::size_t i = 0; i < row.mean.size(); ++i)
       data << i << ' ' << data_label(ctx.schedulers[i]) << ' ' << data_number(row.mean[i]) << ' '
-           << data_number(row.std[i]) << ' ' << rgb_of(scheduler_colour(i)) << '\n';
+           << data_number(row.std[i]) << ' ' << rgb_of(scheduler_colour(i)) << ' '
+           << data_label(format_number(row.mean[i])) << '\n';
     data << "\n\n";
   }
   write_text_file(plot_path(ctx, "headline.dat"), data.str());
@@ -44,7 +46,7 @@ PlotSpec write_headline_bars(const PlotContext& ctx, const std::vector<MetricRow
      << "set style fill solid 0.85 border lc rgb '#333333'\nset boxwidth 0.6\n"
      << "set grid ytics\nset xtics rotate by -30 left nomirror\nset key off\n"
      << "set xrange [-0.6:" << data_number(static_cast<double>(ctx.schedulers.size()) - 0.4) << "]\n"
-     << "set bmargin 5\n";
+     << "set bmargin 5\nset offsets 0,0,graph 0.12,0\n";
   for (int k = 0; k < n; ++k) {
     bool non_negative = true;
     for (std::size_t i = 0; i < headline[k].mean.size(); ++i)
@@ -54,7 +56,7 @@ PlotSpec write_headline_bars(const PlotContext& ctx, const std::vector<MetricRow
        << "plot " << gp_quote("headline.dat") << " index " << k
        << " using 1:3:4:5:xtic(2) with boxerrorbars lc rgb variable, \\\n     "
        << gp_quote("headline.dat") << " index " << k
-       << " using 1:3:4 with yerrorbars lc rgb '#222222' pt -1 lw 1.2\n";
+       << " using 1:($3+$4):6 with labels offset 0,0.7 font ',9'\n";
   }
   gp << "unset multiplot\n";
   write_text_file(plot_path(ctx, spec.id + ".gp"), gp.str());

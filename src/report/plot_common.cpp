@@ -53,7 +53,8 @@ std::string gp_quote(const std::string& text) {
 
 std::string gp_png_header(const std::string& id, int width, int height) {
   return "set terminal pngcairo size " + std::to_string(width) + "," + std::to_string(height) +
-         " noenhanced font 'Sans,10'\nset output " + gp_quote(id + ".png") + "\n";
+         " noenhanced font 'Sans,10'\nset output " + gp_quote(id + ".png") +
+         "\nset format x '%g'\nset format y '%g'\n";
 }
 
 std::string data_number(double v) {

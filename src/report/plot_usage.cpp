@@ -9,8 +9,8 @@ namespace hs::report {
 
 namespace {
 
-constexpr std::size_t kMaxPoints = 4000;
-constexpr std::size_t kBuckets = 2000;
+constexpr std::size_t kMaxPoints = 2000;
+constexpr std::size_t kBuckets = 600;
 
 struct Series {
   std::vector<double> time;
@@ -60,6 +60,11 @@ std::string data_text(const Series& s, const TimeUnit& unit) {
   return out.str();
 }
 
+// Earlier lines are drawn wider so identical series stay visible under later ones.
+std::string line_width(std::size_t i) {
+  return data_number(std::max(1.0, 2.4 - 0.4 * static_cast<double>(i)));
+}
+
 }  // namespace
 
 PlotSpec write_usage_plot(const PlotContext& ctx, const std::vector<UsageFile>& runs) {
@@ -95,7 +100,7 @@ PlotSpec write_usage_plot(const PlotContext& ctx, const std::vector<UsageFile>& 
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if (runs[i].resources.size() != resources.size()) continue;
       gp << (i ? ", \\\n     " : "") << gp_quote("usage_" + ctx.stems[i] + ".dat") << " using 1:"
-         << r + 2 << " with steps lw 1.5 lc rgb " << gp_quote(scheduler_colour(i)) << " title "
+         << r + 2 << " with steps lw " << line_width(i) << " lc rgb " << gp_quote(scheduler_colour(i)) << " title "
          << gp_quote(ctx.schedulers[i]);
     }
     gp << "\n";
