@@ -45,7 +45,7 @@ void list_schedulers() {
 
 void list_solvers() {
   std::cout << "window solvers (option solver=NAME of the window schedulers):\n";
-  for (const auto& s : window_solver_names()) print_row(s, "");
+  for (const auto& s : solver::window_solver_names()) print_row(s, "");
 }
 
 }  // namespace

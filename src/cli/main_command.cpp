@@ -4,6 +4,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "cli/compare_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/list_command.hpp"
 #include "cli/matrix_command.hpp"
@@ -28,6 +29,7 @@ int run_version(int, char**) {
 
 const Subcommand kSubcommands[] = {
     {"simulate", run_simulate_command, "replay a workload under one scheduler (default: het. ESP, backfill)"},
+    {"compare", run_compare_command, "several schedulers on identical inputs, mean ± std, report with plots"},
     {"matrix", run_matrix_command, "allocator x scheduler x predictor matrix on an Eurora-like month"},
     {"generate", run_generate_command, "write a generated workload as a job file"},
     {"list", run_list_command, "list built-in clusters, workload generators, schedulers, solvers"},
