@@ -78,6 +78,34 @@ bool contiguous_column(const FreeArrays& free, const WindowJob& job,
   return found;
 }
 
+// `nodes` sorted by cap, largest first: take whole large nodes until the smallest node
+// that can hold the remainder exists, then that node.
+bool best_fit(const std::vector<NodeIndex>& nodes, const std::vector<std::int32_t>& caps,
+              const WindowJob& job, std::int32_t node_count, Candidate& out) {
+  const std::int32_t nmax = effective_nodes_max(job, node_count);
+  std::vector<char> used(nodes.size(), 0);
+  std::int32_t left = job.cores;
+  std::size_t next_large = 0;
+  while (left > 0 && static_cast<std::int32_t>(out.nodes.size()) < nmax) {
+    std::size_t fit = nodes.size();
+    for (std::size_t k = nodes.size(); k-- > 0;)
+      if (!used[k] && caps[k] >= left) { fit = k; break; }
+    if (fit == nodes.size()) {
+      while (next_large < nodes.size() && used[next_large]) ++next_large;
+      if (next_large == nodes.size()) return false;
+      fit = next_large;
+    }
+    used[fit] = 1;
+    const std::int32_t take = std::min(left, caps[fit]);
+    out.nodes.push_back(nodes[fit]);
+    out.cores.push_back(take);
+    left -= take;
+  }
+  if (left > 0) return false;
+  normalise(out);
+  return true;
+}
+
 }  // namespace
 
 bool build_column(const FreeArrays& free, const WindowJob& job, int slot,
@@ -98,6 +126,8 @@ bool build_column(const FreeArrays& free, const WindowJob& job, int slot,
   out.slot = slot;
   out.cls = BidClass::Column;
   out.gres_per_node = job.gres_type >= 0 ? job.gres_min : 0;
+  if (shape == ColumnShape::BestFit && job.nodes_min <= 1 && job.cores_per_node == 0)
+    return best_fit(nodes, caps, job, free.node_count(), out);
   if (shape != ColumnShape::Spread) {
     if (!take_prefix(nodes, caps, job, free.node_count(), out)) return false;
     normalise(out);
@@ -196,7 +226,7 @@ bool ColumnPool::add(Candidate c) {
 
 namespace {
 constexpr ColumnShape kShapes[] = {ColumnShape::Packed, ColumnShape::GresSaving,
-                                   ColumnShape::Spread};
+                                   ColumnShape::Spread, ColumnShape::BestFit};
 }
 
 void sequential_fill(const FreeArrays& free, std::span<const WindowJob> window,
@@ -235,9 +265,48 @@ void sequential_fill(const FreeArrays& free, std::span<const WindowJob> window,
   }
 }
 
+namespace {
+
+void release(FreeArrays& free, const Candidate& c, const WindowJob& job) {
+  for (std::size_t k = 0; k < c.nodes.size(); ++k) {
+    free.cores[c.nodes[k]] += c.cores[k];
+    if (job.gres_type >= 0) free.gres[c.nodes[k]][job.gres_type] += c.gres_per_node;
+    if (job.mem_per_node_mb > 0 && free.mem_modelled[c.nodes[k]])
+      free.mem[c.nodes[k]] += job.mem_per_node_mb;
+  }
+}
+
+// The loser placed where the winner was, the winner re-placed on what is left.
+int repack_pair(const FreeArrays& residual, std::span<const WindowJob> window,
+                std::span<const std::vector<char>> masks, int loser, const Candidate& winner,
+                ColumnPool& pool) {
+  FreeArrays opened = residual;
+  release(opened, winner, window[winner.slot]);
+  int added = 0;
+  for (ColumnShape ls : kShapes) {
+    Candidate lc;
+    if (!build_column(opened, window[loser], loser, masks[loser], ls, lc)) continue;
+    FreeArrays rest = opened;
+    rest.take(lc, window[loser]);
+    for (ColumnShape ws : kShapes) {
+      Candidate wc;
+      if (!build_column(rest, window[winner.slot], winner.slot, masks[winner.slot], ws, wc))
+        continue;
+      added += pool.add(lc) ? 1 : 0;
+      added += pool.add(std::move(wc)) ? 1 : 0;
+      break;
+    }
+  }
+  return added;
+}
+
+}  // namespace
+
 int residual_columns(const FreeArrays& residual_in, std::span<const WindowJob> window,
-                     std::span<const std::vector<char>> masks, std::span<const char> started,
-                     ColumnPool& pool) {
+                     std::span<const std::vector<char>> masks,
+                     std::span<const Candidate> winners, int repack_losers, ColumnPool& pool) {
+  std::vector<char> started(window.size(), 0);
+  for (const Candidate& w : winners) started[w.slot] = 1;
   FreeArrays residual = residual_in;
   int added = 0;
   for (int slot = 0; slot < static_cast<int>(window.size()); ++slot) {
@@ -252,6 +321,12 @@ int residual_columns(const FreeArrays& residual_in, std::span<const WindowJob> w
       }
       added += pool.add(std::move(c)) ? 1 : 0;
     }
+  }
+  int losers = 0;
+  for (int slot = 0; slot < static_cast<int>(window.size()) && losers < repack_losers; ++slot) {
+    if (started[slot]) continue;
+    ++losers;
+    for (const Candidate& w : winners) added += repack_pair(residual_in, window, masks, slot, w, pool);
   }
   return added;
 }

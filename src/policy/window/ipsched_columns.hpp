@@ -18,7 +18,8 @@ namespace hs::window {
 enum class ColumnShape {
   Packed,      // fewest nodes: most free cores first, fewest spare gres on ties
   GresSaving,  // nodes with the fewest free gres first (keeps GPU nodes for GPU jobs)
-  Spread       // as many nodes as allowed, cores spread evenly (frees cores everywhere)
+  Spread,      // as many nodes as allowed, cores spread evenly (frees cores everywhere)
+  BestFit      // largest nodes, then the smallest node that holds the remainder
 };
 
 // One column of the given shape for the job on `free`, or false.
@@ -48,9 +49,12 @@ void initial_columns(const FreeArrays& free, std::span<const WindowJob> window,
                      std::span<const std::vector<char>> masks, ColumnPool& pool);
 
 // Pricing round: columns for the jobs that did not win, on what the winners leave free,
-// in window order with the residual updated. Returns how many new columns were added.
+// in window order with the residual updated; then pairwise repacking: for each of the
+// first `repack_losers` losing jobs and each winner, the loser is placed on the residual
+// plus the winner's resources and the winner re-placed on what is left. Returns how many
+// new columns were added.
 int residual_columns(const FreeArrays& residual, std::span<const WindowJob> window,
-                     std::span<const std::vector<char>> masks, std::span<const char> started,
-                     ColumnPool& pool);
+                     std::span<const std::vector<char>> masks,
+                     std::span<const Candidate> winners, int repack_losers, ColumnPool& pool);
 
 }  // namespace hs::window

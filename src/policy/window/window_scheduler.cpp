@@ -282,12 +282,9 @@ std::vector<Candidate> WindowScheduler::solve_ipsched(const Pass& pass, PassStat
     best = winners_of(pool.columns(), r.solution);
     if (round >= config_.pricing_rounds || config_.exhaustive_columns) break;
     FreeArrays residual = pass.free;
-    std::vector<char> started(pass.window.size(), 0);
-    for (const Candidate& c : best) {
-      residual.take(c, pass.window[c.slot]);
-      started[c.slot] = 1;
-    }
-    if (residual_columns(residual, pass.window, pass.masks, started, pool) == 0) break;
+    for (const Candidate& c : best) residual.take(c, pass.window[c.slot]);
+    if (residual_columns(residual, pass.window, pass.masks, best, config_.repack_losers, pool) == 0)
+      break;
   }
   window_now_ = std::min(config_.window, window_now_ * 2);
   return best;
