@@ -52,13 +52,18 @@ std::vector<MetricRow> aggregate_summaries(const ComparisonInput& in) {
     MetricRow row{ref.metrics[m], {}, {}};
     for (const auto& reps : files) {
       double sum = 0;
-      for (const auto& f : reps) sum += f.values[m];
+      bool all_equal = true;
+      for (const auto& f : reps) {
+        sum += f.values[m];
+        all_equal = all_equal && f.values[m] == reps.front().values[m];
+      }
       const double n = static_cast<double>(reps.size());
-      const double mean = sum / n;
+      // Equal values give exactly that mean and 0, not rounding noise.
+      const double mean = all_equal ? reps.front().values[m] : sum / n;
       double sq = 0;
       for (const auto& f : reps) sq += (f.values[m] - mean) * (f.values[m] - mean);
       row.mean.push_back(mean);
-      row.std.push_back(reps.size() > 1 ? std::sqrt(sq / (n - 1)) : 0.0);
+      row.std.push_back(reps.size() > 1 && !all_equal ? std::sqrt(sq / (n - 1)) : 0.0);
     }
     rows.push_back(std::move(row));
   }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace hs::report {
@@ -65,8 +66,17 @@ std::string format_number(double v) {
   return buf;
 }
 
+// The std gets as many decimals as the mean shows, so both read at the same precision.
 std::string format_mean_std(double mean, double std) {
-  return format_number(mean) + " ± " + format_number(std);
+  const std::string m = format_number(mean);
+  const std::size_t dot = m.find('.');
+  if (m.find_first_of("en") != std::string::npos || !std::isfinite(std))
+    return m + " ± " + format_number(std);
+  const int decimals = dot == std::string::npos ? 0 : static_cast<int>(m.size() - dot - 1);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, std);
+  if (std > 0 && std::atof(buf) == 0) std::snprintf(buf, sizeof buf, "%.2g", std);
+  return m + " ± " + buf;
 }
 
 std::string render_markdown(const ReportContent& c) {

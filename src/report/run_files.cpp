@@ -118,7 +118,10 @@ UsageFile read_usage_file(const std::string& path) {
   }
   u.used.resize(columns.size());
   for (const CsvRecord& r : t.rows) {
-    u.time.push_back(csv_int(t, r, time));
+    const std::int64_t at = csv_int(t, r, time);
+    if (!u.time.empty() && at < u.time.back())
+      throw InputError({path, r.line}, "time", r.fields[time], "earlier than the row before");
+    u.time.push_back(at);
     for (std::size_t k = 0; k < columns.size(); ++k)
       u.used[k].push_back(csv_double(t, r, columns[k]));
   }

@@ -119,6 +119,10 @@ TEST(ComparisonReport, NumbersFormatAsTheTablesShowThem) {
   EXPECT_EQ(report::format_number(0.90123), "0.9012");
   EXPECT_EQ(report::format_number(12345.25), "12345.2");
   EXPECT_EQ(report::format_number(2.5), "2.5");
+  EXPECT_EQ(report::format_mean_std(0.81543, 0.019271), "0.8154 ± 0.0193");
+  EXPECT_EQ(report::format_mean_std(7681, 406.04), "7681 ± 406");
+  EXPECT_EQ(report::format_mean_std(22558.33, 106.07), "22558.3 ± 106.1");
+  EXPECT_EQ(report::format_mean_std(458, 0.25), "458 ± 0.25");
 }
 
 TEST(ComparisonReport, OutputIsByteIdenticalAcrossRuns) {
@@ -200,6 +204,52 @@ TEST(ComparisonReport, LargeTracesCutTheChartTimeAxis) {
     if (line[0] != '#') ++rects;
   EXPECT_GT(rects, 0);
   EXPECT_LE(rects, 4 * 4);
+}
+
+// Long usage series are averaged into time buckets; the averaging keeps the time integral.
+TEST(ComparisonReport, BucketedUsageKeepsTheResourceSeconds) {
+  const std::string root = fresh_dir("buckets");
+  const ComparisonInput in = make_runs(root, 1);
+  std::ofstream usage(in.schedulers[0].run_dirs[0] + "/usage.csv");
+  usage << "time,used_cores,used_gpu,used_mem_mb\n";
+  double core_seconds = 0;
+  const int points = 3001;
+  for (int i = 0; i < points; ++i) {
+    const int cores = i + 1 == points ? 0 : (i * 7) % 16, step = 5 + i % 7;
+    usage << i * 10 + (i > 0 ? step : 0) << ',' << cores << ",0,0\n";
+  }
+  usage.close();
+  // Recompute the exact integral from the file as written.
+  {
+    std::ifstream in_file(in.schedulers[0].run_dirs[0] + "/usage.csv");
+    std::string line;
+    std::getline(in_file, line);
+    std::vector<std::pair<double, double>> rows;
+    while (std::getline(in_file, line))
+      rows.push_back({std::stod(line), std::stod(line.substr(line.find(',') + 1))});
+    for (std::size_t i = 0; i + 1 < rows.size(); ++i)
+      core_seconds += rows[i].second * (rows[i + 1].first - rows[i].first);
+  }
+  ReportOptions opt;
+  opt.gnuplot = "/nonexistent/gnuplot";
+  const ReportFiles files = write_comparison_report(in, root + "/out", opt);
+  EXPECT_NE(slurp(files.markdown).find("averaged over 600 equal time buckets"), std::string::npos);
+  std::ifstream data(root + "/out/plots/usage_first-fit.dat");
+  std::string header, line;
+  std::getline(data, header);
+  EXPECT_NE(header.find("time_h"), std::string::npos);  // 30000 s shown in hours
+  std::vector<std::pair<double, double>> rows;
+  while (std::getline(data, line)) {
+    std::istringstream fields(line);
+    double t, c, g;
+    fields >> t >> c >> g;
+    rows.push_back({t * 3600, c});
+  }
+  ASSERT_EQ(rows.size(), 601u);
+  double bucketed = 0;
+  for (std::size_t i = 0; i + 1 < rows.size(); ++i)
+    bucketed += rows[i].second * (rows[i + 1].first - rows[i].first);
+  EXPECT_NEAR(bucketed, core_seconds, 1e-6 * core_seconds);
 }
 
 TEST(ComparisonReport, RejectsEmptyInput) {

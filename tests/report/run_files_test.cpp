@@ -108,7 +108,11 @@ TEST(RunFiles, BadRunFilesRaiseInputErrorsWithLocation) {
   write(jobs, "id,submit,start,end,wait,status,cores,gpu,allocation\n"
               "1,0,0,10,0,rejected,0,0,\n");
   EXPECT_EQ(report::read_jobs_file(jobs).not_run, 1);
-  write(jobs, "id,submit,start,end,wait,status,cores,allocation\n");
+  const std::string usage = root + "/usage.csv";
+  write(usage, "time,used_cores,used_gpu,used_mem_mb\n0,4,0,0\n20,2,0,0\n10,0,0,0\n");
+  expect_error([&] { report::read_usage_file(usage); }, usage, 4, "time", "10");
+  write(usage, "time,used_cores,used_gpu,used_mem_mb\n0,4,x,0\n");
+  expect_error([&] { report::read_usage_file(usage); }, usage, 2, "used_gpu", "x");
   write(jobs, "id,submit,end,wait,status,cores,allocation\n");
   expect_error([&] { report::read_jobs_file(jobs); }, jobs, 1, "header", "start");
 }
