@@ -1,0 +1,163 @@
+#include "cli/comparison.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+#include "cli/parallel_runs.hpp"
+#include "cli/run_setup.hpp"
+#include "cli/single_run.hpp"
+#include "metrics/outputs.hpp"
+
+namespace hs::cli {
+
+namespace {
+
+const std::vector<std::string> kHeadlineMetrics = {
+    "utilization", "gpu_utilization", "mic_utilization", "wait_mean", "slowdown_mean",
+    "bounded_slowdown_mean", "packing_factor_mean", "fragmentation_mean", "spread_mean",
+    "switch_level_mean", "queue_time_mean", "last_end"};
+
+// Everything a child process needs; built once in the parent before forking.
+struct Prepared {
+  const ComparisonSpec* spec;
+  Cluster cluster;
+  std::vector<Workload> workloads;  // one per repetition
+};
+
+std::string run_label(const std::string& spec) {
+  std::string label;
+  for (char c : spec) label += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  return label;
+}
+
+std::string run_dir(const ComparisonSpec& s, std::size_t sched, std::size_t rep) {
+  return s.out_dir + "/runs/" + run_label(s.schedulers[sched]) + "/r" + std::to_string(rep);
+}
+
+// One run inside a child process: simulate, audit, write outputs and the checker verdict.
+int run_one(const Prepared& p, std::size_t sched, std::size_t rep) {
+  const ComparisonSpec& s = *p.spec;
+  RunRequest request;
+  request.scheduler_spec = s.schedulers[sched];
+  request.options = s.options;
+  const RunOutcome run = run_checked(p.cluster, p.workloads[rep], request);
+  const std::string dir = run_dir(s, sched, rep);
+  write_run_outputs(dir, p.cluster, run.bound, run.result, run.summary);
+  std::ofstream check(dir + "/check.txt");
+  check << "scheduler " << run.scheduler_name << " [" << run.effective_options << "]\n"
+        << "seed " << s.seed + rep << "\nwall_seconds " << run.wall_seconds << "\n"
+        << "violations " << run.check.violations.size() << "\n";
+  for (const auto& v : run.check.violations) check << v << "\n";
+  return run.check.ok() ? kExitOk : kExitViolations;
+}
+
+Prepared prepare(const ComparisonSpec& spec) {
+  Prepared p{&spec, load_cluster(spec.cluster), {}};
+  for (int r = 0; r < spec.repeat; ++r)
+    p.workloads.push_back(load_workload(spec.workload, p.cluster, spec.seed + r, spec.add_gpus));
+  return p;
+}
+
+ComparisonInput report_input(const Prepared& p, const std::string& command) {
+  const ComparisonSpec& s = *p.spec;
+  ComparisonInput in;
+  in.title = s.workload + " on " + p.cluster.name;
+  in.cluster_text = describe_cluster(p.cluster);
+  in.workload_text = s.workload + ", " + std::to_string(p.workloads.front().jobs.size()) +
+                     " jobs, seeds " + std::to_string(s.seed) + ".." +
+                     std::to_string(s.seed + s.repeat - 1);
+  if (!s.add_gpus.empty()) in.workload_text += ", GPU rule " + s.add_gpus;
+  in.command = command;
+  for (std::size_t i = 0; i < s.schedulers.size(); ++i) {
+    SchedulerRuns runs{s.schedulers[i], {}};
+    for (int r = 0; r < s.repeat; ++r) runs.run_dirs.push_back(run_dir(s, i, r));
+    in.schedulers.push_back(runs);
+  }
+  in.headline_metrics = kHeadlineMetrics;
+  return in;
+}
+
+void collect_failures(const ComparisonSpec& s, const std::vector<TaskResult>& results,
+                      ComparisonResult& out) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const int code = results[i].exit_code;
+    if (code == kExitOk) continue;
+    const std::size_t sched = i / s.repeat, rep = i % s.repeat;
+    const bool violations = code == kExitViolations;
+    out.failures.push_back(s.schedulers[sched] + " seed " + std::to_string(s.seed + rep) +
+                           (violations ? ": checker violations (see " + run_dir(s, sched, rep) +
+                                             "/check.txt)"
+                                       : ": failed with exit code " + std::to_string(code)));
+    out.exit_code = std::max(out.exit_code, violations ? int(kExitViolations) : int(kExitInternal));
+  }
+}
+
+std::string format_cell(double mean, double std, std::size_t reps) {
+  char buf[64];
+  const double mag = std::abs(mean);
+  const char* fmt = mag >= 1000 ? "%.0f" : (mag >= 10 ? "%.2f" : "%.3f");
+  std::snprintf(buf, sizeof buf, fmt, mean);
+  std::string cell = buf;
+  if (reps > 1) {
+    std::snprintf(buf, sizeof buf, fmt, std);
+    cell += std::string(" ± ") + buf;
+  }
+  return cell;
+}
+
+// Terminal columns of UTF-8 text (continuation bytes take no column).
+std::size_t display_width(const std::string& text) {
+  std::size_t w = 0;
+  for (unsigned char c : text) w += (c & 0xC0) != 0x80;
+  return w;
+}
+
+}  // namespace
+
+ComparisonResult run_comparison(const ComparisonSpec& spec, const std::string& command_text) {
+  const Prepared prepared = prepare(spec);
+  ComparisonResult out;
+  out.jobs = prepared.workloads.front().jobs.size();
+  out.cluster_text = describe_cluster(prepared.cluster);
+  std::vector<std::function<int()>> tasks;
+  for (std::size_t i = 0; i < spec.schedulers.size(); ++i)
+    for (int r = 0; r < spec.repeat; ++r)
+      tasks.push_back([&prepared, i, r] { return run_one(prepared, i, static_cast<std::size_t>(r)); });
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto results = run_in_processes(tasks, spec.parallel);
+  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.runs = results.size();
+  collect_failures(spec, results, out);
+  if (out.exit_code == kExitInternal) return out;
+  out.input = report_input(prepared, command_text);
+  out.rows = aggregate_summaries(out.input);
+  if (spec.write_report) out.files = write_comparison_report(out.input, spec.out_dir);
+  return out;
+}
+
+void print_comparison_table(const ComparisonResult& result, std::size_t repetitions) {
+  std::vector<std::vector<std::string>> cells = {{"metric"}};
+  for (const auto& runs : result.input.schedulers) cells[0].push_back(runs.scheduler);
+  for (const auto& row : result.rows) {
+    std::vector<std::string> line = {row.metric};
+    for (std::size_t i = 0; i < row.mean.size(); ++i)
+      line.push_back(format_cell(row.mean[i], row.std[i], repetitions));
+    cells.push_back(line);
+  }
+  std::vector<std::size_t> width(cells[0].size(), 0);
+  for (const auto& line : cells)
+    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], display_width(line[c]));
+  for (const auto& line : cells) {
+    for (std::size_t c = 0; c < line.size(); ++c) {
+      const std::string pad(width[c] - display_width(line[c]), ' ');
+      std::cout << (c == 0 ? line[c] + pad : "  " + pad + line[c]);
+    }
+    std::cout << "\n";
+  }
+}
+
+}  // namespace hs::cli

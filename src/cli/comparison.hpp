@@ -1,0 +1,42 @@
+#pragma once
+// A comparison of schedulers on identical inputs, as a library call: `compare` is its CLI,
+// `reproduce` runs one per published table.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "report/comparison_report.hpp"
+
+namespace hs::cli {
+
+struct ComparisonSpec {
+  std::string cluster;                  // built-in name or slurm.conf path
+  std::string workload;                 // generator spec or file
+  std::string add_gpus;                 // optional GPU rule for traces
+  std::vector<std::string> schedulers;  // scheduler specs
+  std::vector<std::string> options;     // "k=v" given to every scheduler
+  int repeat = 1;                       // repetition r uses seed + r
+  std::uint64_t seed = 1;
+  int parallel = 1;                     // child processes at once
+  std::string out_dir;
+  bool write_report = true;             // report.md/html with plots
+};
+
+struct ComparisonResult {
+  int exit_code = 0;                 // worst of the runs (cli/exit_codes.hpp)
+  std::vector<std::string> failures; // one line per run that failed or had violations
+  std::size_t jobs = 0;              // jobs per workload (first repetition)
+  std::string cluster_text;
+  ComparisonInput input;
+  std::vector<MetricRow> rows;       // mean ± std per metric and scheduler
+  ReportFiles files;                 // empty when write_report is false
+  std::size_t runs = 0;
+  double wall_seconds = 0;
+};
+
+ComparisonResult run_comparison(const ComparisonSpec& spec, const std::string& command_text);
+
+// Metric × scheduler table, "mean ± std" cells, aligned for a terminal.
+void print_comparison_table(const ComparisonResult& result, std::size_t repetitions);
+
+}  // namespace hs::cli
