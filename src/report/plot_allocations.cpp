@@ -161,18 +161,18 @@ std::vector<PlotSpec> write_allocation_charts(const PlotContext& ctx,
                                  static_cast<double>(std::max(x_end, t0 + 1)) / unit.seconds,
                                  static_cast<int>(pos.size()), unit,
                                  drawn[i].kept <= kBorderedJobs && drawn[i].cut < 0));
-    spec.caption =
+    if (i == 0) spec.caption =  // said once, under the first chart
         "Each rectangle is one job on one contiguous block of nodes, from its start to its end; "
         "a job split over several blocks draws several rectangles. Blue: cores only; warm "
         "colours: jobs holding generic resources. Jobs sharing nodes overlap, so mixed shades "
         "mark nodes used by several jobs at once.";
-    if (cut >= 0)
+    if (i == 0 && cut >= 0)
       spec.notes.push_back("The trace is too large to draw whole: the time axis stops at " +
                            format_number(static_cast<double>(cut) / unit.seconds) + " " + unit.name +
                            ", where one of the runs exceeds " + std::to_string(options.chart_max_jobs) +
                            " jobs or " + std::to_string(options.chart_max_blocks) +
                            " rectangles; the same window is shown for every scheduler.");
-    spec.notes.push_back("Node positions are the natural order of the " + std::to_string(pos.size()) +
+    if (i == 0) spec.notes.push_back("Node positions are the natural order of the " + std::to_string(pos.size()) +
                          " node names these runs used; nodes never allocated are not shown.");
     specs.push_back(std::move(spec));
   }

@@ -111,9 +111,8 @@ std::string render_markdown(const ReportContent& c) {
     md << "### " << p.spec.heading << "\n\n";
     if (!p.image.empty()) md << "![" << p.spec.heading << "](" << p.image << ")\n\n";
     else if (!p.problem.empty()) md << "*Not rendered: " << p.problem << "*\n\n";
-    md << p.spec.caption << "\n";
-    for (const std::string& n : p.spec.notes) md << "\n*" << n << "*\n";
-    md << "\n";
+    if (!p.spec.caption.empty()) md << p.spec.caption << "\n\n";
+    for (const std::string& n : p.spec.notes) md << "*" << n << "*\n\n";
   }
   md << "## Run directories\n\n";
   for (const SchedulerRuns& s : in.schedulers) {
@@ -171,7 +170,7 @@ std::string render_html(const ReportContent& c) {
         << "\"></p>\n";
     else if (!p.problem.empty())
       h << "<p class=\"warn\">Not rendered: " << html_escape(p.problem) << "</p>\n";
-    h << "<p>" << html_escape(p.spec.caption) << "</p>\n";
+    if (!p.spec.caption.empty()) h << "<p>" << html_escape(p.spec.caption) << "</p>\n";
     for (const std::string& n : p.spec.notes) h << "<p class=\"note\">" << html_escape(n) << "</p>\n";
   }
   h << "<h2>Run directories</h2>\n<ul>\n";
