@@ -93,11 +93,63 @@ std::optional<Allocation> BackfillPass::select_on(const PassState& s, const Clus
   return select_nodes(*s.cluster, state, s.job(j), options);
 }
 
+// Cheap necessary condition for a selection to succeed: enough free CPUs on candidate
+// nodes that could host the job at all, and enough such nodes. Kept up to date while
+// running jobs are released so the full selection runs only when it may succeed.
+struct BackfillPass::Capacity {
+  std::int64_t cpus = 0;
+  std::int32_t nodes = 0;
+};
+
+bool BackfillPass::could_host(const PassState& s, const NodeFree& f, JobRef j) const {
+  const JobRequest& r = s.job(j).req;
+  if (f.cores < std::max(1, r.ntasks_per_node)) return false;
+  for (const GresRequest& g : r.gres)
+    if (g.type >= 0 && f.gres[g.type] < g.per_node_min) return false;
+  return true;
+}
+
+BackfillPass::Capacity BackfillPass::capacity(const PassState& s, const ClusterState& state,
+                                              JobRef j) const {
+  Capacity c;
+  for (std::size_t n = 0; n < mask_.size(); ++n) {
+    if (!mask_[n]) continue;
+    const NodeFree& f = state.node(static_cast<NodeIndex>(n));
+    if (!could_host(s, f, j)) continue;
+    c.cpus += f.cores;
+    ++c.nodes;
+  }
+  return c;
+}
+
+bool BackfillPass::may_fit(const PassState& s, const Capacity& c, JobRef j) const {
+  const JobRequest& r = s.job(j).req;
+  return c.cpus >= std::max(1, r.ntasks) && c.nodes >= min_node_count(r);
+}
+
+// Releases one running job into `future`, keeping `c` current for the candidate nodes.
+void BackfillPass::release(const PassState& s, ClusterState& future, const Allocation& alloc,
+                           JobRef j, Capacity& c) const {
+  for (const NodeShare& sh : alloc.shares) {
+    if (!mask_[sh.node]) continue;
+    const NodeFree& f = future.node(sh.node);
+    if (could_host(s, f, j)) c.cpus -= f.cores, --c.nodes;
+  }
+  future.release(alloc);
+  for (const NodeShare& sh : alloc.shares) {
+    if (!mask_[sh.node]) continue;
+    const NodeFree& f = future.node(sh.node);
+    if (could_host(s, f, j)) c.cpus += f.cores, ++c.nodes;
+  }
+}
+
 // The will-run test: release running jobs in limit-end order, in groups that end within a
 // doubling window of the first one, and retry the selection after each group. Jobs whose
 // nodes the candidate set does not contain are skipped. The start is the limit end of the
-// last job released.
+// last job released. Once a group ends after `cutoff` (> 0) the caller would retry from
+// the cutoff anyway, so the search stops there and returns that group's end unselected.
 std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobRef j,
+                                                        Capacity c, Time cutoff,
                                                         std::optional<Allocation>& alloc) {
   ClusterState& future = *future_;
   future = *s.free;
@@ -109,14 +161,16 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
       const Running& r = running_[k++];
       if (!touches(*r.alloc, candidates_)) continue;
       if (barrier < 0) barrier = r.end + (kGroupWindow - r.end % kGroupWindow);
-      future.release(*r.alloc);
+      release(s, future, *r.alloc, j, c);
       last_end = r.end;
       if (k < running_.size() && running_[k].end > barrier + window) break;
     }
     if (last_end < 0) break;
+    if (cutoff > 0 && last_end > cutoff) return last_end;
     do {
       window *= 2;
     } while (k < running_.size() && running_[k].end > barrier + window);
+    if (!may_fit(s, c, j)) continue;
     alloc = select_on(s, future, j);
     if (alloc) return last_end;
   }
@@ -175,11 +229,13 @@ void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partit
     }
     mask_.assign(s.cluster->node_count(), 0);
     for (int n = 0; n < candidates_.size(); ++n) mask_[n] = candidates_.test(n);
-    std::optional<Allocation> alloc = select_on(s, *s.free, j);
+    const Capacity now_capacity = capacity(s, *s.free, j);
+    std::optional<Allocation> alloc;
+    if (may_fit(s, now_capacity, j)) alloc = select_on(s, *s.free, j);
     Time t = s.now;
     if (!alloc) {
       if (!may_reserve) return;  // EASY: jobs past the reservation depth only test "now"
-      const std::optional<Time> found = earliest_future_start(s, j, alloc);
+      const std::optional<Time> found = earliest_future_start(s, j, now_capacity, later, alloc);
       if (!found) {
         if (later) {
           retry_from(later);

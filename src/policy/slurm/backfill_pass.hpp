@@ -54,7 +54,13 @@ class BackfillPass {
   bool nothing_more_can_start(const PassState& s, std::size_t next) const;
   void test_job(PassState& s, JobRef j, const PartitionIndex& partitions, BackfillStats& st);
   std::optional<Allocation> select_on(const PassState& s, const ClusterState& state, JobRef j);
-  std::optional<Time> earliest_future_start(const PassState& s, JobRef j,
+  struct Capacity;
+  bool could_host(const PassState& s, const NodeFree& f, JobRef j) const;
+  Capacity capacity(const PassState& s, const ClusterState& state, JobRef j) const;
+  bool may_fit(const PassState& s, const Capacity& c, JobRef j) const;
+  void release(const PassState& s, ClusterState& future, const Allocation& alloc, JobRef j,
+               Capacity& c) const;
+  std::optional<Time> earliest_future_start(const PassState& s, JobRef j, Capacity c, Time cutoff,
                                             std::optional<Allocation>& alloc);
   void start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st);
   void add_reservation(const PassState& s, JobRef j, Time start, const Allocation& alloc);

@@ -135,7 +135,10 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   }
   if (config_.backfill_enabled && backfill_dirty_ && now >= next_backfill_ &&
       out.starts.size() < order_.size()) {
-    if (backfill_.run(s, order_, partitions_, view.running).started > 0) full_dirty_ = true;
+    const BackfillStats st = backfill_.run(s, order_, partitions_, view.running);
+    if (st.started > 0) full_dirty_ = true;
+    backfill_tested_ += static_cast<std::int64_t>(st.tested);
+    backfill_stopped_early_ += st.stopped_early;
     ++backfill_passes_;
     backfill_dirty_ = false;
     next_backfill_ = (now / config_.bf_interval + 1) * config_.bf_interval;

@@ -42,6 +42,8 @@ class SlurmScheduler : public Scheduler {
   const std::vector<PlannedStart>& last_plan() const { return backfill_.plan(); }
   std::int64_t main_passes() const { return main_passes_; }
   std::int64_t backfill_passes() const { return backfill_passes_; }
+  std::int64_t backfill_jobs_tested() const { return backfill_tested_; }
+  std::int64_t backfill_stopped_early() const { return backfill_stopped_early_; }
 
  private:
   void attach(const SystemView& view);
@@ -69,6 +71,8 @@ class SlurmScheduler : public Scheduler {
   Time next_backfill_ = 0;
   std::int64_t main_passes_ = 0;
   std::int64_t backfill_passes_ = 0;
+  std::int64_t backfill_tested_ = 0;
+  std::int64_t backfill_stopped_early_ = 0;
 };
 
 std::unique_ptr<Scheduler> make_slurm_scheduler(const SlurmConfig& config);
