@@ -115,12 +115,12 @@ std::string chart_script(const std::string& id, const std::string& scheduler,
      << "set xlabel " << gp_quote("time (" + unit.name + ")") << "\n"
      << "set ylabel " << gp_quote("node position in 1-D order") << "\n"
      << "set xrange [" << data_number(x0) << ":" << data_number(x1) << "]\n"
-     << "set yrange [-0.5:" << data_number(nodes - 0.5) << "]\n"
+     << "set yrange [-0.5:" << data_number(std::max(1, nodes) - 0.5) << "]\n"
      << "set key outside right top vertical\nset grid front\n"
      << (thin_borders ? "set style fill transparent solid 0.75 border lc rgb '#60FFFFFF'\n"
                       : "set style fill transparent solid 0.75 noborder\n")
-     << "plot " << gp_quote(data)
-     << " using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle";
+     << "plot " << gp_series(data, nodes > 0, "1:2:3:4:5:6:7")
+     << " with boxxyerror lc rgb variable notitle";
   std::vector<std::string> labels = {"cores only"};
   for (const std::string& g : gres_names) labels.push_back("uses " + g);
   for (std::size_t c = 0; c < labels.size() && c < 5; ++c)

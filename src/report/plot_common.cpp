@@ -57,6 +57,10 @@ std::string gp_png_header(const std::string& id, int width, int height) {
          "\nset format x '%g'\nset format y '%g'\n";
 }
 
+std::string gp_series(const std::string& data_file, bool has_rows, const std::string& columns) {
+  return has_rows ? gp_quote(data_file) + " using " + columns : "NaN";
+}
+
 std::string data_number(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.10g", v);

@@ -37,6 +37,9 @@ TimeUnit time_unit_for(double span_s);
 std::string gp_quote(const std::string& text);
 // "set terminal pngcairo ..." and "set output" lines for a width x height image.
 std::string gp_png_header(const std::string& id, int width, int height);
+// What a plot command draws: `'file' using <columns>`, or NaN when the file has no rows
+// (gnuplot refuses a data file without points but draws nothing for NaN, keeping the key).
+std::string gp_series(const std::string& data_file, bool has_rows, const std::string& columns);
 // Locale-independent, round-trippable number text for data files.
 std::string data_number(double v);
 

@@ -89,8 +89,11 @@ PlotSpec write_usage_plot(const PlotContext& ctx, const std::vector<UsageFile>& 
   std::ostringstream gp;
   gp << gp_png_header(spec.id, 1100, 260 * static_cast<int>(resources.size()) + 80);
   gp << "set multiplot layout " << resources.size() << ",1\n"
-     << "set grid\nset key outside right top vertical\nset yrange [0:*]\n";
-  if (any) gp << "set xrange [" << data_number(t_min / unit.seconds) << ":" << data_number(t_max / unit.seconds) << "]\n";
+     << "set grid\nset key outside right top vertical\n"
+     << (any ? "set yrange [0:*]\n" : "set yrange [0:1]\n");  // all-NaN cannot autoscale
+  if (any)  // a fixed range must not be empty
+    gp << "set xrange [" << data_number(t_min / unit.seconds) << ":"
+       << data_number(std::max(t_max, t_min + 1) / unit.seconds) << "]\n";
   for (std::size_t r = 0; r < resources.size(); ++r) {
     gp << "set ylabel " << gp_quote(resources[r] + " in use") << "\n";
     gp << "set xlabel " << gp_quote(r + 1 == resources.size() ? "time (" + unit.name + ")" : "") << "\n";
@@ -99,8 +102,9 @@ PlotSpec write_usage_plot(const PlotContext& ctx, const std::vector<UsageFile>& 
     gp << "plot ";
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if (runs[i].resources.size() != resources.size()) continue;
-      gp << (i ? ", \\\n     " : "") << gp_quote("usage_" + ctx.stems[i] + ".dat") << " using 1:"
-         << r + 2 << " with steps lw " << line_width(i) << " lc rgb " << gp_quote(scheduler_colour(i)) << " title "
+      gp << (i ? ", \\\n     " : "")
+         << gp_series("usage_" + ctx.stems[i] + ".dat", !runs[i].time.empty(), "1:" + std::to_string(r + 2))
+         << " with steps lw " << line_width(i) << " lc rgb " << gp_quote(scheduler_colour(i)) << " title "
          << gp_quote(ctx.schedulers[i]);
     }
     gp << "\n";

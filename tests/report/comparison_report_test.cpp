@@ -252,6 +252,33 @@ TEST(ComparisonReport, BucketedUsageKeepsTheResourceSeconds) {
   EXPECT_NEAR(bucketed, core_seconds, 1e-6 * core_seconds);
 }
 
+// Nothing ran (every job asks more cores than the cluster has): still a complete report.
+TEST(ComparisonReport, RunsWhereNoJobRanStillGiveAReport) {
+  const std::string root = fresh_dir("nothing_ran");
+  const Cluster cluster = report_test::tiny_cluster();
+  ComparisonInput in;
+  in.title = "impossible";
+  in.headline_metrics = {"utilization"};
+  for (const char* name : {"a \"quoted\" name", "it's"}) {
+    report_test::FirstFit policy(false);
+    Workload w = report_test::tiny_workload(0);
+    for (Job& j : w.jobs) j.req.ntasks = 100;
+    bind_workload(cluster, w);
+    const SimResult result = simulate(cluster, w, policy, {});
+    const std::string dir = root + "/runs/" + std::to_string(in.schedulers.size());
+    write_run_outputs(dir, cluster, w, result, summarize(cluster, w, result));
+    in.schedulers.push_back({name, {dir}});
+  }
+  const ReportFiles files = write_comparison_report(in, root + "/out");
+  const std::string md = slurp(files.markdown);
+  EXPECT_NE(md.find("| rejected | 10 ± 0 | 10 ± 0 |"), std::string::npos);
+  EXPECT_NE(md.find("20 rejected or stalled job records"), std::string::npos);
+  if (!report::find_program("gnuplot").empty()) {
+    EXPECT_EQ(md.find("Not rendered"), std::string::npos) << md;
+    EXPECT_EQ(files.images.size(), 5u);
+  }
+}
+
 TEST(ComparisonReport, RejectsEmptyInput) {
   ComparisonInput in;
   EXPECT_THROW(aggregate_summaries(in), InputError);
