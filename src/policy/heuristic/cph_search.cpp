@@ -42,18 +42,17 @@ std::size_t split_at(std::vector<Step>& steps, Time t) {
   return static_cast<std::size_t>(it - steps.begin());
 }
 
-// Earliest step index from which `job` fits for its whole duration.
+// Earliest step index from which `job` fits for its whole duration: one sweep keeping the
+// first step of the current run of steps that all cover the demand. The last step lasts
+// forever, so a demand it covers always fits.
 std::size_t earliest_fit(const std::vector<Step>& steps, const AggregateJob& job) {
-  for (std::size_t s = 0; s < steps.size(); ++s) {
-    const Time end = steps[s].time + job.duration;
-    bool fits = true;
-    for (std::size_t k = s; k < steps.size() && steps[k].time < end; ++k) {
-      if (!covers(steps[k].free, job.demand)) {
-        fits = false;
-        break;
-      }
+  std::size_t first = 0;
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    if (!covers(steps[k].free, job.demand)) {
+      first = k + 1;
+      continue;
     }
-    if (fits) return s;
+    if (k + 1 == steps.size() || steps[k + 1].time >= steps[first].time + job.duration) return first;
   }
   return steps.size() - 1;
 }
@@ -71,10 +70,8 @@ std::int64_t total_wait(const AggregateProblem& p, const std::vector<Time>& star
   return sum;
 }
 
-}  // namespace
-
-std::vector<Time> decode_order(const AggregateProblem& p, const std::vector<int>& order) {
-  std::vector<Step> steps = initial_profile(p);
+std::vector<Time> decode_from(const AggregateProblem& p, std::vector<Step> steps,
+                              const std::vector<int>& order) {
   std::vector<Time> start(p.jobs.size(), p.now);
   for (int j : order) {
     const std::size_t s = earliest_fit(steps, p.jobs[j]);
@@ -84,17 +81,24 @@ std::vector<Time> decode_order(const AggregateProblem& p, const std::vector<int>
   return start;
 }
 
+}  // namespace
+
+std::vector<Time> decode_order(const AggregateProblem& p, const std::vector<int>& order) {
+  return decode_from(p, initial_profile(p), order);
+}
+
 namespace {
 
 class Search {
  public:
-  Search(const AggregateProblem& p, std::int64_t effort) : p_(p), effort_(effort) {}
+  Search(const AggregateProblem& p, std::int64_t effort)
+      : p_(p), effort_(effort), profile_(initial_profile(p)) {}
 
   // Decodes `order`; keeps it when strictly better. False once the effort is spent.
   bool try_order(const std::vector<int>& order, bool& improved) {
     if (best_.evaluations >= effort_ && !best_.order.empty()) return false;
     ++best_.evaluations;
-    std::vector<Time> start = decode_order(p_, order);
+    std::vector<Time> start = decode_from(p_, profile_, order);
     const std::int64_t wait = total_wait(p_, start);
     improved = best_.order.empty() || wait < best_.total_wait;
     if (improved) {
@@ -145,6 +149,7 @@ class Search {
 
   const AggregateProblem& p_;
   std::int64_t effort_;
+  std::vector<Step> profile_;  // running jobs only, shared by every decoding
   AggregateSchedule best_;
 };
 

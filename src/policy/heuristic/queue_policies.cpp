@@ -18,14 +18,28 @@ double prb_urgency(const DispatchCore& core, const QueuedJob& q, double initial_
   return static_cast<double>(core.now() - job.submit) / std::max(1.0, expected);
 }
 
-double prb_demand(const DispatchCore& core, const QueuedJob& q) {
-  const Cluster& c = core.cluster();
-  const JobUnits& u = *q.units;
-  double share = static_cast<double>(u.total_cores) / static_cast<double>(c.total_cores());
+namespace {
+
+// System capacity per resource kind (cores, then each gres type), computed once per pass.
+std::vector<double> capacities(const Cluster& c) {
+  std::vector<double> cap{static_cast<double>(c.total_cores())};
   for (int t = 0; t < static_cast<int>(c.gres_types.size()); ++t)
-    if (c.total_gres(t) > 0)
-      share += static_cast<double>(u.total_gres(t)) / static_cast<double>(c.total_gres(t));
+    cap.push_back(static_cast<double>(c.total_gres(t)));
+  return cap;
+}
+
+double demand_with(const std::vector<double>& cap, const QueuedJob& q) {
+  const JobUnits& u = *q.units;
+  double share = static_cast<double>(u.total_cores) / cap[0];
+  for (std::size_t t = 1; t < cap.size(); ++t)
+    if (cap[t] > 0) share += static_cast<double>(u.total_gres(static_cast<int>(t) - 1)) / cap[t];
   return share * static_cast<double>(q.predicted);
+}
+
+}  // namespace
+
+double prb_demand(const DispatchCore& core, const QueuedJob& q) {
+  return demand_with(capacities(core.cluster()), q);
 }
 
 std::vector<QueuedJob> prb_order(const DispatchCore& core, double initial_wait_s) {
@@ -34,10 +48,11 @@ std::vector<QueuedJob> prb_order(const DispatchCore& core, double initial_wait_s
     double demand;
     QueuedJob q;
   };
+  const std::vector<double> cap = capacities(core.cluster());
   std::vector<Keyed> keyed;
   keyed.reserve(core.queue().size());
   for (const QueuedJob& q : core.queue())
-    keyed.push_back({prb_urgency(core, q, initial_wait_s), prb_demand(core, q), q});
+    keyed.push_back({prb_urgency(core, q, initial_wait_s), demand_with(cap, q), q});
   // Most urgent first; among equally urgent jobs the smaller demand first.
   std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
     if (a.urgency != b.urgency) return a.urgency > b.urgency;
