@@ -22,19 +22,22 @@ bool executable(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
+constexpr int kKilled = -1;
+constexpr int kLost = -2;
+
 // Waits for `pid` up to `timeout_s`; kills it when the time is up. Returns the wait status,
-// or -1 when it had to be killed.
+// kKilled when it had to be killed, kLost when waitpid fails (e.g. SIGCHLD ignored).
 int wait_with_limit(pid_t pid, double timeout_s) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   int status = 0;
   while (true) {
     const pid_t r = ::waitpid(pid, &status, WNOHANG);
     if (r == pid) return status;
-    if (r < 0) return status;
+    if (r < 0) return kLost;
     if (std::chrono::steady_clock::now() >= deadline) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
-      return -1;
+      return kKilled;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -84,7 +87,9 @@ PlotRun run_gnuplot(const std::string& gnuplot_path, const std::string& dir,
   const std::string err = first_lines(err_file, 3);
   std::error_code ec;
   std::filesystem::remove(err_file, ec);
-  if (status == -1) return {false, "gnuplot timed out after " + std::to_string(int(timeout_s)) + " s"};
+  if (status == kKilled)
+    return {false, "gnuplot timed out after " + std::to_string(int(timeout_s)) + " s"};
+  if (status == kLost) return {false, "lost track of the gnuplot process (waitpid failed)"};
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {true, err};
   if (WIFEXITED(status))
     return {false, "gnuplot exited with status " + std::to_string(WEXITSTATUS(status)) +

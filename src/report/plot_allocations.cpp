@@ -116,6 +116,8 @@ std::string chart_script(const std::string& id, const std::string& scheduler,
      << "set ylabel " << gp_quote("node position in 1-D order") << "\n"
      << "set xrange [" << data_number(x0) << ":" << data_number(x1) << "]\n"
      << "set yrange [-0.5:" << data_number(std::max(1, nodes) - 0.5) << "]\n"
+     << (nodes == 0 ? "set label 'no job ran' at graph 0.5,0.5 center\n" : "")
+     << (nodes > 0 && nodes <= 40 ? "set ytics 1\n" : "")  // one tic per node on small clusters
      << "set key outside right top vertical\nset grid front\n"
      << (thin_borders ? "set style fill transparent solid 0.75 border lc rgb '#60FFFFFF'\n"
                       : "set style fill transparent solid 0.75 noborder\n")
