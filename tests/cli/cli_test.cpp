@@ -1,0 +1,135 @@
+// End-to-end tests of the command line: exit codes, error messages naming the bad input,
+// outputs written, determinism of whole runs.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/exit_codes.hpp"
+#include "cli/main_command.hpp"
+
+namespace hs::cli {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kSource = HETSCHED_SOURCE_DIR;
+const std::string kTinyCluster = kSource + "/examples/clusters/small-tree/slurm.conf";
+const std::string kTinyJobs = kSource + "/examples/workloads/tiny.jobs";
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Outcome run(std::vector<std::string> args) {
+  args.insert(args.begin(), "hetsched");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  const int code = run_main(static_cast<int>(argv.size()), argv.data());
+  Outcome o{code, testing::internal::GetCapturedStdout(), testing::internal::GetCapturedStderr()};
+  return o;
+}
+
+std::string temp_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("hetsched-cli-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Cli, HelpAndUnknownCommands) {
+  EXPECT_EQ(run({"--help"}).code, kExitOk);
+  EXPECT_EQ(run({"simulate", "--help"}).code, kExitOk);
+  EXPECT_EQ(run({"compare", "--help"}).code, kExitOk);
+  const Outcome bad = run({"simulat"});
+  EXPECT_EQ(bad.code, kExitBadInput);
+  EXPECT_NE(bad.err.find("unknown command"), std::string::npos);
+}
+
+TEST(Cli, UnknownOptionIsNamed) {
+  const Outcome o = run({"simulate", "--clutser", "L"});
+  EXPECT_EQ(o.code, kExitBadInput);
+  EXPECT_NE(o.err.find("--clutser"), std::string::npos) << o.err;
+}
+
+TEST(Cli, UnknownClusterAndSchedulerOptionAreBadInput) {
+  EXPECT_EQ(run({"simulate", "--cluster", "no-such-cluster"}).code, kExitBadInput);
+  const Outcome o = run({"simulate", "--cluster", kTinyCluster, "--workload", kTinyJobs,
+                         "--scheduler", "backfill:mode=bogus", "--out", temp_dir("badopt")});
+  EXPECT_EQ(o.code, kExitBadInput);
+  EXPECT_NE(o.err.find("bogus"), std::string::npos) << o.err;
+}
+
+TEST(Cli, MalformedJobFileNamesFileLineAndValue) {
+  const std::string dir = temp_dir("badjobs");
+  const std::string path = dir + "/bad.jobs";
+  std::ofstream(path) << "# hetsched-jobs v1\n1 0 100 -n 4 -t 10\n2 0 100 -n four -t 10\n";
+  const Outcome o = run({"simulate", "--cluster", kTinyCluster, "--workload", path, "--out", dir});
+  EXPECT_EQ(o.code, kExitBadInput);
+  EXPECT_NE(o.err.find(path + ":3"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("four"), std::string::npos) << o.err;
+}
+
+TEST(Cli, ImpossibleJobIsRejectedAndCountedNotDropped) {
+  const std::string dir = temp_dir("impossible");
+  const std::string path = dir + "/w.jobs";
+  std::ofstream(path) << "# hetsched-jobs v1\n1 0 100 -n 4 -t 10\n2 0 100 -n 100000 -t 10\n";
+  const Outcome o = run({"simulate", "--cluster", kTinyCluster, "--workload", path, "--out", dir});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("rejected"), std::string::npos);
+  const std::string jobs = read_file(dir + "/jobs.csv");
+  EXPECT_NE(jobs.find("rejected"), std::string::npos) << jobs;
+}
+
+TEST(Cli, SimulateWritesOutputsAndIsDeterministic) {
+  const std::string a = temp_dir("det-a"), b = temp_dir("det-b");
+  for (const auto& dir : {a, b}) {
+    const Outcome o = run({"simulate", "--cluster", kTinyCluster, "--workload", kTinyJobs,
+                           "--scheduler", "backfill-easy", "--out", dir});
+    ASSERT_EQ(o.code, kExitOk) << o.err;
+    EXPECT_NE(o.out.find("checker    OK"), std::string::npos);
+  }
+  for (const char* file : {"jobs.csv", "summary.csv", "summary.json", "queue.csv", "usage.csv"}) {
+    const std::string first = read_file(a + "/" + file);
+    EXPECT_FALSE(first.empty()) << file;
+    EXPECT_EQ(first, read_file(b + "/" + file)) << file;
+  }
+}
+
+TEST(Cli, CompareRunsEverySchedulerOnTheSameJobs) {
+  const std::string dir = temp_dir("compare");
+  const Outcome o = run({"compare", "--cluster", "S", "--workload", "esp",
+                         "--scheduler", "backfill", "--scheduler", "aucsched2", "--repeat", "2",
+                         "--parallel", "2", "--out", dir});
+  ASSERT_EQ(o.code, kExitOk) << o.out << o.err;
+  EXPECT_NE(o.out.find("checker    OK in all 4 runs"), std::string::npos) << o.out;
+  EXPECT_TRUE(fs::exists(dir + "/report.md"));
+  // Both schedulers saw identical jobs: same count and same theoretical runtime per seed.
+  for (int r = 0; r < 2; ++r) {
+    const std::string rep = "/r" + std::to_string(r) + "/summary.csv";
+    const std::string s1 = read_file(dir + "/runs/backfill" + rep);
+    const std::string s2 = read_file(dir + "/runs/aucsched2" + rep);
+    const auto line = [](const std::string& text, const std::string& key) {
+      const auto at = text.find("\n" + key + ",");
+      return text.substr(at, text.find('\n', at + 1) - at);
+    };
+    EXPECT_EQ(line(s1, "jobs"), line(s2, "jobs"));
+    EXPECT_EQ(line(s1, "theoretical_runtime"), line(s2, "theoretical_runtime"));
+  }
+}
+
+}  // namespace
+}  // namespace hs::cli
