@@ -43,10 +43,11 @@ std::string in_dir(const std::string& dir, const std::string& file) {
 std::vector<report::PlotSpec> write_plot_files(const ComparisonInput& in, const ReportContent& c,
                                                const report::PlotContext& ctx,
                                                const ReportOptions& options) {
-  std::vector<report::UsageFile> usage;
+  std::vector<report::UsageFile> usage, queue;
   std::vector<std::vector<report::JobsFile>> jobs;
   for (const SchedulerRuns& s : in.schedulers) {
     usage.push_back(report::read_usage_file(in_dir(s.run_dirs.front(), "usage.csv")));
+    queue.push_back(report::read_queue_file(in_dir(s.run_dirs.front(), "queue.csv")));
     jobs.emplace_back();
     for (const std::string& d : s.run_dirs) jobs.back().push_back(report::read_jobs_file(in_dir(d, "jobs.csv")));
   }
@@ -58,6 +59,7 @@ std::vector<report::PlotSpec> write_plot_files(const ComparisonInput& in, const 
         ctx, std::vector<MetricRow>(c.rows.begin(), c.rows.begin() + c.headline_count)));
   specs.push_back(report::write_usage_plot(ctx, usage));
   specs.push_back(report::write_wait_cdf(ctx, jobs));
+  specs.push_back(report::write_queue_plot(ctx, queue));
   for (auto& s : report::write_allocation_charts(ctx, first, options)) specs.push_back(std::move(s));
   return specs;
 }

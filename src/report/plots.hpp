@@ -20,6 +20,9 @@ std::vector<PlotSpec> write_allocation_charts(const PlotContext& ctx,
 // (3) Bars of the headline metrics with ± std error bars, one panel per metric.
 PlotSpec write_headline_bars(const PlotContext& ctx, const std::vector<MetricRow>& headline);
 
+// (5) Jobs waiting and running after each scheduling pass (first run each; queue.csv).
+PlotSpec write_queue_plot(const PlotContext& ctx, const std::vector<UsageFile>& runs);
+
 // (4) CDF of waiting times per scheduler, pooled over all its repetitions.
 PlotSpec write_wait_cdf(const PlotContext& ctx, const std::vector<std::vector<JobsFile>>& runs);
 

@@ -103,29 +103,45 @@ JobsFile read_jobs_file(const std::string& path) {
   return f;
 }
 
-UsageFile read_usage_file(const std::string& path) {
-  const CsvTable t = read_csv_file(path);
+namespace {
+
+// Reads `time` and the given value columns as step series; times must not go back.
+UsageFile read_series(const CsvTable& t, const std::vector<int>& columns,
+                      std::vector<std::string> names) {
   const int time = t.require("time");
-  std::vector<int> columns = {t.require("used_cores")};
   UsageFile u;
-  u.file = path;
-  u.resources.push_back("cores");
-  for (std::size_t c = 0; c < t.header.size(); ++c) {
-    const std::string& h = t.header[c];
-    if (h.rfind("used_", 0) != 0 || h == "used_cores" || h == "used_mem_mb") continue;
-    columns.push_back(static_cast<int>(c));
-    u.resources.push_back(h.substr(5));
-  }
+  u.file = t.file;
+  u.resources = std::move(names);
   u.used.resize(columns.size());
   for (const CsvRecord& r : t.rows) {
     const std::int64_t at = csv_int(t, r, time);
     if (!u.time.empty() && at < u.time.back())
-      throw InputError({path, r.line}, "time", r.fields[time], "earlier than the row before");
+      throw InputError({t.file, r.line}, "time", r.fields[time], "earlier than the row before");
     u.time.push_back(at);
     for (std::size_t k = 0; k < columns.size(); ++k)
       u.used[k].push_back(csv_double(t, r, columns[k]));
   }
   return u;
+}
+
+}  // namespace
+
+UsageFile read_usage_file(const std::string& path) {
+  const CsvTable t = read_csv_file(path);
+  std::vector<int> columns = {t.require("used_cores")};
+  std::vector<std::string> names = {"cores"};
+  for (std::size_t c = 0; c < t.header.size(); ++c) {
+    const std::string& h = t.header[c];
+    if (h.rfind("used_", 0) != 0 || h == "used_cores" || h == "used_mem_mb") continue;
+    columns.push_back(static_cast<int>(c));
+    names.push_back(h.substr(5));
+  }
+  return read_series(t, columns, std::move(names));
+}
+
+UsageFile read_queue_file(const std::string& path) {
+  const CsvTable t = read_csv_file(path);
+  return read_series(t, {t.require("pending"), t.require("running")}, {"pending", "running"});
 }
 
 }  // namespace hs::report

@@ -51,5 +51,7 @@ struct UsageFile {
   std::vector<std::vector<double>> used;  // used[resource][row]
 };
 UsageFile read_usage_file(const std::string& path);
+// queue.csv (time, pending, running) in the same shape: resources {"pending", "running"}.
+UsageFile read_queue_file(const std::string& path);
 
 }  // namespace hs::report

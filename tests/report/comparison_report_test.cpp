@@ -109,7 +109,7 @@ TEST(ComparisonReport, TablesHoldTheAggregatesHeadlineFirst) {
   EXPECT_TRUE(files.images.empty());
   EXPECT_NE(md.find("gnuplot was not found"), std::string::npos);
   EXPECT_NE(html.find("gnuplot was not found"), std::string::npos);
-  for (const char* f : {"usage.gp", "wait_cdf.gp", "headline.gp", "allocations_first-fit.gp",
+  for (const char* f : {"usage.gp", "wait_cdf.gp", "queue.gp", "queue_last-fit.dat", "headline.gp", "allocations_first-fit.gp",
                         "allocations_last-fit.gp", "usage_first-fit.dat", "headline.dat"})
     EXPECT_TRUE(fs::exists(root + "/out/plots/" + f)) << f;
 }
@@ -145,8 +145,8 @@ TEST(ComparisonReport, RendersEveryPlotWhenGnuplotExists) {
   if (report::find_program("gnuplot").empty()) GTEST_SKIP() << "gnuplot not installed";
   const std::string root = fresh_dir("plots");
   const ReportFiles files = write_comparison_report(make_runs(root, 2), root + "/out");
-  // Headline bars, usage, wait CDF, and one allocation chart per scheduler.
-  ASSERT_EQ(files.images.size(), 5u);
+  // Headline bars, usage, wait CDF, queue, and one allocation chart per scheduler.
+  ASSERT_EQ(files.images.size(), 6u);
   for (const std::string& png : files.images) {
     const std::string bytes = slurp(png);
     ASSERT_GT(bytes.size(), 2000u) << png;
@@ -275,7 +275,7 @@ TEST(ComparisonReport, RunsWhereNoJobRanStillGiveAReport) {
   EXPECT_NE(md.find("20 rejected or stalled job records"), std::string::npos);
   if (!report::find_program("gnuplot").empty()) {
     EXPECT_EQ(md.find("Not rendered"), std::string::npos) << md;
-    EXPECT_EQ(files.images.size(), 5u);
+    EXPECT_EQ(files.images.size(), 6u);
   }
 }
 

@@ -87,6 +87,13 @@ TEST(RunFiles, ReadsWhatTheMetricsAreaWrites) {
   EXPECT_EQ(usage.resources, (std::vector<std::string>{"cores", "gpu"}));
   ASSERT_FALSE(usage.time.empty());
   EXPECT_EQ(usage.used[0].back(), 0);  // everything released at the end
+  const report::UsageFile queue = report::read_queue_file(dir + "/queue.csv");
+  EXPECT_EQ(queue.resources, (std::vector<std::string>{"pending", "running"}));
+  ASSERT_FALSE(queue.time.empty());
+  double most_running = 0;
+  for (double r : queue.used[1]) most_running = std::max(most_running, r);
+  EXPECT_GE(most_running, 2);  // 16 cores hold several of the 2-8 core jobs at once
+  EXPECT_EQ(queue.used[0].back(), 0);  // nothing pending after the last pass
 }
 
 TEST(RunFiles, BadRunFilesRaiseInputErrorsWithLocation) {
