@@ -1,6 +1,7 @@
 #include "policy/slurm/backfill_pass.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #include "policy/slurm/select.hpp"
@@ -101,45 +102,56 @@ struct BackfillPass::Capacity {
   std::int32_t nodes = 0;
 };
 
-bool BackfillPass::could_host(const PassState& s, const NodeFree& f, JobRef j) const {
+BackfillPass::Shape BackfillPass::shape_of(const PassState& s, JobRef j) {
   const JobRequest& r = s.job(j).req;
-  if (f.cores < std::max(1, r.ntasks_per_node)) return false;
+  Shape sh;
+  sh.per_node = std::max(1, r.ntasks_per_node);
+  sh.cpus = std::max(1, r.ntasks);
+  sh.nodes = min_node_count(r);
   for (const GresRequest& g : r.gres)
-    if (g.type >= 0 && f.gres[g.type] < g.per_node_min) return false;
+    if (g.type >= 0 && g.type < kMaxGresTypes) sh.gres[g.type] = g.per_node_min, sh.any_gres = true;
+  return sh;
+}
+
+bool BackfillPass::could_host(const NodeFree& f) const {
+  if (f.cores < shape_.per_node) return false;
+  if (shape_.any_gres)
+    for (int t = 0; t < kMaxGresTypes; ++t)
+      if (f.gres[t] < shape_.gres[t]) return false;
   return true;
 }
 
-BackfillPass::Capacity BackfillPass::capacity(const PassState& s, const ClusterState& state,
-                                              JobRef j) const {
+BackfillPass::Capacity BackfillPass::capacity(const ClusterState& state) const {
   Capacity c;
-  for (std::size_t n = 0; n < mask_.size(); ++n) {
-    if (!mask_[n]) continue;
-    const NodeFree& f = state.node(static_cast<NodeIndex>(n));
-    if (!could_host(s, f, j)) continue;
-    c.cpus += f.cores;
-    ++c.nodes;
+  const auto& words = candidates_.words();
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    for (std::uint64_t bits = words[w]; bits; bits &= bits - 1) {
+      const auto n = static_cast<NodeIndex>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+      const NodeFree& f = state.node(n);
+      if (!could_host(f)) continue;
+      c.cpus += f.cores;
+      ++c.nodes;
+    }
   }
   return c;
 }
 
-bool BackfillPass::may_fit(const PassState& s, const Capacity& c, JobRef j) const {
-  const JobRequest& r = s.job(j).req;
-  return c.cpus >= std::max(1, r.ntasks) && c.nodes >= min_node_count(r);
+bool BackfillPass::may_fit(const Capacity& c) const {
+  return c.cpus >= shape_.cpus && c.nodes >= shape_.nodes;
 }
 
 // Releases one running job into `future`, keeping `c` current for the candidate nodes.
-void BackfillPass::release(const PassState& s, ClusterState& future, const Allocation& alloc,
-                           JobRef j, Capacity& c) const {
+void BackfillPass::release(ClusterState& future, const Allocation& alloc, Capacity& c) const {
   for (const NodeShare& sh : alloc.shares) {
     if (!mask_[sh.node]) continue;
     const NodeFree& f = future.node(sh.node);
-    if (could_host(s, f, j)) c.cpus -= f.cores, --c.nodes;
+    if (could_host(f)) c.cpus -= f.cores, --c.nodes;
   }
   future.release(alloc);
   for (const NodeShare& sh : alloc.shares) {
     if (!mask_[sh.node]) continue;
     const NodeFree& f = future.node(sh.node);
-    if (could_host(s, f, j)) c.cpus += f.cores, ++c.nodes;
+    if (could_host(f)) c.cpus += f.cores, ++c.nodes;
   }
 }
 
@@ -161,7 +173,7 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
       const Running& r = running_[k++];
       if (!touches(*r.alloc, candidates_)) continue;
       if (barrier < 0) barrier = r.end + (kGroupWindow - r.end % kGroupWindow);
-      release(s, future, *r.alloc, j, c);
+      release(future, *r.alloc, c);
       last_end = r.end;
       if (k < running_.size() && running_[k].end > barrier + window) break;
     }
@@ -170,7 +182,7 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
     do {
       window *= 2;
     } while (k < running_.size() && running_[k].end > barrier + window);
-    if (!may_fit(s, c, j)) continue;
+    if (!may_fit(c)) continue;
     alloc = select_on(s, future, j);
     if (alloc) return last_end;
   }
@@ -211,7 +223,8 @@ void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partit
   const int part = partitions.of_job[j];
   const bool may_reserve =
       config_.reserve_depth == 0 || reservations_[part] < static_cast<std::size_t>(config_.reserve_depth);
-  const std::int32_t min_nodes = min_node_count(job.req);
+  shape_ = shape_of(s, j);
+  const std::int32_t min_nodes = shape_.nodes;
   const Time horizon = s.now + config_.window;
   Time start_res = s.now;
   // Every retry moves start_res forward past a slot boundary; the bound is a safety net.
@@ -228,10 +241,13 @@ void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partit
       return;
     }
     mask_.assign(s.cluster->node_count(), 0);
-    for (int n = 0; n < candidates_.size(); ++n) mask_[n] = candidates_.test(n);
-    const Capacity now_capacity = capacity(s, *s.free, j);
+    const auto& words = candidates_.words();
+    for (std::size_t w = 0; w < words.size(); ++w)
+      for (std::uint64_t bits = words[w]; bits; bits &= bits - 1)
+        mask_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))] = 1;
+    const Capacity now_capacity = capacity(*s.free);
     std::optional<Allocation> alloc;
-    if (may_fit(s, now_capacity, j)) alloc = select_on(s, *s.free, j);
+    if (may_fit(now_capacity)) alloc = select_on(s, *s.free, j);
     Time t = s.now;
     if (!alloc) {
       if (!may_reserve) return;  // EASY: jobs past the reservation depth only test "now"

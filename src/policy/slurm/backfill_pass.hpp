@@ -55,11 +55,16 @@ class BackfillPass {
   void test_job(PassState& s, JobRef j, const PartitionIndex& partitions, BackfillStats& st);
   std::optional<Allocation> select_on(const PassState& s, const ClusterState& state, JobRef j);
   struct Capacity;
-  bool could_host(const PassState& s, const NodeFree& f, JobRef j) const;
-  Capacity capacity(const PassState& s, const ClusterState& state, JobRef j) const;
-  bool may_fit(const PassState& s, const Capacity& c, JobRef j) const;
-  void release(const PassState& s, ClusterState& future, const Allocation& alloc, JobRef j,
-               Capacity& c) const;
+  struct Shape {  // what the quick capacity test needs to know about the job under test
+    std::int32_t per_node = 1, cpus = 1, nodes = 1;
+    GresCounts gres{};
+    bool any_gres = false;
+  };
+  static Shape shape_of(const PassState& s, JobRef j);
+  bool could_host(const NodeFree& f) const;
+  Capacity capacity(const ClusterState& state) const;
+  bool may_fit(const Capacity& c) const;
+  void release(ClusterState& future, const Allocation& alloc, Capacity& c) const;
   std::optional<Time> earliest_future_start(const PassState& s, JobRef j, Capacity c, Time cutoff,
                                             std::optional<Allocation>& alloc);
   void start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st);
@@ -78,6 +83,7 @@ class BackfillPass {
   std::vector<char> mask_;
   std::optional<ClusterState> future_;
   std::vector<PlannedStart> plan_;
+  Shape shape_;
   bool changed_ = true;
 };
 
