@@ -1,10 +1,11 @@
 #pragma once
-// Exact depth-first search over jobs that prunes with the Lagrangian bound at fixed
-// multipliers lambda: for any completion of a partial choice,
-//   value <= sum_e lambda_e C_e + sum_{chosen b} r_b + sum_{open jobs} max(0, max_b r_b),
-// where r_b = v_b - sum_e a_be lambda_e (feasible use never exceeds C). With the
+// Exact depth-first search over a set of free jobs (all others keep their incumbent bids)
+// that prunes with the Lagrangian bound at fixed multipliers lambda: for any completion,
+//   value <= sum_e lambda_e C_e + sum_{chosen b} r_b + sum_{open free jobs} max(0, max_b r_b),
+// where r_b = v_b - sum_e a_be lambda_e, because feasible use never exceeds C. With the
 // multipliers of the best dual bound this closes the small remaining gap of a good
-// incumbent quickly on small and medium windows; on large ones it stops at its budget.
+// incumbent quickly on small windows; on large ones it serves as the exact sub-solver of a
+// large-neighbourhood search (free a few jobs around one that does not start, re-solve).
 #include <cstdint>
 #include <vector>
 
@@ -13,8 +14,20 @@
 
 namespace hs::solver {
 
-// Improves `best` in place. True when the search completed, i.e. `best` is optimal.
-bool lagrangian_branch_and_bound(const CompactProblem& problem, const std::vector<double>& lambda,
-                                 Budget& budget, std::int64_t effort_cap, Incumbent& best);
+struct PricedBids {
+  std::vector<double> reduced;   // per bid: v_b - sum_e a_be lambda_e (-inf if unusable)
+  double capacity_value = 0.0;   // sum_e lambda_e C_e
+};
+
+PricedBids price_bids(const CompactProblem& problem, const std::vector<double>& lambda,
+                      std::int64_t& effort);
+
+// Re-solves the choice of `free_jobs` exactly (in that order), keeping every other job's
+// bid in `best`; improves `best` in place. True when the search completed (then `best` is
+// optimal for that neighbourhood; for all jobs free, optimal outright). Stops when the
+// budget has spent `effort_cap`.
+bool lagrangian_branch_and_bound(const CompactProblem& problem, const PricedBids& priced,
+                                 const std::vector<std::int32_t>& free_jobs, Budget& budget,
+                                 std::int64_t effort_cap, Incumbent& best);
 
 }  // namespace hs::solver

@@ -5,12 +5,17 @@
 
 namespace hs::solver {
 
+namespace {
+constexpr std::int64_t kAverageWindow = 20;  // the average forgets at about this rate
+}  // namespace
+
 LagrangianDual::LagrangianDual(const CompactProblem& problem, std::int64_t& effort)
     : problem_(problem),
       effort_(&effort),
       lambda_(problem.capacity.size(), 0.0),
       usage_(problem.capacity.size(), 0.0),
       reduced_(problem.bid_count(), 0.0),
+      average_(problem.bid_count(), 0.0),
       choice_(problem.jobs, -1) {
   std::vector<std::uint8_t> drawn(problem.capacity.size(), 0);
   for (std::int32_t b = 0; b < problem.bid_count(); ++b) {
@@ -57,6 +62,12 @@ double LagrangianDual::evaluate() {
     }
     bound += best;
   }
+  ++evaluations_;
+  const double keep = 1.0 - 1.0 / static_cast<double>(std::min<std::int64_t>(evaluations_, kAverageWindow));
+  for (double& a : average_) a *= keep;
+  for (std::int32_t bid : choice_)
+    if (bid >= 0) average_[bid] += 1.0 - keep;
+  *effort_ += p.bid_count();
   return bound;
 }
 

@@ -23,6 +23,9 @@ class LagrangianDual {
   bool step(double distance_to_target, double theta);
   const std::vector<double>& reduced() const { return reduced_; }
   const std::vector<double>& lambda() const { return lambda_; }
+  // Running average over evaluations of how often each bid was the relaxed choice: a cheap
+  // estimate of the LP relaxation's primal solution (ergodic primal recovery).
+  const std::vector<double>& average_choice() const { return average_; }
 
  private:
   const CompactProblem& problem_;
@@ -33,6 +36,8 @@ class LagrangianDual {
   std::vector<double> usage_;          // nodes * dims scratch
   std::vector<double> reduced_;        // per bid
   std::vector<std::int32_t> choice_;   // per job, -1 = none
+  std::vector<double> average_;        // per bid
+  std::int64_t evaluations_ = 0;
 };
 
 }  // namespace hs::solver

@@ -1,4 +1,5 @@
 #include <limits>
+#include <algorithm>
 
 #include "solver/bid_density.hpp"
 #include "solver/incumbent.hpp"
@@ -14,14 +15,28 @@ namespace {
 constexpr double kInitialTheta = 2.0;
 constexpr double kMinTheta = 1e-3;
 constexpr int kStallIterations = 6;     // halve theta after this many non-improving bounds
-// Shares of the effort limit at which each phase must stop.
+// Shares of the effort limit: the dual phase and the first local search stop at these
+// totals; branch and bound may spend its share on top; kicks use what remains.
 constexpr double kDualShare = 0.5;
-constexpr double kLocalSearchShare = 0.75;
+constexpr double kLocalSearchShare = 0.6;
+constexpr double kBranchAndBoundShare = 0.15;
 
 struct DualPhaseResult {
   double bound = std::numeric_limits<double>::infinity();
-  std::vector<double> lambda;  // multipliers of the best bound
+  std::vector<double> lambda;    // multipliers of the best bound
 };
+
+// Rotates three repair orders: reduced value; value over priced use; how often the bid
+// was the relaxed choice lately (an LP-like primal estimate), ties by reduced value.
+std::vector<double> repair_keys(const CompactProblem& p, const LagrangianDual& dual, int iteration,
+                                Budget& budget) {
+  if (iteration % 3 == 0) return dual.reduced();
+  if (iteration % 3 == 1) return density_keys(p, dual.lambda(), budget.effort());
+  std::vector<double> keys = dual.average_choice();
+  for (std::int32_t b = 0; b < p.bid_count(); ++b) keys[b] += 1e-9 * dual.reduced()[b];
+  budget.effort() += p.bid_count();
+  return keys;
+}
 
 // Subgradient iterations with a greedy repair after each; keeps the best repair.
 DualPhaseResult run_dual_phase(const CompactProblem& p, Budget& budget, std::int64_t effort_cap,
@@ -41,16 +56,20 @@ DualPhaseResult run_dual_phase(const CompactProblem& p, Budget& budget, std::int
       stall = 0;
     }
     if (phase.bound - best.objective <= optimality_tolerance(phase.bound)) break;
-    // Alternate the two repair orders: reduced value, and value over priced use.
-    const std::vector<double> keys =
-        iteration % 2 == 0 ? dual.reduced() : density_keys(p, dual.lambda(), budget.effort());
     Incumbent trial(p, budget.effort());
-    insert_in_order(p, order_by_descending(keys, budget.effort()), trial);
+    insert_in_order(p, order_by_descending(repair_keys(p, dual, iteration, budget), budget.effort()),
+                    trial);
     if (trial.objective > best.objective) best = std::move(trial);
     if (phase.bound - best.objective <= optimality_tolerance(phase.bound)) break;
     if (theta < kMinTheta || !dual.step(value - best.objective, theta)) break;
   }
   return phase;
+}
+
+std::vector<std::int32_t> all_jobs(const CompactProblem& p) {
+  std::vector<std::int32_t> jobs(p.jobs);
+  for (std::int32_t j = 0; j < p.jobs; ++j) jobs[j] = j;
+  return jobs;
 }
 
 }  // namespace
@@ -63,18 +82,24 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   Incumbent best(p, budget.effort());
   insert_in_order(p, order_by_descending(density_keys(p, {}, budget.effort()), budget.effort()),
                   best);
-  const double trivial_bound = best_bid_bound(p);
-  double bound = trivial_bound;
+  double bound = best_bid_bound(p);
   auto open_gap = [&] { return bound - best.objective > optimality_tolerance(bound); };
-  auto share = [limit](double s) { return static_cast<std::int64_t>(s * static_cast<double>(limit)); };
-  if (open_gap()) {
-    const DualPhaseResult dual = run_dual_phase(p, budget, share(kDualShare), best);
-    bound = std::min(bound, dual.bound);
-    if (open_gap()) LocalSearch(p, budget).improve(best, share(kLocalSearchShare));
-    if (open_gap() && !dual.lambda.empty() &&
-        lagrangian_branch_and_bound(p, dual.lambda, budget, limit, best))
+  auto until = [limit](double share) {
+    return static_cast<std::int64_t>(share * static_cast<double>(limit));
+  };
+  if (!open_gap()) return finish_result(problem, p, best.bid_of_job, bound, budget);
+  const DualPhaseResult dual = run_dual_phase(p, budget, until(kDualShare), best);
+  bound = std::min(bound, dual.bound);
+  if (!open_gap()) return finish_result(problem, p, best.bid_of_job, bound, budget);
+  LocalSearch search(p, budget);
+  search.improve(best, until(kLocalSearchShare));
+  if (open_gap() && !dual.lambda.empty()) {
+    const PricedBids priced = price_bids(p, dual.lambda, budget.effort());
+    const std::int64_t cap = std::min(limit, budget.spent() + until(kBranchAndBoundShare));
+    if (lagrangian_branch_and_bound(p, priced, all_jobs(p), budget, cap, best))
       bound = best.objective;  // the search completed: proven optimal
   }
+  if (open_gap()) search.iterate_with_kicks(best, options.seed, limit);
   return finish_result(problem, p, best.bid_of_job, bound, budget);
 }
 

@@ -6,6 +6,7 @@ namespace hs::solver {
 
 namespace {
 constexpr double kMinGain = 1e-9;
+constexpr int kChainDepth = 3;
 
 bool higher_value_first(const CompactProblem& p, std::int32_t a, std::int32_t b) {
   return p.value[a] > p.value[b] || (p.value[a] == p.value[b] && a < b);
@@ -13,7 +14,8 @@ bool higher_value_first(const CompactProblem& p, std::int32_t a, std::int32_t b)
 }  // namespace
 
 LocalSearch::LocalSearch(const CompactProblem& problem, Budget& budget)
-    : problem_(problem), budget_(budget), seen_stamp_(problem.bid_count(), 0) {
+    : problem_(problem), budget_(budget), seen_stamp_(problem.bid_count(), 0),
+      locked_stamp_(problem.jobs, 0) {
   const CompactProblem& p = problem_;
   job_value_begin_.push_back(0);
   for (std::int32_t job = 0; job < p.jobs; ++job) {
@@ -52,6 +54,11 @@ void LocalSearch::unassign(Incumbent& incumbent, std::int32_t job) {
   incumbent.objective -= problem_.value[bid];
 }
 
+double LocalSearch::current_value(const Incumbent& incumbent, std::int32_t job) const {
+  const std::int32_t bid = incumbent.bid_of_job[job];
+  return bid >= 0 ? problem_.value[bid] : 0.0;
+}
+
 void LocalSearch::improve(Incumbent& incumbent, std::int64_t effort_cap) {
   effort_cap_ = effort_cap;
   bool improved = true;
@@ -69,6 +76,11 @@ void LocalSearch::improve(Incumbent& incumbent, std::int64_t effort_cap) {
       for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k)
         if (incumbent.bid_of_job[job] < 0 && !out_of_effort())
           improved |= insert_with_ejection(incumbent, job_bids_by_value_[k]);
+    if (improved) continue;
+    for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
+      for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k)
+        if (!out_of_effort() && problem_.value[job_bids_by_value_[k]] > current_value(incumbent, job))
+          improved |= insert_with_chain(incumbent, job_bids_by_value_[k], kChainDepth);
   }
 }
 
@@ -89,20 +101,29 @@ bool LocalSearch::rebid_job(Incumbent& incumbent, std::int32_t job) {
   return chosen != current;
 }
 
-std::vector<std::int32_t> LocalSearch::overlapping_open_bids(const Incumbent& incumbent,
-                                                             std::int32_t bid) {
+std::vector<std::int32_t> LocalSearch::open_bids_near(const Incumbent& incumbent,
+                                                      const std::vector<std::int32_t>& freed,
+                                                      const std::vector<std::int32_t>& movers,
+                                                      bool exclude_freed) {
   ++stamp_;
   std::vector<std::int32_t> open;
-  for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1]; ++u) {
-    const std::int32_t node = problem_.use_node[u];
-    budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
-    for (std::int32_t k = node_bid_begin_[node]; k < node_bid_begin_[node + 1]; ++k) {
-      const std::int32_t other = node_bids_[k];
-      if (other == bid || seen_stamp_[other] == stamp_) continue;
-      seen_stamp_[other] = stamp_;
-      if (incumbent.bid_of_job[problem_.job_of_bid[other]] < 0) open.push_back(other);
+  auto consider = [&](std::int32_t other) {
+    if (seen_stamp_[other] == stamp_) return;
+    seen_stamp_[other] = stamp_;
+    if (incumbent.bid_of_job[problem_.job_of_bid[other]] < 0) open.push_back(other);
+  };
+  for (std::int32_t bid : freed) {
+    if (exclude_freed) seen_stamp_[bid] = stamp_;
+    for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1]; ++u) {
+      const std::int32_t node = problem_.use_node[u];
+      budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
+      for (std::int32_t k = node_bid_begin_[node]; k < node_bid_begin_[node + 1]; ++k)
+        consider(node_bids_[k]);
     }
   }
+  for (std::int32_t job : movers)
+    for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k)
+      consider(job_bids_by_value_[k]);
   std::sort(open.begin(), open.end(), [this](std::int32_t a, std::int32_t b) {
     return higher_value_first(problem_, a, b);
   });
@@ -139,8 +160,11 @@ bool LocalSearch::insert_with_ejection(Incumbent& incumbent, std::int32_t bid) {
   }
   for (std::int32_t out : ejected) unassign(incumbent, problem_.job_of_bid[out]);
   assign(incumbent, job, bid);
-  std::vector<std::int32_t> candidates = overlapping_open_bids(incumbent, bid);
-  const std::vector<std::int32_t> inserted = refill(incumbent, candidates);
+  std::vector<std::int32_t> movers;
+  for (std::int32_t out : ejected) movers.push_back(problem_.job_of_bid[out]);
+  ejected.push_back(bid);
+  const std::vector<std::int32_t> inserted = refill(incumbent, open_bids_near(incumbent, ejected, movers, false));
+  ejected.pop_back();
   if (incumbent.objective > before + kMinGain) return true;
   for (std::int32_t in : inserted) unassign(incumbent, problem_.job_of_bid[in]);
   unassign(incumbent, job);
@@ -153,7 +177,7 @@ bool LocalSearch::drop_and_refill(Incumbent& incumbent, std::int32_t job) {
   const double before = incumbent.objective;
   unassign(incumbent, job);
   const std::vector<std::int32_t> inserted =
-      refill(incumbent, overlapping_open_bids(incumbent, dropped));
+      refill(incumbent, open_bids_near(incumbent, {dropped}, {}, true));
   if (incumbent.objective > before + kMinGain) return true;
   for (std::int32_t bid : inserted) unassign(incumbent, problem_.job_of_bid[bid]);
   assign(incumbent, job, dropped);
@@ -164,7 +188,7 @@ bool LocalSearch::swap_in(Incumbent& incumbent, std::int32_t job) {
   const std::int32_t dropped = incumbent.bid_of_job[job];
   const double before = incumbent.objective;
   unassign(incumbent, job);
-  const std::vector<std::int32_t> candidates = overlapping_open_bids(incumbent, dropped);
+  const std::vector<std::int32_t> candidates = open_bids_near(incumbent, {dropped}, {}, true);
   for (std::int32_t bid : candidates) {
     const std::int32_t owner = problem_.job_of_bid[bid];
     if (owner == job || out_of_effort()) continue;

@@ -2,13 +2,15 @@
 // Improvement moves on a feasible incumbent, each accepted only when it raises the
 // objective: re-bid one job; drop one job and greedily refill the freed nodes; swap an
 // unassigned job's bid in for a job that then re-bids elsewhere; force an unassigned job's
-// bid in by ejecting every job on its nodes, then refill the ejected and other open jobs. Runs until a full round
-// finds nothing or the budget is spent.
+// bid in by ejecting every job on its nodes, then refill the ejected and other open jobs;
+// the same with an ejection chain (ejected jobs may in turn force a bid in elsewhere).
+// Runs until a full round finds nothing or the budget is spent.
 #include <cstdint>
 #include <vector>
 
 #include "solver/budget.hpp"
 #include "solver/incumbent.hpp"
+#include "util/rng.hpp"
 
 namespace hs::solver {
 
@@ -17,17 +19,37 @@ class LocalSearch {
   LocalSearch(const CompactProblem& problem, Budget& budget);
   // Stops once the budget has spent `effort_cap` units (or is exhausted).
   void improve(Incumbent& incumbent, std::int64_t effort_cap);
+  // Iterated local search (local_search_kick.cpp): repeatedly perturb a copy of `best` by
+  // ejecting a random started job and its node neighbours, refill in a randomly perturbed
+  // value order, improve, and keep the copy if it is better. Deterministic given `seed`.
+  void iterate_with_kicks(Incumbent& best, std::uint64_t seed, std::int64_t effort_cap);
 
  private:
   bool out_of_effort() { return budget_.spent() >= effort_cap_ || budget_.exhausted(); }
+  double current_value(const Incumbent& incumbent, std::int32_t job) const;
   bool rebid_job(Incumbent& incumbent, std::int32_t job);
   bool drop_and_refill(Incumbent& incumbent, std::int32_t job);
   bool swap_in(Incumbent& incumbent, std::int32_t job);
   bool insert_with_ejection(Incumbent& incumbent, std::int32_t bid);
   // Greedy insertion of `candidates` (descending value) into the incumbent; returns them.
   std::vector<std::int32_t> refill(Incumbent& incumbent, const std::vector<std::int32_t>& candidates);
-  // Usable bids of unassigned jobs (other than `bid`) sharing a node with `bid`.
-  std::vector<std::int32_t> overlapping_open_bids(const Incumbent& incumbent, std::int32_t bid);
+  // Usable bids of unassigned jobs sharing a node with one of the `freed` bids (excluding
+  // those bids themselves if asked), plus every usable bid of the `movers` jobs; by
+  // descending value.
+  std::vector<std::int32_t> open_bids_near(const Incumbent& incumbent,
+                                           const std::vector<std::int32_t>& freed,
+                                           const std::vector<std::int32_t>& movers,
+                                           bool exclude_freed);
+  // Ejection chain (local_search_chain.cpp): force `bid` in, re-place the ejected jobs,
+  // letting each force one of its own bids in up to `depth` more levels. Journaled.
+  bool insert_with_chain(Incumbent& incumbent, std::int32_t bid, int depth);
+  bool force_in(Incumbent& incumbent, std::int32_t bid, int depth);
+  bool replace_simply(Incumbent& incumbent, std::int32_t job);
+  void journal_assign(Incumbent& incumbent, std::int32_t job, std::int32_t bid);
+  void journal_unassign(Incumbent& incumbent, std::int32_t job);
+  void undo_to(Incumbent& incumbent, std::size_t mark);
+  void kick(Incumbent& incumbent, Rng& rng);
+  void force_kick(Incumbent& incumbent, Rng& rng);
   void assign(Incumbent& incumbent, std::int32_t job, std::int32_t bid);
   void unassign(Incumbent& incumbent, std::int32_t job);
 
@@ -40,6 +62,9 @@ class LocalSearch {
   std::vector<std::int32_t> seen_stamp_;         // per bid, for de-duplication
   std::int32_t stamp_ = 0;
   std::int64_t effort_cap_ = 0;
+  std::vector<std::pair<std::int32_t, std::int32_t>> journal_;  // (job, previous bid)
+  std::vector<std::int32_t> locked_stamp_;                      // per job: in the current chain
+  std::int32_t chain_stamp_ = 0;
 };
 
 }  // namespace hs::solver

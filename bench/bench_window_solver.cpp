@@ -1,0 +1,212 @@
+// Window-solve latency and quality of the specialised solvers on seeded random windows.
+// Usage: bench_window_solver [--instances N] [--cbc] [--cbc-limit S] [--solver NAME]
+//                            [--effort N] [--json PATH] [--quick]
+// Prints one row per configuration and writes the same as JSON stamped with the setup.
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "solver/mip_model.hpp"
+#include "solver/random_instances.hpp"
+#include "solver/solvers.hpp"
+
+namespace {
+
+using namespace hs::solver;
+
+struct Config {
+  int instances = 20;
+  bool with_cbc = false;
+  double cbc_limit_s = 5.0;
+  std::string solver = "lagrangian";
+  std::int64_t effort = 0;
+  std::string json_path = "bench_window_solver.json";
+  bool quick = false;
+};
+
+struct Case {
+  std::int32_t nodes, jobs, bids;
+};
+
+struct Row {
+  Case shape;
+  double p50_ms = 0, p99_ms = 0, max_ms = 0, wall_p50_ms = 0, mean_gap = 0, max_gap = 0;
+  int proven = 0;
+  double mean_effort = 0;
+  int cbc_compared = 0, cbc_worse = 0, cbc_better = 0;
+  double min_ratio_to_cbc = 1.0, mean_ratio_to_cbc = 1.0;
+};
+
+// CPU time of this thread: the machine may be shared, and the target is "on one core".
+double thread_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return 1000.0 * static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+double percentile(std::vector<double> values, double q) {
+  std::sort(values.begin(), values.end());
+  const auto index = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+  return values[std::min(index, values.size() - 1)];
+}
+
+Config parse(int argc, char** argv) {
+  Config c;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "missing value after %s\n", arg.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (arg == "--instances") c.instances = std::stoi(next());
+    else if (arg == "--cbc") c.with_cbc = true;
+    else if (arg == "--cbc-limit") c.cbc_limit_s = std::stod(next());
+    else if (arg == "--solver") c.solver = next();
+    else if (arg == "--effort") c.effort = std::stoll(next());
+    else if (arg == "--json") c.json_path = next();
+    else if (arg == "--quick") c.quick = true;
+    else {
+      std::fprintf(stderr, "unknown argument %s\n", arg.c_str());
+      std::exit(2);
+    }
+  }
+  return c;
+}
+
+RandomWindowSpec spec_for(const Case& shape, int instance) {
+  RandomWindowSpec spec;
+  spec.nodes = shape.nodes;
+  spec.jobs = shape.jobs;
+  spec.max_bids_per_job = shape.bids;
+  spec.cores_per_node = 12;  // TSUBAME-like nodes
+  spec.gpus_per_node = 3;
+  spec.seed = 1000003ULL * static_cast<std::uint64_t>(shape.nodes) + 7919ULL * shape.jobs +
+              31ULL * shape.bids + static_cast<std::uint64_t>(instance);
+  return spec;
+}
+
+Row run_case(const Config& config, const Case& shape) {
+  Row row{shape};
+  auto solver = make_window_solver(config.solver);
+  auto cbc = config.with_cbc && cbc_available() ? make_window_solver("cbc") : nullptr;
+  std::vector<double> ms, cpu_ms, gaps, ratios;
+  for (int i = 0; i < config.instances; ++i) {
+    const WindowProblem problem = make_random_window(spec_for(shape, i));
+    SolverOptions options;
+    options.effort_limit = config.effort;
+    const double cpu_start = thread_cpu_ms();
+    const SolveResult r = solver->solve(problem, options);
+    cpu_ms.push_back(thread_cpu_ms() - cpu_start);
+    if (r.call != CallStatus::Ok) {
+      std::fprintf(stderr, "solve failed: %s\n", r.message.c_str());
+      std::exit(1);
+    }
+    ms.push_back(1000.0 * r.seconds);
+    gaps.push_back(r.gap);
+    row.proven += r.status == SolveStatus::Optimal;
+    row.mean_effort += static_cast<double>(r.effort) / config.instances;
+    if (!cbc) continue;
+    SolverOptions cbc_options;
+    cbc_options.time_limit_s = config.cbc_limit_s;
+    const SolveResult c = cbc->solve(problem, cbc_options);
+    if (c.call != CallStatus::Ok || c.solution.objective <= 0.0) continue;
+    ++row.cbc_compared;
+    const double ratio = r.solution.objective / c.solution.objective;
+    ratios.push_back(ratio);
+    row.cbc_worse += ratio < 1.0 - 1e-12;
+    row.cbc_better += ratio > 1.0 + 1e-12;
+  }
+  row.p50_ms = percentile(cpu_ms, 0.50);
+  row.p99_ms = percentile(cpu_ms, 0.99);
+  row.max_ms = *std::max_element(cpu_ms.begin(), cpu_ms.end());
+  row.wall_p50_ms = percentile(ms, 0.50);
+  for (double g : gaps) row.mean_gap += g / static_cast<double>(gaps.size());
+  row.max_gap = *std::max_element(gaps.begin(), gaps.end());
+  if (!ratios.empty()) {
+    row.min_ratio_to_cbc = *std::min_element(ratios.begin(), ratios.end());
+    row.mean_ratio_to_cbc = 0.0;
+    for (double q : ratios) row.mean_ratio_to_cbc += q / static_cast<double>(ratios.size());
+  }
+  return row;
+}
+
+void print_row(const Row& r, bool with_cbc) {
+  std::printf("%6d %5d %4d | %8.2f %8.2f %8.2f %8.2f | %9.2e %9.2e %3d | %10.0f", r.shape.nodes,
+              r.shape.jobs, r.shape.bids, r.p50_ms, r.p99_ms, r.max_ms, r.wall_p50_ms, r.mean_gap, r.max_gap,
+              r.proven, r.mean_effort);
+  if (with_cbc)
+    std::printf(" | %3d %3d %3d %.6f %.6f", r.cbc_compared, r.cbc_better, r.cbc_worse,
+                r.mean_ratio_to_cbc, r.min_ratio_to_cbc);
+  std::printf("\n");
+}
+
+std::string git_commit() {
+  std::string commit = "unknown";
+  if (FILE* pipe = popen("git rev-parse --short HEAD 2>/dev/null", "r")) {
+    char buffer[64] = {};
+    if (std::fgets(buffer, sizeof buffer, pipe)) {
+      commit = buffer;
+      commit.erase(commit.find_last_not_of("\n") + 1);
+    }
+    pclose(pipe);
+  }
+  return commit;
+}
+
+void write_json(const Config& c, const std::vector<Row>& rows) {
+  std::ofstream out(c.json_path);
+  out << "{\n  \"bench\": \"window_solver\",\n  \"commit\": \"" << git_commit() << "\",\n"
+      << "  \"config\": {\"solver\": \"" << c.solver << "\", \"instances\": " << c.instances
+      << ", \"effort_limit\": " << c.effort << ", \"cbc\": " << (c.with_cbc ? "true" : "false")
+      << ", \"cbc_limit_s\": " << c.cbc_limit_s
+      << ", \"node\": {\"cores\": 12, \"gpus\": 3}, \"generator\": \"make_random_window defaults\"},\n"
+      << "  \"rows\": [\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    out << "    {\"nodes\": " << r.shape.nodes << ", \"jobs\": " << r.shape.jobs
+        << ", \"bids_per_job\": " << r.shape.bids << ", \"cpu_p50_ms\": " << r.p50_ms
+        << ", \"cpu_p99_ms\": " << r.p99_ms << ", \"cpu_max_ms\": " << r.max_ms
+        << ", \"wall_p50_ms\": " << r.wall_p50_ms
+        << ", \"mean_gap\": " << r.mean_gap << ", \"max_gap\": " << r.max_gap
+        << ", \"proven_optimal\": " << r.proven << ", \"mean_effort\": " << r.mean_effort;
+    if (c.with_cbc)
+      out << ", \"cbc_compared\": " << r.cbc_compared << ", \"better_than_cbc\": " << r.cbc_better
+          << ", \"worse_than_cbc\": " << r.cbc_worse << ", \"mean_ratio_to_cbc\": "
+          << r.mean_ratio_to_cbc << ", \"min_ratio_to_cbc\": " << r.min_ratio_to_cbc;
+    out << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
+  }
+  out << "  ]\n}\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Config config = parse(argc, argv);
+  std::vector<Case> cases;
+  for (std::int32_t nodes : {128, 1024, 1408})
+    for (std::int32_t jobs : {50, 200})
+      for (std::int32_t bids : {15, 5}) cases.push_back({nodes, jobs, bids});
+  if (config.quick) cases = {{1408, 200, 15}};
+  std::printf("window solver bench: solver=%s instances=%d effort=%lld cbc=%s (%.1f s)\n",
+              config.solver.c_str(), config.instances, static_cast<long long>(config.effort),
+              config.with_cbc ? "yes" : "no", config.cbc_limit_s);
+  std::printf(" nodes  jobs bids | cpu p50  cpu p99  cpu max wall p50 |  mean gap   max gap opt |"
+              "     effort%s\n", config.with_cbc ? " | cmp  >cbc <cbc mean/cbc min/cbc" : "");
+  std::vector<Row> rows;
+  for (const Case& shape : cases) {
+    rows.push_back(run_case(config, shape));
+    print_row(rows.back(), config.with_cbc);
+    std::fflush(stdout);
+  }
+  write_json(config, rows);
+  std::printf("wrote %s\n", config.json_path.c_str());
+  return 0;
+}
