@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -53,6 +54,12 @@ std::string first_lines(const std::string& path, int count) {
   return text;
 }
 
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
+}
+
 }  // namespace
 
 std::string find_program(const std::string& program) {
@@ -88,7 +95,7 @@ PlotRun run_gnuplot(const std::string& gnuplot_path, const std::string& dir,
   std::error_code ec;
   std::filesystem::remove(err_file, ec);
   if (status == kKilled)
-    return {false, "gnuplot timed out after " + std::to_string(int(timeout_s)) + " s"};
+    return {false, "gnuplot timed out after " + seconds_text(timeout_s) + " s"};
   if (status == kLost) return {false, "lost track of the gnuplot process (waitpid failed)"};
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {true, err};
   if (WIFEXITED(status))
