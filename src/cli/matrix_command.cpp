@@ -67,16 +67,6 @@ struct Cell {
   double wall_seconds = 0;
 };
 
-// The Eurora queues as partitions over all nodes, so the data-driven predictor sees their
-// default wall times (the built-in cluster defines none).
-void add_eurora_queues(Cluster& cluster) {
-  if (!cluster.partitions.empty()) return;
-  std::vector<NodeIndex> all;
-  for (NodeIndex n = 0; n < cluster.node_count(); ++n) all.push_back(n);
-  for (const EuroraQueue& q : eurora_queues())
-    cluster.partitions.push_back({q.name, all, q.max_time, q.default_time, 1, q.name == "parallel"});
-}
-
 void run_cells(const Cluster& cluster, const Workload& workload, std::vector<Cell>& cells,
                int threads) {
   std::atomic<std::size_t> next{0};
@@ -151,6 +141,14 @@ void print_prediction_errors(const Cluster& cluster, const Workload& workload) {
 }
 
 }  // namespace
+
+void add_eurora_queues(Cluster& cluster) {
+  if (!cluster.partitions.empty()) return;
+  std::vector<NodeIndex> all;
+  for (NodeIndex n = 0; n < cluster.node_count(); ++n) all.push_back(n);
+  for (const EuroraQueue& q : eurora_queues())
+    cluster.partitions.push_back({q.name, all, q.max_time, q.default_time, 1, q.name == "parallel"});
+}
 
 int run_matrix_command(int argc, char** argv) {
   Args args = matrix_args();
