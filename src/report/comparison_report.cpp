@@ -23,7 +23,8 @@ using report::ReportContent;
 void order_rows(const ComparisonInput& in, std::vector<MetricRow> all, ReportContent& c) {
   std::vector<bool> taken(all.size(), false);
   for (const std::string& h : in.headline_metrics) {
-    auto it = std::find_if(all.begin(), all.end(), [&](const MetricRow& r) { return r.metric == h; });
+    auto it =
+        std::find_if(all.begin(), all.end(), [&](const MetricRow& r) { return r.metric == h; });
     if (it == all.end()) {
       c.missing_headline.push_back(h);
     } else if (!taken[it - all.begin()]) {
@@ -49,7 +50,8 @@ std::vector<report::PlotSpec> write_plot_files(const ComparisonInput& in, const 
     usage.push_back(report::read_usage_file(in_dir(s.run_dirs.front(), "usage.csv")));
     queue.push_back(report::read_queue_file(in_dir(s.run_dirs.front(), "queue.csv")));
     jobs.emplace_back();
-    for (const std::string& d : s.run_dirs) jobs.back().push_back(report::read_jobs_file(in_dir(d, "jobs.csv")));
+    for (const std::string& d : s.run_dirs)
+      jobs.back().push_back(report::read_jobs_file(in_dir(d, "jobs.csv")));
   }
   std::vector<report::JobsFile> first;
   for (const auto& reps : jobs) first.push_back(reps.front());
@@ -60,7 +62,8 @@ std::vector<report::PlotSpec> write_plot_files(const ComparisonInput& in, const 
   specs.push_back(report::write_usage_plot(ctx, usage));
   specs.push_back(report::write_wait_cdf(ctx, jobs));
   specs.push_back(report::write_queue_plot(ctx, queue));
-  for (auto& s : report::write_allocation_charts(ctx, first, options)) specs.push_back(std::move(s));
+  for (auto& s : report::write_allocation_charts(ctx, first, options))
+    specs.push_back(std::move(s));
   return specs;
 }
 
@@ -81,8 +84,10 @@ void render_plots(const std::vector<report::PlotSpec>& specs, const report::Plot
       const report::PlotRun run =
           report::run_gnuplot(gnuplot, ctx.plots_dir, spec.id + ".gp", options.plot_timeout_s);
       const bool drawn = fs::exists(png, ec) && fs::file_size(png, ec) > 0;
-      if (run.ok && drawn) section.image = "plots/" + spec.id + ".png";
-      else section.problem = run.ok ? "gnuplot produced no image" : run.message;
+      if (run.ok && drawn)
+        section.image = "plots/" + spec.id + ".png";
+      else
+        section.problem = run.ok ? "gnuplot produced no image" : run.message;
     } else {
       section.problem = "gnuplot not available";
     }

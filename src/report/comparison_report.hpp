@@ -14,10 +14,10 @@ struct SchedulerRuns {
 };
 
 struct ComparisonInput {
-  std::string title;            // e.g. "esp-het on paper1024"
-  std::string cluster_text;     // one-line cluster description
-  std::string workload_text;    // workload spec and seeds
-  std::string command;          // the command line that produced it
+  std::string title;          // e.g. "esp-het on paper1024"
+  std::string cluster_text;   // one-line cluster description
+  std::string workload_text;  // workload spec and seeds
+  std::string command;        // the command line that produced it
   std::vector<SchedulerRuns> schedulers;
   std::vector<std::string> headline_metrics;  // summary.csv metric names to put first / chart
 };

@@ -48,7 +48,10 @@ std::string first_lines(const std::string& path, int count) {
   std::ifstream in(path);
   std::string line, text;
   for (int i = 0; i < count && std::getline(in, line); ++i) {
-    if (line.empty()) { --i; continue; }
+    if (line.empty()) {
+      --i;
+      continue;
+    }
     text += (text.empty() ? "" : " / ") + line;
   }
   return text;

@@ -51,8 +51,10 @@ std::vector<std::pair<int, int>> blocks(std::vector<int> positions) {
   std::sort(positions.begin(), positions.end());
   std::vector<std::pair<int, int>> out;
   for (int p : positions) {
-    if (!out.empty() && p <= out.back().second + 1) out.back().second = std::max(out.back().second, p);
-    else out.push_back({p, p});
+    if (!out.empty() && p <= out.back().second + 1)
+      out.back().second = std::max(out.back().second, p);
+    else
+      out.push_back({p, p});
   }
   return out;
 }
@@ -107,8 +109,7 @@ std::string rectangles(const Drawn& d, const Pos& pos, std::int64_t x_end, const
 
 std::string chart_script(const std::string& id, const std::string& scheduler,
                          const std::string& data, const std::vector<std::string>& gres_names,
-                         double x0, double x1, int nodes, const TimeUnit& unit,
-                         bool thin_borders) {
+                         double x0, double x1, int nodes, const TimeUnit& unit, bool thin_borders) {
   std::ostringstream gp;
   gp << gp_png_header(id, 1200, 720);
   gp << "set title " << gp_quote("Allocations of " + scheduler + " (first repetition)") << "\n"
@@ -126,8 +127,8 @@ std::string chart_script(const std::string& id, const std::string& scheduler,
   std::vector<std::string> labels = {"cores only"};
   for (const std::string& g : gres_names) labels.push_back("uses " + g);
   for (std::size_t c = 0; c < labels.size() && c < 5; ++c)
-    gp << ", \\\n     NaN with boxes fs solid 0.75 lc rgb " << gp_quote(kShades[c][0])
-       << " title " << gp_quote(labels[c]);
+    gp << ", \\\n     NaN with boxes fs solid 0.75 lc rgb " << gp_quote(kShades[c][0]) << " title "
+       << gp_quote(labels[c]);
   gp << "\n";
   return gp.str();
 }
@@ -163,19 +164,23 @@ std::vector<PlotSpec> write_allocation_charts(const PlotContext& ctx,
                                  static_cast<double>(std::max(x_end, t0 + 1)) / unit.seconds,
                                  static_cast<int>(pos.size()), unit,
                                  drawn[i].kept <= kBorderedJobs && drawn[i].cut < 0));
-    if (i == 0) spec.caption =  // said once, under the first chart
-        "Each rectangle is one job on one contiguous block of nodes, from its start to its end; "
-        "a job split over several blocks draws several rectangles. Blue: cores only; warm "
-        "colours: jobs holding generic resources. Jobs sharing nodes overlap, so mixed shades "
-        "mark nodes used by several jobs at once.";
+    if (i == 0)
+      spec.caption =  // said once, under the first chart
+          "Each rectangle is one job on one contiguous block of nodes, from its start to its end; "
+          "a job split over several blocks draws several rectangles. Blue: cores only; warm "
+          "colours: jobs holding generic resources. Jobs sharing nodes overlap, so mixed shades "
+          "mark nodes used by several jobs at once.";
     if (i == 0 && cut >= 0)
       spec.notes.push_back("The trace is too large to draw whole: the time axis stops at " +
-                           format_number(static_cast<double>(cut) / unit.seconds) + " " + unit.name +
-                           ", where one of the runs exceeds " + std::to_string(options.chart_max_jobs) +
-                           " jobs or " + std::to_string(options.chart_max_blocks) +
+                           format_number(static_cast<double>(cut) / unit.seconds) + " " +
+                           unit.name + ", where one of the runs exceeds " +
+                           std::to_string(options.chart_max_jobs) + " jobs or " +
+                           std::to_string(options.chart_max_blocks) +
                            " rectangles; the same window is shown for every scheduler.");
-    if (i == 0) spec.notes.push_back("Node positions are the natural order of the " + std::to_string(pos.size()) +
-                         " node names these runs used; nodes never allocated are not shown.");
+    if (i == 0)
+      spec.notes.push_back("Node positions are the natural order of the " +
+                           std::to_string(pos.size()) +
+                           " node names these runs used; nodes never allocated are not shown.");
     specs.push_back(std::move(spec));
   }
   return specs;

@@ -45,15 +45,16 @@ PlotSpec write_headline_bars(const PlotContext& ctx, const std::vector<MetricRow
   gp << "set multiplot layout " << std::max(1, rows) << "," << cols << "\n"
      << "set style fill solid 0.85 border lc rgb '#333333'\nset boxwidth 0.6\n"
      << "set grid ytics\nset xtics rotate by -30 left nomirror\nset key off\n"
-     << "set xrange [-0.6:" << data_number(static_cast<double>(ctx.schedulers.size()) - 0.4) << "]\n"
+     << "set xrange [-0.6:" << data_number(static_cast<double>(ctx.schedulers.size()) - 0.4)
+     << "]\n"
      << "set bmargin 5\nset offsets 0,0,graph 0.12,0\n";
   for (int k = 0; k < n; ++k) {
     bool non_negative = true;
     for (std::size_t i = 0; i < headline[k].mean.size(); ++i)
       non_negative = non_negative && headline[k].mean[i] - headline[k].std[i] >= 0;
     gp << "set title " << gp_quote(headline[k].metric) << "\n"
-       << (non_negative ? "set yrange [0:*]\n" : "set autoscale y\n")
-       << "plot " << gp_quote("headline.dat") << " index " << k
+       << (non_negative ? "set yrange [0:*]\n" : "set autoscale y\n") << "plot "
+       << gp_quote("headline.dat") << " index " << k
        << " using 1:3:4:5:xtic(2) with boxerrorbars lc rgb variable, \\\n     "
        << gp_quote("headline.dat") << " index " << k
        << " using 1:($3+$4):6 with labels offset 0,0.7 font ',9'\n";

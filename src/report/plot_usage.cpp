@@ -1,5 +1,6 @@
-// Plot (1): resources in use over time, and (5) the queue length over time. Long series are averaged into time buckets so the
-// data files stay small; the step shape of short series is kept exactly.
+// Plot (1): resources in use over time, and (5) the queue length over time. Long series are
+// averaged into time buckets so the data files stay small; the step shape of short series is kept
+// exactly.
 #include <algorithm>
 #include <sstream>
 
@@ -33,7 +34,8 @@ Series bucket_average(const UsageFile& u) {
       const double lo = t0 + width * static_cast<double>(k), hi = lo + width;
       const double overlap = std::min(b, hi) - std::max(a, lo);
       if (overlap <= 0) continue;
-      for (std::size_t r = 0; r < u.used.size(); ++r) s.used[r][k] += u.used[r][i] * overlap / width;
+      for (std::size_t r = 0; r < u.used.size(); ++r)
+        s.used[r][k] += u.used[r][i] * overlap / width;
     }
   }
   for (std::size_t k = 0; k < kBuckets; ++k) s.time.push_back(t0 + width * static_cast<double>(k));
@@ -100,7 +102,7 @@ PlotSpec write_step_panels(const PlotContext& ctx, const std::vector<UsageFile>&
   gp << "set multiplot layout " << panels << ",1\n"
      << "set grid\nset key outside right top vertical\n"
      << (any ? "set yrange [0:*]\n" : "set yrange [0:1]\n");  // all-NaN cannot autoscale
-  if (any)  // a fixed range must not be empty
+  if (any)                                                    // a fixed range must not be empty
     gp << "set xrange [" << data_number(t_min / unit.seconds) << ":"
        << data_number(std::max(t_max, t_min + 1) / unit.seconds) << "]\n";
   for (std::size_t r = 0; r < panels; ++r) {
@@ -126,8 +128,11 @@ PlotSpec write_step_panels(const PlotContext& ctx, const std::vector<UsageFile>&
 }  // namespace
 
 PlotSpec write_usage_plot(const PlotContext& ctx, const std::vector<UsageFile>& runs) {
-  StepPlot plot{"usage", "Resources in use over time",
-                "Resources in use (first repetition of each scheduler)", "usage_", {}};
+  StepPlot plot{"usage",
+                "Resources in use over time",
+                "Resources in use (first repetition of each scheduler)",
+                "usage_",
+                {}};
   for (const std::string& r : runs.front().resources) plot.y_labels.push_back(r + " in use");
   PlotSpec spec = write_step_panels(ctx, runs, plot);
   spec.caption =
@@ -138,9 +143,11 @@ PlotSpec write_usage_plot(const PlotContext& ctx, const std::vector<UsageFile>& 
 }
 
 PlotSpec write_queue_plot(const PlotContext& ctx, const std::vector<UsageFile>& runs) {
-  StepPlot plot{"queue", "Queue length over time",
+  StepPlot plot{"queue",
+                "Queue length over time",
                 "Jobs waiting and running after each scheduling pass (first repetition)",
-                "queue_", {"jobs waiting", "jobs running"}};
+                "queue_",
+                {"jobs waiting", "jobs running"}};
   PlotSpec spec = write_step_panels(ctx, runs, plot);
   spec.caption =
       "Pending and running job counts after each scheduling pass, from the first repetition's "

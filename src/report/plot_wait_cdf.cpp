@@ -47,9 +47,8 @@ PlotSpec write_wait_cdf(const PlotContext& ctx, const std::vector<std::vector<Jo
     const std::string data = "wait_cdf_" + ctx.stems[i] + ".dat";
     write_text_file(plot_path(ctx, data), cdf_text(waits[i]));
     curves += (i ? ", \\\n     " : "") + gp_series(data, !waits[i].empty(), "(X($1)):2") +
-              " with steps lw " +
-              data_number(std::max(1.2, 3.0 - 0.5 * static_cast<double>(i))) + " lc rgb " +
-              gp_quote(scheduler_colour(i)) + " title " +
+              " with steps lw " + data_number(std::max(1.2, 3.0 - 0.5 * static_cast<double>(i))) +
+              " lc rgb " + gp_quote(scheduler_colour(i)) + " title " +
               gp_quote(ctx.schedulers[i] + " (" + std::to_string(waits[i].size()) + " jobs)");
   }
   std::ostringstream gp;

@@ -36,11 +36,20 @@ std::string html_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -60,9 +69,12 @@ std::string format_number(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   char buf[64];
-  if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else if (std::fabs(v) >= 1e4) std::snprintf(buf, sizeof buf, "%.1f", v);
-  else std::snprintf(buf, sizeof buf, "%.4g", v);
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else if (std::fabs(v) >= 1e4)
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
 }
 
@@ -87,7 +99,8 @@ std::string render_markdown(const ReportContent& c) {
      << "| cluster | " << md_cell(in.cluster_text) << " |\n"
      << "| workload | " << md_cell(in.workload_text) << " |\n"
      << "| schedulers | " << md_cell(scheduler_list(in)) << " |\n\n"
-     << "Command:\n\n```\n" << in.command << "\n```\n\n";
+     << "Command:\n\n```\n"
+     << in.command << "\n```\n\n";
   md << "## " << table_heading(c) << "\n\n" << kTableNote << "\n\n| metric |";
   for (const SchedulerRuns& s : in.schedulers) md << ' ' << md_cell(s.scheduler) << " |";
   md << "\n|---|";
@@ -109,8 +122,10 @@ std::string render_markdown(const ReportContent& c) {
   if (!c.plotter_note.empty()) md << "**" << c.plotter_note << "**\n\n";
   for (const PlotSection& p : c.plots) {
     md << "### " << p.spec.heading << "\n\n";
-    if (!p.image.empty()) md << "![" << p.spec.heading << "](" << p.image << ")\n\n";
-    else if (!p.problem.empty()) md << "*Not rendered: " << p.problem << "*\n\n";
+    if (!p.image.empty())
+      md << "![" << p.spec.heading << "](" << p.image << ")\n\n";
+    else if (!p.problem.empty())
+      md << "*Not rendered: " << p.problem << "*\n\n";
     if (!p.spec.caption.empty()) md << p.spec.caption << "\n\n";
     for (const std::string& n : p.spec.notes) md << "*" << n << "*\n\n";
   }
@@ -171,7 +186,8 @@ std::string render_html(const ReportContent& c) {
     else if (!p.problem.empty())
       h << "<p class=\"warn\">Not rendered: " << html_escape(p.problem) << "</p>\n";
     if (!p.spec.caption.empty()) h << "<p>" << html_escape(p.spec.caption) << "</p>\n";
-    for (const std::string& n : p.spec.notes) h << "<p class=\"note\">" << html_escape(n) << "</p>\n";
+    for (const std::string& n : p.spec.notes)
+      h << "<p class=\"note\">" << html_escape(n) << "</p>\n";
   }
   h << "<h2>Run directories</h2>\n<ul>\n";
   for (const SchedulerRuns& s : in.schedulers) {

@@ -16,10 +16,10 @@ struct PlotSection {
 
 struct ReportContent {
   ComparisonInput input;
-  std::vector<MetricRow> rows;             // headline metrics first
-  std::size_t headline_count = 0;          // how many of `rows` are headline metrics
+  std::vector<MetricRow> rows;                // headline metrics first
+  std::size_t headline_count = 0;             // how many of `rows` are headline metrics
   std::vector<std::string> missing_headline;  // asked for but not in summary.csv
-  std::string plotter_note;                // e.g. gnuplot missing; empty when all is well
+  std::string plotter_note;                   // e.g. gnuplot missing; empty when all is well
   std::vector<PlotSection> plots;
 };
 

@@ -35,9 +35,12 @@ NodeUse parse_node_share(const std::string& share, const std::string& file, long
     const std::int64_t count = leading_count(part, digits, file, line, whole);
     const std::string unit = part.substr(digits);
     if (first && unit != "c")
-      throw InputError({file, line}, "allocation", whole, "share '" + share + "' must start with cores");
-    if (first) use.cores = static_cast<std::int32_t>(count);
-    else if (unit != "M") use.gres += count;  // "M" is memory
+      throw InputError({file, line}, "allocation", whole,
+                       "share '" + share + "' must start with cores");
+    if (first)
+      use.cores = static_cast<std::int32_t>(count);
+    else if (unit != "M")
+      use.gres += count;  // "M" is memory
     first = false;
     from = plus + 1;
   }
@@ -61,8 +64,7 @@ SummaryFile read_summary_file(const std::string& path) {
   return s;
 }
 
-std::vector<NodeUse> parse_allocation(const std::string& text, const std::string& file,
-                                      long line) {
+std::vector<NodeUse> parse_allocation(const std::string& text, const std::string& file, long line) {
   std::vector<NodeUse> uses;
   std::size_t from = 0;
   while (from < text.size()) {

@@ -52,14 +52,15 @@ TEST(AggregateSummaries, MeanAndSampleStdMatchTheSummaryFiles) {
       EXPECT_EQ(rows[m].metric, first[m].first);
       const double a = reps[0][m].second, b = reps[1][m].second, c = reps[2][m].second;
       const double mean = (a + b + c) / 3;
-      const double std = std::sqrt(((a - mean) * (a - mean) + (b - mean) * (b - mean) +
-                                    (c - mean) * (c - mean)) / 2);
+      const double std = std::sqrt(
+          ((a - mean) * (a - mean) + (b - mean) * (b - mean) + (c - mean) * (c - mean)) / 2);
       EXPECT_NEAR(rows[m].mean[s], mean, 1e-9 * (1 + std::fabs(mean))) << rows[m].metric;
       EXPECT_NEAR(rows[m].std[s], std, 1e-9 * (1 + std)) << rows[m].metric;
     }
   }
   // The runs really differ: the repetitions stretch run times, so spans differ.
-  const auto span = std::find_if(rows.begin(), rows.end(), [](auto& r) { return r.metric == "span"; });
+  const auto span =
+      std::find_if(rows.begin(), rows.end(), [](auto& r) { return r.metric == "span"; });
   ASSERT_NE(span, rows.end());
   EXPECT_GT(span->std[0], 0);
   EXPECT_EQ(rows[0].metric, "jobs");
@@ -92,11 +93,12 @@ TEST(ComparisonReport, TablesHoldTheAggregatesHeadlineFirst) {
     std::string cells;
     for (std::size_t s = 0; s < 2; ++s)
       cells += " " + report::format_mean_std(r.mean[s], r.std[s]) + " |";
-    const bool headline = r.metric == "utilization" || r.metric == "wait_mean" ||
-                          r.metric == "gpu_utilization";
+    const bool headline =
+        r.metric == "utilization" || r.metric == "wait_mean" || r.metric == "gpu_utilization";
     const std::string name = headline ? "**" + r.metric + "**" : r.metric;
     EXPECT_NE(md.find("| " + name + " |" + cells + "\n"), std::string::npos) << r.metric;
-    EXPECT_NE(html.find(">" + report::format_mean_std(r.mean[0], r.std[0]) + "<"), std::string::npos);
+    EXPECT_NE(html.find(">" + report::format_mean_std(r.mean[0], r.std[0]) + "<"),
+              std::string::npos);
   }
   // Headline metrics lead the table in the order asked; the unknown one is reported.
   const auto pos = [&](const std::string& s) { return md.find(s); };
@@ -109,8 +111,9 @@ TEST(ComparisonReport, TablesHoldTheAggregatesHeadlineFirst) {
   EXPECT_TRUE(files.images.empty());
   EXPECT_NE(md.find("gnuplot was not found"), std::string::npos);
   EXPECT_NE(html.find("gnuplot was not found"), std::string::npos);
-  for (const char* f : {"usage.gp", "wait_cdf.gp", "queue.gp", "queue_last-fit.dat", "headline.gp", "allocations_first-fit.gp",
-                        "allocations_last-fit.gp", "usage_first-fit.dat", "headline.dat"})
+  for (const char* f : {"usage.gp", "wait_cdf.gp", "queue.gp", "queue_last-fit.dat", "headline.gp",
+                        "allocations_first-fit.gp", "allocations_last-fit.gp",
+                        "usage_first-fit.dat", "headline.dat"})
     EXPECT_TRUE(fs::exists(root + "/out/plots/" + f)) << f;
 }
 

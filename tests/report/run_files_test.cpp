@@ -44,13 +44,15 @@ TEST(CsvReader, QuotedFieldsAndLineNumbers) {
 }
 
 TEST(CsvReader, ErrorsNameFileLineFieldValue) {
-  expect_error([] { report::parse_csv("a,b\n1,2\n3\n", "f.csv"); }, "f.csv", 3, "record", "1 fields");
-  expect_error([] { report::parse_csv("a,b\n1,\"open\n", "f.csv"); }, "f.csv", 2, "record", "open\n");
+  expect_error([] { report::parse_csv("a,b\n1,2\n3\n", "f.csv"); }, "f.csv", 3, "record",
+               "1 fields");
+  expect_error([] { report::parse_csv("a,b\n1,\"open\n", "f.csv"); }, "f.csv", 2, "record",
+               "open\n");
   const report::CsvTable t = report::parse_csv("a,b\n1,x2\n", "f.csv");
   expect_error([&] { report::csv_double(t, t.rows[0], 1); }, "f.csv", 2, "b", "x2");
   expect_error([&] { report::csv_int(t, t.rows[0], 1); }, "f.csv", 2, "b", "x2");
-  expect_error([] { report::read_csv_file("/nonexistent/x.csv"); }, "/nonexistent/x.csv", 0,
-               "file", "/nonexistent/x.csv");
+  expect_error([] { report::read_csv_file("/nonexistent/x.csv"); }, "/nonexistent/x.csv", 0, "file",
+               "/nonexistent/x.csv");
 }
 
 TEST(RunFiles, ParsesAllocationText) {
@@ -92,7 +94,7 @@ TEST(RunFiles, ReadsWhatTheMetricsAreaWrites) {
   ASSERT_FALSE(queue.time.empty());
   double most_running = 0;
   for (double r : queue.used[1]) most_running = std::max(most_running, r);
-  EXPECT_GE(most_running, 2);  // 16 cores hold several of the 2-8 core jobs at once
+  EXPECT_GE(most_running, 2);          // 16 cores hold several of the 2-8 core jobs at once
   EXPECT_EQ(queue.used[0].back(), 0);  // nothing pending after the last pass
 }
 
@@ -106,14 +108,17 @@ TEST(RunFiles, BadRunFilesRaiseInputErrorsWithLocation) {
   expect_error([&] { aggregate_summaries(in); }, summary, 3, "metric", "completed");
 
   const std::string jobs = root + "/jobs.csv";
-  write(jobs, "id,submit,start,end,wait,status,cores,gpu,allocation\n"
-              "1,0,0,10,0,completed,4,0,n1:4c\n2,0,5,10,5,finished,4,0,n1:4c\n");
+  write(jobs,
+        "id,submit,start,end,wait,status,cores,gpu,allocation\n"
+        "1,0,0,10,0,completed,4,0,n1:4c\n2,0,5,10,5,finished,4,0,n1:4c\n");
   expect_error([&] { report::read_jobs_file(jobs); }, jobs, 3, "status", "finished");
-  write(jobs, "id,submit,start,end,wait,status,cores,gpu,allocation\n"
-              "1,0,0,10,0,completed,4,0,n1:4c\n2,0,5,1O,5,completed,4,0,n1:4c\n");
+  write(jobs,
+        "id,submit,start,end,wait,status,cores,gpu,allocation\n"
+        "1,0,0,10,0,completed,4,0,n1:4c\n2,0,5,1O,5,completed,4,0,n1:4c\n");
   expect_error([&] { report::read_jobs_file(jobs); }, jobs, 3, "end", "1O");
-  write(jobs, "id,submit,start,end,wait,status,cores,gpu,allocation\n"
-              "1,0,0,10,0,rejected,0,0,\n");
+  write(jobs,
+        "id,submit,start,end,wait,status,cores,gpu,allocation\n"
+        "1,0,0,10,0,rejected,0,0,\n");
   EXPECT_EQ(report::read_jobs_file(jobs).not_run, 1);
   const std::string usage = root + "/usage.csv";
   write(usage, "time,used_cores,used_gpu,used_mem_mb\n0,4,0,0\n20,2,0,0\n10,0,0,0\n");
