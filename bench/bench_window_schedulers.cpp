@@ -44,11 +44,13 @@ void run_case(const Case& c, const std::string& scheduler, const std::string& ex
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto check = hs::check_run(cluster, w, r);
   const hs::Summary sum = hs::summarize(cluster, w, r);
-  std::vector<double> solve;
+  std::vector<double> solve, pass;  // over passes that called the solver
   long timeouts = 0, fallbacks = 0, bad = 0;
   double bids = 0;
   for (const auto& p : hs::window::pass_stats(*s)) {
+    if (p.solves == 0) continue;
     solve.push_back(p.solve_seconds);
+    pass.push_back(p.pass_seconds);
     timeouts += p.timed_out;
     fallbacks += p.fallback;
     bad += p.rejected_proposals;
@@ -56,11 +58,13 @@ void run_case(const Case& c, const std::string& scheduler, const std::string& ex
   }
   const double gpu_util = sum.gres_utilization.empty() ? 0.0 : sum.gres_utilization[0];
   std::printf(
-      "%-8s %-10s jobs=%zu wall=%.2fs passes=%zu solve_p50=%.4fs solve_p99=%.4fs bids/pass=%.0f "
+      "%-8s %-10s jobs=%zu wall=%.2fs solved_passes=%zu solve_p50=%.4fs solve_p99=%.4fs "
+      "pass_p99=%.4fs pass_max=%.4fs bids/pass=%.0f "
       "timeouts=%ld fallbacks=%ld bad_proposals=%ld | span=%lds util=%.3f gpu_util=%.3f "
       "wait=%.0fs slowdown=%.2f spread=%.2f%s rejected=%ld stalled=%ld audit=%s\n",
       c.label.c_str(), scheduler.c_str(), w.jobs.size(), wall, solve.size(),
-      percentile(solve, 0.5), percentile(solve, 0.99), solve.empty() ? 0.0 : bids / solve.size(),
+      percentile(solve, 0.5), percentile(solve, 0.99), percentile(pass, 0.99),
+      percentile(pass, 1.0), solve.empty() ? 0.0 : bids / solve.size(),
       timeouts, fallbacks, bad, static_cast<long>(sum.span), sum.utilization, gpu_util,
       sum.wait.mean, sum.slowdown.mean, sum.spread.mean,
       sum.switch_level ? (" switch_level=" + std::to_string(sum.switch_level->mean)).c_str() : "",

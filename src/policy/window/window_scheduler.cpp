@@ -1,6 +1,7 @@
 #include "policy/window/window_scheduler.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "policy/window/auction_bids.hpp"
@@ -69,6 +70,7 @@ std::vector<WindowJob> WindowScheduler::take_window(const SystemView& view) cons
 }
 
 void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
+  const auto started = std::chrono::steady_clock::now();  // reporting only
   Pass pass;
   pass.view = &view;
   pass.window = take_window(view);
@@ -97,6 +99,8 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   stats.started = static_cast<int>(out.starts.size());
   stats.rejected_proposals = static_cast<int>(problems.size());
   if (!problems.empty()) stats.first_problem = problems.front();
+  stats.pass_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   stats_.push_back(stats);
 }
 

@@ -28,6 +28,7 @@ struct PassStats {
   int bids = 0;          // bids / columns handed to the solver (last solve)
   int solves = 0;        // solver calls (IPSCHED pricing rounds)
   double solve_seconds = 0.0;  // wall time in the solver, reporting only
+  double pass_seconds = 0.0;   // wall time of the whole pass (bids + solves), reporting only
   int started = 0;
   bool timed_out = false;      // IPSCHED time-out rule fired
   bool fallback = false;       // solver failed; greedy fallback used
