@@ -1,8 +1,8 @@
 #include "report/report_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <sstream>
 
 namespace hs::report {
@@ -78,16 +78,18 @@ std::string format_number(double v) {
   return buf;
 }
 
-// The std gets as many decimals as the mean shows, so both read at the same precision.
+// The std gets as many decimals as the mean shows, so both read at the same precision, and
+// at least two significant digits (0.32 ± 0.019, not 0.32 ± 0.02).
 std::string format_mean_std(double mean, double std) {
   const std::string m = format_number(mean);
   const std::size_t dot = m.find('.');
-  if (m.find_first_of("en") != std::string::npos || !std::isfinite(std))
+  if (m.find_first_of("en") != std::string::npos || !std::isfinite(std) || std < 0)
     return m + " ± " + format_number(std);
-  const int decimals = dot == std::string::npos ? 0 : static_cast<int>(m.size() - dot - 1);
+  int decimals = dot == std::string::npos ? 0 : static_cast<int>(m.size() - dot - 1);
+  if (std > 0)
+    decimals = std::max(decimals, std::min(12, 1 - static_cast<int>(std::floor(std::log10(std)))));
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, std);
-  if (std > 0 && std::atof(buf) == 0) std::snprintf(buf, sizeof buf, "%.2g", std);
   return m + " ± " + buf;
 }
 

@@ -126,6 +126,8 @@ TEST(ComparisonReport, NumbersFormatAsTheTablesShowThem) {
   EXPECT_EQ(report::format_mean_std(7681, 406.04), "7681 ± 406");
   EXPECT_EQ(report::format_mean_std(22558.33, 106.07), "22558.3 ± 106.1");
   EXPECT_EQ(report::format_mean_std(458, 0.25), "458 ± 0.25");
+  EXPECT_EQ(report::format_mean_std(0.32, 0.019271), "0.32 ± 0.019");
+  EXPECT_EQ(report::format_mean_std(0.5, 3e-9), "0.5 ± 0.0000000030");
 }
 
 TEST(ComparisonReport, OutputIsByteIdenticalAcrossRuns) {
