@@ -266,3 +266,84 @@ TEST(SlurmSelectTopology, ContiguousFallsBackToFlatBestFit) {
 
 }  // namespace
 }  // namespace hs::slurm
+
+namespace hs::slurm {
+namespace {
+
+TEST(SlurmSelectTopology, LowestTopSwitchKeepsTheJobUnderOneMiddleSwitch) {
+  // Leaves s0-s3 of 4 nodes; s4 = {s0, s1}, s5 = {s2, s3}, s6 = top. Free nodes: s0 2,
+  // s1 2, s2 3, s3 0. A 4-node job: 22.05 (top = s6) starts with the tightest leaf that
+  // fits... none fits 4, so it compares parents (s4 holds 4, s5 only 3): s0 or s1 first,
+  // then the sibling; the lowest-switch rule picks s4 directly. Both stay under s4 here,
+  // while a 5-node job needs s6 either way.
+  Cluster c = testing::make_cluster(16, 2);
+  SwitchTree t;
+  for (int leaf = 0; leaf < 4; ++leaf) {
+    Switch s;
+    s.name = "s" + std::to_string(leaf);
+    for (int i = 0; i < 4; ++i) s.nodes.push_back(leaf * 4 + i);
+    t.switches.push_back(s);
+  }
+  Switch a, b, top;
+  a.name = "s4", a.children = {0, 1};
+  b.name = "s5", b.children = {2, 3};
+  top.name = "s6", top.children = {4, 5};
+  t.switches.push_back(a), t.switches.push_back(b), t.switches.push_back(top);
+  t.finalize(c.nodes.size());
+  c.topology = t;
+  ClusterState s(c);
+  for (NodeIndex n : {0, 1, 4, 5, 8, 12, 13, 14, 15}) testing::occupy(s, n, 2);
+  SelectOptions lowest;
+  lowest.lowest_top_switch = true;
+  const Job four = testing::make_job({.ntasks = 4, .nodes_min = 4});
+  const auto a22 = select_nodes(c, s, four);
+  const auto a2x = select_nodes(c, s, four, lowest);
+  ASSERT_TRUE(a22 && a2x);
+  EXPECT_EQ(a22->nodes(), (std::vector<NodeIndex>{2, 3, 6, 7}));
+  EXPECT_EQ(a2x->nodes(), (std::vector<NodeIndex>{2, 3, 6, 7}));
+  // A 3-node job: 22.05 takes the tightest leaf that fits (s2, 3 free); so does 2.x
+  // (lowest switch holding 3 nodes: leaf s2).
+  const Job three = testing::make_job({.ntasks = 3, .nodes_min = 3});
+  EXPECT_EQ(select_nodes(c, s, three)->nodes(), (std::vector<NodeIndex>{9, 10, 11}));
+  EXPECT_EQ(select_nodes(c, s, three, lowest)->nodes(), (std::vector<NodeIndex>{9, 10, 11}));
+  // A 4-core job on one node's worth of CPUs but any node count (-n 4): 22.05 starts
+  // from the leaf with the fewest free nodes that fits one node (s0: 2) — and 2.x from
+  // the lowest switch holding 4 CPUs: s0 too (2 nodes x 2 cores).
+  const Job cores = testing::make_job({.ntasks = 4});
+  EXPECT_EQ(select_nodes(c, s, cores)->nodes(), (std::vector<NodeIndex>{2, 3}));
+  EXPECT_EQ(select_nodes(c, s, cores, lowest)->nodes(), (std::vector<NodeIndex>{2, 3}));
+}
+
+TEST(SlurmSelectTopology, RulesDifferWhenTheTightestLeafSitsUnderAFullerSwitch) {
+  // Leaves s0..s3 as above. Free: s0 1 node (n3), s1 0, s2 2 (n10-11), s3 2 (n14-15).
+  // A 3-node job: no leaf fits; at parent level s5 (4 free) fits, so 22.05 starts with
+  // s2. For the last node s0 (1 free, 4 hops) and s3 (2 free, 2 hops) both fit; s3 is
+  // closer but a looser fit, and 22.05 only lets a closer leaf win when its fit is not
+  // worse, so s0 wins and the job spans the top switch. Slurm 2.x first restricts the job
+  // to the lowest switch holding it (s5) and stays there.
+  Cluster c = testing::make_cluster(16, 1);
+  SwitchTree t;
+  for (int leaf = 0; leaf < 4; ++leaf) {
+    Switch s;
+    s.name = "s" + std::to_string(leaf);
+    for (int i = 0; i < 4; ++i) s.nodes.push_back(leaf * 4 + i);
+    t.switches.push_back(s);
+  }
+  Switch a, b, top;
+  a.name = "s4", a.children = {0, 1};
+  b.name = "s5", b.children = {2, 3};
+  top.name = "s6", top.children = {4, 5};
+  t.switches.push_back(a), t.switches.push_back(b), t.switches.push_back(top);
+  t.finalize(c.nodes.size());
+  c.topology = t;
+  ClusterState s(c);
+  for (NodeIndex n : {0, 1, 2, 4, 5, 6, 7, 8, 9, 12, 13}) testing::occupy(s, n, 1);
+  SelectOptions lowest;
+  lowest.lowest_top_switch = true;
+  const Job three = testing::make_job({.ntasks = 3, .nodes_min = 3});
+  EXPECT_EQ(select_nodes(c, s, three)->nodes(), (std::vector<NodeIndex>{3, 10, 11}));
+  EXPECT_EQ(select_nodes(c, s, three, lowest)->nodes(), (std::vector<NodeIndex>{10, 11, 14}));
+}
+
+}  // namespace
+}  // namespace hs::slurm

@@ -90,6 +90,7 @@ std::optional<Allocation> BackfillPass::select_on(const PassState& s, const Clus
                                                   JobRef j) {
   SelectOptions options;
   options.use_topology = s.use_topology;
+  options.lowest_top_switch = s.lowest_top_switch;
   options.usable = mask_;
   return select_nodes(*s.cluster, state, s.job(j), options);
 }

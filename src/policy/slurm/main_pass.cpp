@@ -19,6 +19,7 @@ MainPassStats run_main_pass(PassState& state, const std::vector<JobRef>& order,
     if (blocked[p]) continue;
     SelectOptions options;
     options.use_topology = state.use_topology;
+    options.lowest_top_switch = state.lowest_top_switch;
     options.usable = usable;
     if (auto alloc = select_nodes(*state.cluster, *state.free, state.job(j), options)) {
       state.start(j, std::move(*alloc));

@@ -29,6 +29,7 @@ struct PassState {
   std::vector<StartDecision>* starts = nullptr;
   std::vector<char>* started = nullptr;       // per JobRef: started during this call
   bool use_topology = true;
+  bool lowest_top_switch = false;
 
   const Job& job(JobRef j) const { return workload->jobs[j]; }
   void start(JobRef j, Allocation alloc) {

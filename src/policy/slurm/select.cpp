@@ -251,7 +251,8 @@ int compare_switches(const SwitchTree& t, const std::vector<std::int32_t>& cnt, 
 }
 
 // The highest-level switch with enough usable nodes below it (22.05's "top switch").
-int top_switch(const SwitchTree& t, const Workspace& ws, const Progress& p, const Needs& n) {
+int highest_top_switch(const SwitchTree& t, const Workspace& ws, const Progress& p,
+                       const Needs& n) {
   int top = -1;
   for (std::size_t s = 0; s < t.switches.size(); ++s) {
     if (!enough_nodes(ws.sw_count[s], p.rem_nodes, n)) continue;
@@ -260,14 +261,32 @@ int top_switch(const SwitchTree& t, const Workspace& ws, const Progress& p, cons
   return top;
 }
 
-bool eval_topo(const Cluster& cluster, Workspace& ws, const Needs& n) {
+// Slurm 2.x: the lowest-level switch whose free nodes and CPUs hold the job; at equal
+// level the one with fewer free nodes.
+int lowest_top_switch(const SwitchTree& t, const Workspace& ws, const Progress& p,
+                      const Needs& n) {
+  int top = -1;
+  for (std::size_t s = 0; s < t.switches.size(); ++s) {
+    if (!enough_nodes(ws.sw_count[s], p.rem_nodes, n)) continue;
+    std::int64_t cpus = 0;
+    for (NodeIndex i : t.switches[s].nodes) cpus += ws.avail[i];
+    if (cpus < p.rem_cpus) continue;
+    const int i = static_cast<int>(s);
+    if (top < 0 || t.switches[i].level < t.switches[top].level ||
+        (t.switches[i].level == t.switches[top].level && ws.sw_count[i] < ws.sw_count[top]))
+      top = i;
+  }
+  return top;
+}
+
+bool eval_topo(const Cluster& cluster, Workspace& ws, const Needs& n, bool lowest) {
   const SwitchTree& t = *cluster.topology;
   const std::size_t sw = t.switches.size();
   Progress p = progress_of(n);
   ws.sw_count.assign(sw, 0);
   for (std::size_t s = 0; s < sw; ++s)
     for (NodeIndex i : t.switches[s].nodes) ws.sw_count[s] += ws.avail[i] > 0;
-  const int top = top_switch(t, ws, p, n);
+  const int top = lowest ? lowest_top_switch(t, ws, p, n) : highest_top_switch(t, ws, p, n);
   if (top < 0) return false;
   // Only nodes below the top switch remain; they must hold the job's CPUs and nodes.
   ws.in_top.assign(ws.avail.size(), 0);
@@ -313,12 +332,16 @@ bool eval_topo(const Cluster& cluster, Workspace& ws, const Needs& n) {
 
 // ---- choose_nodes: one evaluation, then retries without the smallest nodes ----
 
-bool evaluate(const Cluster& cluster, Workspace& ws, const Needs& n, bool topo,
+// How to evaluate: flat best fit, or the tree with one of the two top-switch rules.
+enum class Method { Flat, Tree, TreeLowestTop };
+
+bool evaluate(const Cluster& cluster, Workspace& ws, const Needs& n, Method m,
               const std::vector<std::int32_t>& offer) {
   ws.avail = offer;
   ws.taken.assign(offer.size(), 0);
   ws.picked.clear();
-  return topo ? eval_topo(cluster, ws, n) : eval_flat(cluster, ws, n);
+  if (m == Method::Flat) return eval_flat(cluster, ws, n);
+  return eval_topo(cluster, ws, n, m == Method::TreeLowestTop);
 }
 
 // Resource count choose_nodes uses to drop small nodes: CPUs, plus GPUs when asked.
@@ -330,7 +353,7 @@ std::int32_t resource_count(const NodeFree& f, std::int32_t offer, const Needs& 
 }
 
 bool choose_nodes(const Cluster& cluster, const ClusterState& state, Workspace& ws,
-                  const Needs& n, bool topo, std::vector<std::int32_t>& offer) {
+                  const Needs& n, Method topo, std::vector<std::int32_t>& offer) {
   if (evaluate(cluster, ws, n, topo, offer)) return true;
   std::int32_t remaining = 0, most = 0;
   for (std::size_t i = 0; i < offer.size(); ++i) {
@@ -403,8 +426,10 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   // Cheap necessary conditions first: most calls during backfill fail here.
   if (total < n.cpus || usable < n.min_nodes) return std::nullopt;
   if (n.per_node > 0 && usable < n.req_nodes) return std::nullopt;
-  const bool topo = options.use_topology && cluster.topology && !cluster.topology->switches.empty() &&
+  const bool tree = options.use_topology && cluster.topology && !cluster.topology->switches.empty() &&
                     !n.contiguous;
+  const Method topo = !tree ? Method::Flat
+                            : (options.lowest_top_switch ? Method::TreeLowestTop : Method::Tree);
   Workspace& ws = workspace();
   thread_local std::vector<std::int32_t> original;
   original = offer;

@@ -15,6 +15,10 @@ namespace hs::slurm {
 struct SelectOptions {
   bool use_topology = true;            // topology/tree when the cluster has a switch tree
   std::span<const char> usable = {};   // optional mask per node (1 = may be used)
+  // topology/tree: false = Slurm 22.05 (the highest switch with enough free nodes is the
+  // top; leaves are then chosen by fit and closeness); true = Slurm 2.x as the documents
+  // used it (the lowest switch with enough free nodes and CPUs, tightest at equal level).
+  bool lowest_top_switch = false;
 };
 
 // The allocation Slurm would choose for `job` on the resources free in `state`, or nullopt

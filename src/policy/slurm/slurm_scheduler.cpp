@@ -43,6 +43,10 @@ SlurmConfig slurm_config_from(Params& p) {
       depth > 0 ? static_cast<int>(depth) : (c.mode == BackfillMode::Easy ? 1 : 0);
   c.topology = p.get_bool("topology", true,
                           "use topology/tree placement when the cluster has switches");
+  c.lowest_top_switch =
+      p.get_choice("topology_top", "highest", {"highest", "lowest"},
+                   "tree top switch: highest with enough nodes (22.05) or lowest that holds "
+                   "the job (Slurm 2.x, as in the documents)") == "lowest";
   MultifactorConfig& m = c.multifactor;
   m.calc_period = 60 * p.get_int("priority_calc_period", 5, 1, 1440,
                                  "minutes between multifactor recomputations (PriorityCalcPeriod)");
@@ -88,6 +92,7 @@ void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> event
     const Job& job = view.job(e.job);
     SelectOptions options;
     options.use_topology = config_.topology;
+    options.lowest_top_switch = config_.lowest_top_switch;
     if (!select_nodes(*view.cluster, *idle_, job, options)) {
       out.rejections.push_back(
           {e.job, "Slurm's node selection cannot place this job even on its idle partition"});
@@ -114,6 +119,7 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   s.starts = &out.starts;
   s.started = &started_;
   s.use_topology = config_.topology;
+  s.lowest_top_switch = config_.lowest_top_switch;
 
   const bool full_due = full_dirty_ && now >= next_full_;
   // The model runs a delayed pass at once on an idle machine (see docs/slurm-model.md).

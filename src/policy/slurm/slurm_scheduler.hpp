@@ -26,6 +26,7 @@ struct SlurmConfig {
   Time bf_interval = 30;
   BackfillConfig backfill;           // window, resolution, max_job_test, reserve_depth
   bool topology = true;              // topology/tree when the cluster has switches
+  bool lowest_top_switch = false;    // topology_top=lowest: Slurm 2.x's top-switch rule
 };
 
 // Reads every option (documented through Params' getters) and builds the config.
