@@ -34,13 +34,26 @@ void list_workloads() {
   std::cout << "workload generators (--workload NAME[:key=value,...], or a job file / SWF trace):\n";
   for (const auto& g : workload_generators()) {
     print_row(g.name, g.description);
-    if (!g.params.empty()) print_row("", "params: " + g.params);
+    std::string::size_type start = 0;
+    while (start < g.params.size()) {  // one parameter per line
+      const auto end = g.params.find("; ", start);
+      print_row("", g.params.substr(start, end - start));
+      start = end == std::string::npos ? g.params.size() : end + 2;
+    }
   }
 }
 
 void list_schedulers() {
   std::cout << "schedulers (--scheduler NAME[:key=value,...]):\n";
   for (const auto& s : scheduler_list()) print_row(s.name, s.description);
+}
+
+void list_options(const std::string& scheduler) {
+  const BuiltScheduler built = make_scheduler(scheduler, {});
+  std::cout << "options of " << scheduler << " (--scheduler " << scheduler
+            << ":key=value,... or --opt key=value):\n";
+  for (const auto& doc : built.option_docs)
+    print_row(doc.key, doc.description + " (default " + doc.default_value + ", " + doc.allowed + ")");
 }
 
 void list_solvers() {
@@ -53,7 +66,13 @@ void list_solvers() {
 int run_list_command(int argc, char** argv) {
   const std::string what = argc > 2 ? argv[2] : "all";
   if (what == "-h" || what == "--help") {
-    std::cout << "usage: hetsched list [clusters|workloads|schedulers|solvers]\n";
+    std::cout << "usage: hetsched list [clusters|workloads|schedulers|solvers]\n"
+                 "       hetsched list options SCHEDULER   (every option with default and range)\n";
+    return kExitOk;
+  }
+  if (what == "options") {
+    if (argc < 4) throw InputError({"<command line>", 0}, "list options", "", "name a scheduler");
+    list_options(argv[3]);
     return kExitOk;
   }
   const bool all = what == "all";
