@@ -1,6 +1,7 @@
 #include "solver/incumbent.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace hs::solver {
@@ -24,8 +25,12 @@ std::vector<std::int32_t> order_by_descending(const std::vector<double>& key,
   std::sort(order.begin(), order.end(), [&key](std::int32_t a, std::int32_t b) {
     return key[a] > key[b] || (key[a] == key[b] && a < b);
   });
-  effort += static_cast<std::int64_t>(order.size()) * 4;
+  effort += sort_effort(order.size());
   return order;
+}
+
+std::int64_t sort_effort(std::size_t n) {
+  return static_cast<std::int64_t>(n) * (1 + static_cast<std::int64_t>(std::bit_width(n)));
 }
 
 double optimality_tolerance(double bound) { return 1e-6 + 1e-12 * std::fabs(bound); }

@@ -25,6 +25,9 @@ struct Incumbent {
 void insert_in_order(const CompactProblem& problem, const std::vector<std::int32_t>& order,
                      Incumbent& incumbent);
 
+// Effort charged for sorting n items (n log n).
+std::int64_t sort_effort(std::size_t n);
+
 // Bid indices sorted by descending key; ties by ascending index (deterministic).
 std::vector<std::int32_t> order_by_descending(const std::vector<double>& key,
                                               std::int64_t& effort);

@@ -61,37 +61,43 @@ double LocalSearch::current_value(const Incumbent& incumbent, std::int32_t job) 
 
 void LocalSearch::improve(Incumbent& incumbent, std::int64_t effort_cap) {
   effort_cap_ = effort_cap;
-  bool improved = true;
-  while (improved && !out_of_effort()) {
-    improved = false;
+  while (!out_of_effort() && improvement_round(incumbent)) {
+  }
+}
+
+// Cheap moves first; the costlier ones only when the cheaper found nothing.
+bool LocalSearch::improvement_round(Incumbent& incumbent) {
+  bool improved = false;
+  {
     for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
       improved |= rebid_job(incumbent, job);
     for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
       if (incumbent.bid_of_job[job] >= 0) improved |= drop_and_refill(incumbent, job);
-    if (improved) continue;
+    if (improved) return true;
     for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
       if (incumbent.bid_of_job[job] >= 0) improved |= swap_in(incumbent, job);
-    if (improved) continue;
+    if (improved) return true;
     for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
       for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k)
         if (incumbent.bid_of_job[job] < 0 && !out_of_effort())
           improved |= insert_with_ejection(incumbent, job_bids_by_value_[k]);
-    if (improved) continue;
+    if (improved) return true;
     for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
       for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k)
         if (!out_of_effort() && problem_.value[job_bids_by_value_[k]] > current_value(incumbent, job))
           improved |= insert_with_chain(incumbent, job_bids_by_value_[k], kChainDepth);
   }
+  return improved;
 }
 
 bool LocalSearch::rebid_job(Incumbent& incumbent, std::int32_t job) {
   const std::int32_t current = incumbent.bid_of_job[job];
-  const double current_value = current >= 0 ? problem_.value[current] : 0.0;
+  const double worth = current >= 0 ? problem_.value[current] : 0.0;
   if (current >= 0) unassign(incumbent, job);
   std::int32_t chosen = current;
   for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k) {
     const std::int32_t bid = job_bids_by_value_[k];
-    if (problem_.value[bid] <= current_value + kMinGain) break;
+    if (problem_.value[bid] <= worth + kMinGain) break;
     if (incumbent.ledger.fits(bid)) {
       chosen = bid;
       break;
@@ -127,7 +133,7 @@ std::vector<std::int32_t> LocalSearch::open_bids_near(const Incumbent& incumbent
   std::sort(open.begin(), open.end(), [this](std::int32_t a, std::int32_t b) {
     return higher_value_first(problem_, a, b);
   });
-  budget_.effort() += static_cast<std::int64_t>(open.size()) * 2;
+  budget_.effort() += sort_effort(open.size());
   return open;
 }
 

@@ -25,6 +25,7 @@ class LocalSearch {
   void iterate_with_kicks(Incumbent& best, std::uint64_t seed, std::int64_t effort_cap);
 
  private:
+  bool improvement_round(Incumbent& incumbent);
   bool out_of_effort() { return budget_.spent() >= effort_cap_ || budget_.exhausted(); }
   double current_value(const Incumbent& incumbent, std::int32_t job) const;
   bool rebid_job(Incumbent& incumbent, std::int32_t job);

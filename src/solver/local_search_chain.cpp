@@ -63,7 +63,7 @@ bool LocalSearch::force_in(Incumbent& incumbent, std::int32_t bid, int depth) {
   locked_stamp_[job] = chain_stamp_;
   for (std::int32_t out : ejected) journal_unassign(incumbent, out);
   journal_assign(incumbent, job, bid);
-  std::sort(ejected.begin(), ejected.end(), [this](std::int32_t a, std::int32_t b) { return a < b; });
+  std::sort(ejected.begin(), ejected.end());  // re-place in job (priority) order
   for (std::int32_t out : ejected) {
     if (replace_simply(incumbent, out) || depth <= 0 || out_of_effort()) continue;
     for (std::int32_t k = job_value_begin_[out]; k < job_value_begin_[out + 1]; ++k) {

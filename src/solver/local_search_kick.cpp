@@ -55,6 +55,7 @@ void LocalSearch::kick(Incumbent& incumbent, Rng& rng) {
   std::sort(order.begin(), order.end(), [&noisy](std::size_t a, std::size_t b) {
     return noisy[a] > noisy[b] || (noisy[a] == noisy[b] && a < b);
   });
+  budget_.effort() += sort_effort(order.size());
   std::vector<std::int32_t> shuffled;
   for (std::size_t i : order) shuffled.push_back(candidates[i]);
   refill(incumbent, shuffled);
@@ -64,6 +65,7 @@ void LocalSearch::iterate_with_kicks(Incumbent& best, std::uint64_t seed, std::i
   Rng rng(seed);
   while (!(budget_.spent() >= effort_cap || budget_.exhausted())) {
     Incumbent trial = best;
+    budget_.effort() += static_cast<std::int64_t>(problem_.capacity.size() + problem_.jobs);
     if (rng.bernoulli(0.5)) kick(trial, rng);
     else force_kick(trial, rng);
     improve(trial, effort_cap);

@@ -107,6 +107,29 @@ TEST(LagrangianQuality, EffortLimitIsRespectedAndStillFeasible) {
   EXPECT_LE(limited.solution.objective, full.bound + 1e-9);
 }
 
+TEST(LagrangianQuality, WallClockCapAndSeedsStillGiveFeasibleAnswers) {
+  RandomWindowSpec spec;
+  spec.nodes = 1024;
+  spec.jobs = 200;
+  spec.seed = 8;
+  const WindowProblem p = make_random_window(spec);
+  SolverOptions capped;
+  capped.time_limit_s = 1e-6;
+  const SolveResult quick = make_window_solver("lagrangian")->solve(p, capped);
+  ASSERT_EQ(quick.call, CallStatus::Ok);
+  EXPECT_FALSE(check_solution(p, quick.solution));
+  EXPECT_LT(quick.effort, 2'000'000);
+  for (std::uint64_t seed : {2u, 3u}) {
+    SolverOptions options;
+    options.seed = seed;
+    options.effort_limit = 3'000'000;
+    const SolveResult r = make_window_solver("lagrangian")->solve(p, options);
+    ASSERT_EQ(r.call, CallStatus::Ok);
+    EXPECT_FALSE(check_solution(p, r.solution));
+    EXPECT_LE(r.solution.objective, r.bound);
+  }
+}
+
 TEST(LagrangianQuality, BeatsOrMatchesPlainGreedy) {
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
     RandomWindowSpec spec;
