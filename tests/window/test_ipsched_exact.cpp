@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "policy/slurm/priority.hpp"
 #include "solver/mip_model.hpp"
 #include "util/rng.hpp"
 #include "window_test_support.hpp"
@@ -11,9 +12,7 @@ namespace {
 
 using test::JobSpec;
 
-constexpr double kTop = 1e9;  // basic priority of the first job (JobRef 0)
-
-double priority(JobRef j) { return kTop - j; }
+double priority(JobRef j) { return static_cast<double>(slurm::basic_priority(j)); }
 
 struct OnePass {
   Decisions decisions;

@@ -1,6 +1,5 @@
 #pragma once
-// Job priorities the window schedulers read (digest §2). Local to this area: a Slurm
-// priority module, when present, models the same two plugins in more detail.
+// Job priorities the window schedulers read (digest §2).
 #include <cstdint>
 #include <string>
 
@@ -13,9 +12,9 @@ enum class PriorityKind { Basic, Multifactor };
 
 PriorityKind parse_priority_kind(const std::string& text);
 
-// basic: FCFS, the first submitted job gets 10^9, each later one one less (floor 1).
-// multifactor: 1 + minutes waited (capped at 7 days = 10080) + 10080 * cores / cluster cores,
-//   i.e. age weight = size weight, +1 per minute waited, larger jobs higher.
+// The Slurm model's priority plugins (policy/slurm/priority.hpp), computed at the pass time:
+// basic = slurm::basic_priority (FCFS, counting down from 2^32-2); multifactor =
+// slurm::multifactor_priority with the documents' weights (age = size, +1 per minute).
 std::int64_t job_priority(PriorityKind kind, const Cluster& cluster, const Workload& workload,
                           JobRef ref, Time now);
 
