@@ -3,6 +3,7 @@
 // verdict. Usage: bench_slurm_swf [trace.swf[.gz] cluster-name] (default: SDSC-SP2 and
 // KTH-SP2 from the shared data directory).
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -26,9 +27,11 @@ void replay(const Trace& t, const hs::Cluster& cluster, hs::Workload& w, const c
   hs::slurm::SlurmScheduler sched_impl(hs::slurm::slurm_config_from(params));
   hs::Scheduler* sched = &sched_impl;
   const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();
   const hs::SimResult r = hs::simulate(cluster, w, *sched, {});
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   const hs::CheckReport check = hs::check_run(cluster, w, r);
   double wait = 0;
   std::size_t ran = 0;
@@ -37,10 +40,10 @@ void replay(const Trace& t, const hs::Cluster& cluster, hs::Workload& w, const c
     wait += static_cast<double>(r.records[j].start - w.jobs[j].submit);
     ++ran;
   }
-  std::printf("%-34s %-12s jobs=%zu ran=%zu rejected=%lld stalled=%lld wall=%.3fs jobs/s=%.0f "
+  std::printf("%-34s %-12s jobs=%zu ran=%zu rejected=%lld stalled=%lld wall=%.3fs cpu=%.3fs jobs/s=%.0f "
               "mean_wait=%.0fs makespan=%lld passes=%lld violations=%zu%s\n",
               t.path.substr(t.path.find_last_of('/') + 1).c_str(), mode, w.jobs.size(), ran,
-              static_cast<long long>(r.rejected), static_cast<long long>(r.stalled), secs,
+              static_cast<long long>(r.rejected), static_cast<long long>(r.stalled), secs, cpu,
               w.jobs.size() / secs, ran ? wait / ran : 0.0,
               static_cast<long long>(r.makespan_end), static_cast<long long>(r.passes),
               check.violations.size(), check.ok() ? " OK" : (" FIRST: " + check.violations.front()).c_str());
