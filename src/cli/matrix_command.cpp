@@ -34,7 +34,7 @@ Args matrix_args() {
   args.declare({"seed", "N", "seed of the workload generator", "1"});
   args.declare({"out", "DIR", "write matrix.csv there (default: CSV after the table)", ""});
   args.declare({"jobs", "N", "runs in parallel (threads)", "1"});
-  args.declare({"schedulers", "LIST", "comma list out of fifo,sjf,easy,prb,cph", "sjf,easy,prb,cph,fifo"});
+  args.declare({"schedulers", "LIST", "comma list out of fifo,sjf,easy,prb,cph", "fifo,sjf,easy,prb,cph"});
   args.declare({"allocators", "LIST", "comma list out of ff,bf,balanced,weighted,pweighted",
                 "ff,bf,balanced,weighted,pweighted"});
   args.declare({"predictors", "LIST", "comma list out of walltime,datadriven,oracle",
@@ -163,7 +163,7 @@ int run_matrix_command(int argc, char** argv) {
   const std::string workload_spec = args.get("workload", "eurora:days=30");
   if (workload_spec.rfind("eurora", 0) == 0) add_eurora_queues(cluster);
   const Workload workload = load_workload(workload_spec, cluster, seed, "");
-  const auto scheds = split_list(args.get("schedulers", "sjf,easy,prb,cph,fifo"), "schedulers",
+  const auto scheds = split_list(args.get("schedulers", "fifo,sjf,easy,prb,cph"), "schedulers",
                                  heuristic_scheduler_list());
   const auto allocs = split_list(args.get("allocators", "ff,bf,balanced,weighted,pweighted"),
                                  "allocators", heuristic_allocator_list());
