@@ -1,7 +1,8 @@
 // Replays Parallel Workloads Archive traces under the Slurm baseline (conservative and
-// EASY backfill) and prints jobs, wall seconds, jobs/s and the invariant checker's
-// verdict. Usage: bench_slurm_swf [trace.swf[.gz] cluster-name] (default: SDSC-SP2 and
-// KTH-SP2 from the shared data directory).
+// EASY backfill) and prints jobs, wall and CPU seconds, jobs/s and the invariant
+// checker's verdict. Usage: bench_slurm_swf [trace.swf[.gz] cluster-name [options]]
+// (default: SDSC-SP2 and KTH-SP2 from the shared data directory; options such as
+// "priority=multifactor" are added to every run).
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -22,8 +23,10 @@ struct Trace {
   std::string cluster;
 };
 
-void replay(const Trace& t, const hs::Cluster& cluster, hs::Workload& w, const char* mode) {
-  hs::Params params = hs::Params::parse(std::string("mode=") + mode, "<bench>");
+void replay(const Trace& t, const hs::Cluster& cluster, hs::Workload& w, const char* mode,
+            const std::string& extra) {
+  hs::Params params =
+      hs::Params::parse(std::string("mode=") + mode + (extra.empty() ? "" : "," + extra), "<bench>");
   hs::slurm::SlurmScheduler sched_impl(hs::slurm::slurm_config_from(params));
   hs::Scheduler* sched = &sched_impl;
   const auto t0 = std::chrono::steady_clock::now();
@@ -58,7 +61,8 @@ void replay(const Trace& t, const hs::Cluster& cluster, hs::Workload& w, const c
 
 int main(int argc, char** argv) {
   std::vector<Trace> traces;
-  if (argc == 3) {
+  const std::string extra = argc == 4 ? argv[3] : "";
+  if (argc == 3 || argc == 4) {
     traces.push_back({argv[1], argv[2]});
   } else {
     const std::string dir = std::string(HETSCHED_SHARED_DIR) + "/data/traces/";
@@ -70,7 +74,7 @@ int main(int argc, char** argv) {
       const hs::Cluster cluster = hs::load_cluster_spec(t.cluster);
       hs::SwfLoad load = hs::read_swf(t.path);
       hs::bind_workload(cluster, load.workload);
-      for (const char* mode : {"conservative", "easy"}) replay(t, cluster, load.workload, mode);
+      for (const char* mode : {"conservative", "easy"}) replay(t, cluster, load.workload, mode, extra);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_slurm_swf: %s\n", e.what());

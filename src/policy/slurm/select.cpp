@@ -380,8 +380,8 @@ bool choose_nodes(const Cluster& cluster, const ClusterState& state, Workspace& 
 
 // CPUs per picked node: the greedy split for the final node count, in the order Slurm
 // added the nodes (a node keeps one CPU for every node after it).
-Allocation build_allocation(const Cluster& cluster, const Workspace& ws, const Needs& n,
-                            const std::vector<std::int32_t>& offer) {
+Allocation build_allocation(const Cluster& cluster, const Workspace& ws, const Needs& n) {
+  const std::vector<std::int32_t>& offer = ws.avail;  // picked nodes keep their full offer
   Allocation a;
   a.shares.reserve(ws.picked.size());
   std::int32_t rem = n.cpus;
@@ -431,10 +431,8 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   const Method topo = !tree ? Method::Flat
                             : (options.lowest_top_switch ? Method::TreeLowestTop : Method::Tree);
   Workspace& ws = workspace();
-  thread_local std::vector<std::int32_t> original;
-  original = offer;
   if (!choose_nodes(cluster, state, ws, n, topo, offer)) return std::nullopt;
-  Allocation a = build_allocation(cluster, ws, n, original);
+  Allocation a = build_allocation(cluster, ws, n);
   // Slurm 22.05 can return a gap for --contiguous (it skips a node too small to be the
   // last one); the model refuses such a placement instead.
   if (n.contiguous && a.shares.back().node - a.shares.front().node + 1 != a.node_count())

@@ -79,6 +79,9 @@ void SlurmScheduler::attach(const SystemView& view) {
   idle_.emplace(*view.cluster);
   started_.assign(view.workload->jobs.size(), 0);
   order_.clear();
+  main_requested_ = main_now_ = full_dirty_ = backfill_dirty_ = false;
+  last_main_ = -1;
+  next_full_ = next_backfill_ = 0;
 }
 
 void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> events,
@@ -170,7 +173,8 @@ std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
 }
 
 Decisions SlurmScheduler::decide(const SystemView& view, std::span<const Event> events) {
-  if (workload_ != view.workload) attach(view);
+  if (workload_ != view.workload || view.now < last_now_) attach(view);
+  last_now_ = view.now;
   Decisions out;
   absorb(view, events, out);
   run_passes(view, out);

@@ -70,6 +70,7 @@ class SlurmScheduler : public Scheduler {
   Time last_main_ = -1;
   Time next_full_ = 0;
   Time next_backfill_ = 0;
+  Time last_now_ = -1;               // a call earlier than this starts a new replay
   std::int64_t main_passes_ = 0;
   std::int64_t backfill_passes_ = 0;
   std::int64_t backfill_tested_ = 0;
