@@ -44,6 +44,7 @@ void PriorityModel::attach(const Cluster& cluster, const Workload& workload) {
   cluster_ = &cluster;
   workload_ = &workload;
   priority_.assign(workload.jobs.size(), 1);
+  last_tick_ = -1;
 }
 
 void PriorityModel::on_submit(JobRef job, Time now) {
