@@ -148,14 +148,13 @@ std::int32_t max_gres(const Cluster& c, int type) {
   return m;
 }
 
-// Thesis eq. 6.5.
-double topology_cost(const Cluster& cluster, const WindowJob& job, const Candidate& c) {
+// Thesis eq. 6.5; gmax = largest per-node count of the job's gres type.
+double topology_cost(const Cluster& cluster, std::int32_t gmax, const Candidate& c) {
   const double n = static_cast<double>(c.nodes.size()) / cluster.node_count();
   double level = 0.0;
   if (cluster.topology && cluster.topology->max_level() > 0)
     level = static_cast<double>(cluster.topology->lowest_common_level(c.nodes)) /
             cluster.topology->max_level();
-  const std::int32_t gmax = max_gres(cluster, job.gres_type);
   const double g = gmax > 0 ? static_cast<double>(c.gres_per_node) / gmax : 0.0;
   return 1.0 + n + level - g;
 }
@@ -169,6 +168,14 @@ std::vector<double> WindowScheduler::values(const Pass& pass,
   const double nodes = pass.view->cluster->node_count();
   const std::int64_t pmin = min_priority(pass.window);
   const bool lexi = config_.weighting == Weighting::Lexicographic;
+  const Cluster& cluster = *pass.view->cluster;
+  double beta = 0.0;
+  std::vector<std::int32_t> gmax(kMaxGresTypes, 0);
+  if (config_.model == Model::Aucsched3) {
+    beta = lexi ? 1.0 / (3.0 * (jobs + 1.0))
+                : static_cast<double>(std::min(min_priority_gap(pass.window), pmin)) / 3.0;
+    for (int t = 0; t < kMaxGresTypes; ++t) gmax[t] = max_gres(cluster, t);
+  }
   for (std::size_t i = 0; i < cands.size(); ++i) {
     const Candidate& c = cands[i];
     const WindowJob& job = pass.window[c.slot];
@@ -187,10 +194,8 @@ std::vector<double> WindowScheduler::values(const Pass& pass,
         break;
       }
       case Model::Aucsched3: {
-        const double beta =
-            lexi ? 1.0 / (3.0 * (jobs + 1.0))
-                 : static_cast<double>(std::min(min_priority_gap(pass.window), pmin)) / 3.0;
-        v[i] = std::max(1e-6, p - beta * topology_cost(*pass.view->cluster, job, c));
+        const std::int32_t g = job.gres_type >= 0 ? gmax[job.gres_type] : 0;
+        v[i] = std::max(1e-6, p - beta * topology_cost(cluster, g, c));
         break;
       }
     }
