@@ -8,6 +8,7 @@
 #include "policy/window/ipsched_columns.hpp"
 #include "policy/window/problem_builder.hpp"
 #include "policy/window/reservation.hpp"
+#include "policy/window/switch_level.hpp"
 #include "solver/solvers.hpp"
 
 namespace hs::window {
@@ -153,7 +154,7 @@ double topology_cost(const Cluster& cluster, std::int32_t gmax, const Candidate&
   const double n = static_cast<double>(c.nodes.size()) / cluster.node_count();
   double level = 0.0;
   if (cluster.topology && cluster.topology->max_level() > 0)
-    level = static_cast<double>(cluster.topology->lowest_common_level(c.nodes)) /
+    level = static_cast<double>(common_switch_level(*cluster.topology, c.nodes)) /
             cluster.topology->max_level();
   const double g = gmax > 0 ? static_cast<double>(c.gres_per_node) / gmax : 0.0;
   return 1.0 + n + level - g;
