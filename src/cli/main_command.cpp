@@ -8,6 +8,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/list_command.hpp"
 #include "cli/matrix_command.hpp"
+#include "cli/reproduce_command.hpp"
 #include "cli/simulate_command.hpp"
 #include "cli/version.hpp"
 #include "util/error.hpp"
@@ -31,6 +32,7 @@ const Subcommand kSubcommands[] = {
     {"simulate", run_simulate_command, "replay a workload under one scheduler (default: het. ESP, backfill)"},
     {"compare", run_compare_command, "several schedulers on identical inputs, mean ± std, report with plots"},
     {"matrix", run_matrix_command, "allocator x scheduler x predictor matrix on an Eurora-like month"},
+    {"reproduce", run_reproduce_command, "rerun the documents' result tables, write docs/reproduction.md"},
     {"generate", run_generate_command, "write a generated workload as a job file"},
     {"list", run_list_command, "list built-in clusters, workload generators, schedulers, solvers"},
     {"version", run_version, "print the version"},

@@ -1,0 +1,166 @@
+// `hetsched reproduce`: the transcribed tables parse and are fully covered by the experiment
+// list, the difference and baseline rules, and a quick end-to-end run whose document holds
+// every table heading and numbers read back from the runs' summary.csv.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/exit_codes.hpp"
+#include "cli/main_command.hpp"
+#include "cli/repro_data.hpp"
+#include "cli/repro_document.hpp"
+#include "util/error.hpp"
+
+namespace hs::cli::repro {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kRepro = std::string(HETSCHED_SOURCE_DIR) + "/repro";
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string temp_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("hetsched-repro-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+double published(const std::vector<PublishedValue>& all, const std::string& table,
+                 const std::string& row, const std::string& scheduler, const std::string& metric,
+                 const std::string& workload = "") {
+  for (const auto& v : all)
+    if (v.table == table && v.row == row && v.scheduler == scheduler && v.metric == metric &&
+        (workload.empty() || v.workload == workload))
+      return v.value;
+  ADD_FAILURE() << "missing " << table << " " << row << " " << scheduler << " " << metric;
+  return -1;
+}
+
+TEST(Repro, PublishedTablesParseWithSpotChecks) {
+  const auto all = read_published_dir(kRepro + "/published");
+  std::map<std::string, int> per_table;
+  for (const auto& v : all) ++per_table[v.table];
+  EXPECT_EQ(per_table.size(), repro_tables().size());
+  EXPECT_EQ(per_table["002-V"], 6 * 5);
+  EXPECT_EQ(per_table["000-7"], 15 * 2 * 10);
+  EXPECT_EQ(per_table["003-A.3"], 12 * 3 * 8);
+  EXPECT_EQ(per_table["004-3"], 2 * 4 * 5 * 2);
+  EXPECT_DOUBLE_EQ(published(all, "002-V", "1-SLURM", "backfill-basic", "wait_h"), 1.60);
+  EXPECT_DOUBLE_EQ(published(all, "002-VI", "8", "ipsched-multifactor-pr", "packing"), 1.016);
+  EXPECT_DOUBLE_EQ(published(all, "000-7", "V.2", "aucsched1", "utilization_pct"), 72);
+  EXPECT_DOUBLE_EQ(published(all, "003-A.1", "8", "aucsched1-multifactor", "slowdown"), 29.14);
+  EXPECT_DOUBLE_EQ(published(all, "003-A.4", "6'", "aucsched3", "spread"), 61.4);
+  EXPECT_DOUBLE_EQ(published(all, "004-3", "PRB", "prb+pweighted+datadriven", "queue", "aug2014"),
+                   3);
+  EXPECT_DOUBLE_EQ(published(all, "004-3", "PRB", "prb+pweighted+datadriven", "queue", "sep2014"),
+                   20);
+}
+
+TEST(Repro, EveryPublishedRowHasAnExperiment) {
+  const auto all = read_published_dir(kRepro + "/published");
+  const auto experiments = read_experiments(kRepro + "/experiments.csv");
+  for (const auto& v : all) {
+    bool found = false;
+    for (const auto& e : experiments)
+      found |= e.table == v.table && e.machine == v.machine && e.workload == v.workload &&
+               e.scheduler == v.scheduler;
+    EXPECT_TRUE(found) << v.table << " " << v.row << " " << v.scheduler;
+  }
+  std::map<std::string, int> quick;
+  for (const auto& e : experiments)
+    if (!e.quick_workload_spec.empty()) ++quick[e.table];
+  EXPECT_EQ(quick.size(), repro_tables().size()) << "every table needs a quick experiment";
+}
+
+TEST(Repro, BadFilesNameFileLineAndValue) {
+  const std::string dir = temp_dir("bad");
+  std::ofstream(dir + "/t.csv") << "source,table,row,machine,workload,scheduler,metric,value\n"
+                                << "002,V,1,paper1024,esp-het,backfill,wait_h,1.x\n";
+  try {
+    read_published(dir + "/t.csv");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 2);
+    EXPECT_EQ(e.value(), "1.x");
+  }
+  std::ofstream(dir + "/u.csv") << "source,table,row,machine,workload,scheduler,metric,value\n"
+                                << "002,V,1,paper1024,esp-het,backfill,speed,1\n";
+  EXPECT_THROW(read_published(dir + "/u.csv"), InputError);
+  EXPECT_THROW(split_csv_line("a,\"b", "x", 1), InputError);
+  EXPECT_EQ(split_csv_line("a,\"b,c\",\"d\"\"e\"", "x", 1),
+            (std::vector<std::string>{"a", "b,c", "d\"e"}));
+}
+
+TEST(Repro, DifferenceAndBaselineRules) {
+  EXPECT_FALSE(large_difference("utilization", 0.90, 0.86));
+  EXPECT_TRUE(large_difference("utilization", 0.90, 0.84));
+  EXPECT_FALSE(large_difference("utilization_pct", 95, 91));
+  EXPECT_TRUE(large_difference("runtime_h", 4.0, 4.5));
+  EXPECT_FALSE(large_difference("wait_h", 1.6, 1.9));
+  EXPECT_TRUE(large_difference("wait_h", 1.6, 2.1));
+  EXPECT_EQ(baseline_of("backfill-basic"), "");
+  EXPECT_EQ(baseline_of("ipsched-basic-pr"), "backfill-basic");
+  EXPECT_EQ(baseline_of("aucsched1-multifactor"), "backfill-multifactor");
+  EXPECT_EQ(baseline_of("aucsched3"), "backfill");
+  EXPECT_EQ(baseline_of("cph+weighted+datadriven"), "cph+ff+datadriven");
+  EXPECT_EQ(baseline_of("easy+ff+datadriven"), "");
+}
+
+std::string summary_value(const std::string& path, const std::string& field) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(field + ",", 0) == 0) return line.substr(field.size() + 1);
+  ADD_FAILURE() << "no " << field << " in " << path;
+  return "";
+}
+
+TEST(Repro, QuickRunWritesEveryTableWithNumbersFromTheRuns) {
+  const std::string dir = temp_dir("quick");
+  const std::string doc = dir + "/reproduction.md";
+  std::vector<std::string> args = {"hetsched", "reproduce", "--quick", "--parallel", "2",
+                                   "--out", dir + "/runs", "--doc", doc, "--repro-dir", kRepro};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  testing::internal::CaptureStdout();
+  const int code = run_main(static_cast<int>(argv.size()), argv.data());
+  const std::string out = testing::internal::GetCapturedStdout();
+  ASSERT_EQ(code, kExitOk) << out;
+  const std::string text = read_all(doc);
+  for (const auto& t : repro_tables())
+    EXPECT_NE(text.find("## " + t.source + ": " + t.title), std::string::npos) << t.id;
+  EXPECT_NE(text.find("Quick mode"), std::string::npos);
+  EXPECT_EQ(text.find("did not run"), std::string::npos);
+  // 002 Table V, backfill with basic priority: the published wait next to ours, read back
+  // from the summary.csv of the esp-het group's backfill run.
+  std::string run_dir;
+  for (const auto& g : fs::directory_iterator(dir + "/runs")) {
+    const std::string result = read_all(g.path().string() + "/result.csv");
+    if (result.find("meta,workload,esp-het,") != std::string::npos)
+      run_dir = g.path().string() + "/runs/backfill/r0";
+  }
+  ASSERT_FALSE(run_dir.empty());
+  const double wait = std::stod(summary_value(run_dir + "/summary.csv", "wait_mean")) / 3600;
+  char plain[64], bold[64];
+  std::snprintf(plain, sizeof plain, "| 1.60 / %.2f |", wait);
+  std::snprintf(bold, sizeof bold, "| 1.60 / **%.2f** |", wait);
+  EXPECT_TRUE(text.find(plain) != std::string::npos || text.find(bold) != std::string::npos)
+      << plain;
+  EXPECT_NE(out.find("wall time"), std::string::npos);
+  EXPECT_NE(text.find("Checker violations: 0"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hs::cli::repro
