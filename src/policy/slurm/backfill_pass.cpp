@@ -37,25 +37,27 @@ void BackfillPass::collect_candidates(const PassState& s, const std::vector<JobR
     if (jobs_.size() >= config_.max_job_test) break;
     if (!(*s.started)[j]) jobs_.push_back(j);
   }
-  min_limit_after_.assign(jobs_.size() + 1, kNoTime);
-  min_cpus_after_.assign(jobs_.size() + 1, INT32_MAX);
-  for (std::size_t k = jobs_.size(); k-- > 0;) {
-    const JobRequest& r = s.job(jobs_[k]).req;
-    min_limit_after_[k] = std::min(min_limit_after_[k + 1], r.time_limit);
-    min_cpus_after_[k] = std::min(min_cpus_after_[k + 1], std::max(1, r.ntasks));
-  }
 }
 
-// Exact shortcut: a later job can start now only on free cores of nodes that no
-// reservation claims before now + its limit. When even the shortest, smallest remaining
-// job finds too few, the rest of the pass would only build reservations that are
-// discarded at its end.
-bool BackfillPass::nothing_more_can_start(const PassState& s, std::size_t next) const {
-  const Time horizon = s.now + min_limit_after_[next];
+// A job can start now only on free cores of nodes that no reservation claims before
+// now + its limit (a necessary condition; reservations and starts only shrink it).
+bool BackfillPass::could_start_now(const PassState& s, std::size_t k) const {
+  const JobRequest& r = s.job(jobs_[k]).req;
+  const Time horizon = s.now + r.time_limit;
   std::int64_t free = 0;
   for (std::size_t n = 0; n < first_reserved_.size(); ++n)
     if (first_reserved_[n] > horizon) free += s.free->node(static_cast<NodeIndex>(n)).cores;
-  return free < min_cpus_after_[next];
+  return free >= std::max(1, r.ntasks);
+}
+
+// Exact shortcut: when no job from `next` on could start now, the rest of the pass would
+// only build reservations that are discarded at its end. Jobs found impossible stay
+// impossible for the pass, so each is examined at most once after it fails.
+bool BackfillPass::nothing_more_can_start(const PassState& s, std::size_t next) {
+  std::size_t m = std::max(next, possible_);
+  while (m < jobs_.size() && !could_start_now(s, m)) ++m;
+  possible_ = m;
+  return m == jobs_.size();
 }
 
 BackfillStats BackfillPass::run(PassState& s, const std::vector<JobRef>& order,
@@ -72,8 +74,9 @@ BackfillStats BackfillPass::run(PassState& s, const std::vector<JobRef>& order,
   reservations_.assign(partitions.count(), 0);
   if (!future_) future_.emplace(*s.cluster);
   changed_ = true;
+  possible_ = 0;
   for (std::size_t k = 0; k < jobs_.size(); ++k) {
-    if (changed_) {
+    if (changed_ || k > possible_) {
       changed_ = false;
       if (nothing_more_can_start(s, k)) {
         st.stopped_early = true;

@@ -51,7 +51,8 @@ class BackfillPass {
   };
   void collect_running(const PassState& s, std::span<const RunningJob> running);
   void collect_candidates(const PassState& s, const std::vector<JobRef>& order);
-  bool nothing_more_can_start(const PassState& s, std::size_t next) const;
+  bool could_start_now(const PassState& s, std::size_t k) const;
+  bool nothing_more_can_start(const PassState& s, std::size_t next);
   void test_job(PassState& s, JobRef j, const PartitionIndex& partitions, BackfillStats& st);
   std::optional<Allocation> select_on(const PassState& s, const ClusterState& state, JobRef j);
   struct Capacity;
@@ -75,8 +76,6 @@ class BackfillPass {
   std::vector<Running> running_;         // ascending end
   std::deque<Allocation> owned_;         // allocations of jobs started in this call
   std::vector<JobRef> jobs_;             // the jobs this pass tests
-  std::vector<Time> min_limit_after_;    // suffix minima over jobs_
-  std::vector<std::int32_t> min_cpus_after_;
   std::vector<Time> first_reserved_;     // per node: earliest reservation start, or kNoTime
   std::vector<std::size_t> reservations_;  // per partition
   NodeBits candidates_, reserved_nodes_;
@@ -84,6 +83,7 @@ class BackfillPass {
   std::optional<ClusterState> future_;
   std::vector<PlannedStart> plan_;
   Shape shape_;
+  std::size_t possible_ = 0;             // first job that may still start now
   bool changed_ = true;
 };
 
