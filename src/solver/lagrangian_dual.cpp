@@ -15,8 +15,8 @@ LagrangianDual::LagrangianDual(const CompactProblem& problem, std::int64_t& effo
       lambda_(problem.capacity.size(), 0.0),
       usage_(problem.capacity.size(), 0.0),
       reduced_(problem.bid_count(), 0.0),
-      average_(problem.bid_count(), 0.0),
-      choice_(problem.jobs, -1) {
+      choice_(problem.jobs, -1),
+      average_(problem.bid_count(), 0.0) {
   std::vector<std::uint8_t> drawn(problem.capacity.size(), 0);
   for (std::int32_t b = 0; b < problem.bid_count(); ++b) {
     if (!problem.usable[b]) continue;

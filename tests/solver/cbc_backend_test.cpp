@@ -43,6 +43,15 @@ TEST(MipModel, DefectsAreFound) {
   EXPECT_TRUE(find_model_defect(m));
 }
 
+TEST(MipModel, WithoutCbcSolvingIsACallError) {
+  if (cbc_available()) GTEST_SKIP() << "built with CBC";
+  MipModel m;
+  m.columns.push_back({0.0, 1.0, true, 1.0});
+  const MipResult r = solve_mip_cbc(m, 1.0);
+  EXPECT_EQ(r.call, CallStatus::Error);
+  EXPECT_NE(r.message.find("no CBC"), std::string::npos) << r.message;
+}
+
 class CbcBackend : public ::testing::Test {
  protected:
   void SetUp() override {
