@@ -43,11 +43,13 @@ void BackfillPass::collect_candidates(const PassState& s, const std::vector<JobR
 // now + its limit (a necessary condition; reservations and starts only shrink it).
 bool BackfillPass::could_start_now(const PassState& s, std::size_t k) const {
   const JobRequest& r = s.job(jobs_[k]).req;
+  const std::int64_t need = std::max(1, r.ntasks);
+  std::int64_t free = unreserved_free_;
+  if (free >= need) return true;
   const Time horizon = s.now + r.time_limit;
-  std::int64_t free = 0;
-  for (std::size_t n = 0; n < first_reserved_.size(); ++n)
-    if (first_reserved_[n] > horizon) free += s.free->node(static_cast<NodeIndex>(n)).cores;
-  return free >= std::max(1, r.ntasks);
+  for (NodeIndex n : reserved_list_)
+    if (first_reserved_[n] > horizon) free += s.free->node(n).cores;
+  return free >= need;
 }
 
 // Exact shortcut: when no job from `next` on could start now, the rest of the pass would
@@ -71,6 +73,8 @@ BackfillStats BackfillPass::run(PassState& s, const std::vector<JobRef>& order,
   collect_running(s, running);
   collect_candidates(s, order);
   first_reserved_.assign(nodes, kNoTime);
+  reserved_list_.clear();
+  unreserved_free_ = s.free->free_cores();
   reservations_.assign(partitions.count(), 0);
   if (!future_) future_.emplace(*s.cluster);
   changed_ = true;
@@ -194,6 +198,8 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
 }
 
 void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st) {
+  for (const NodeShare& sh : alloc.shares)
+    if (first_reserved_[sh.node] == kNoTime) unreserved_free_ -= sh.cores;
   owned_.push_back(alloc);
   const Running entry{s.now + s.job(j).req.time_limit, &owned_.back()};
   running_.insert(std::upper_bound(running_.begin(), running_.end(), entry,
@@ -213,6 +219,10 @@ void BackfillPass::add_reservation(const PassState& s, JobRef j, Time start,
   space_.reserve(begin, end, reserved_nodes_);
   PlannedStart plan{j, start, {}};
   for (const NodeShare& sh : alloc.shares) {
+    if (first_reserved_[sh.node] == kNoTime) {
+      unreserved_free_ -= s.free->node(sh.node).cores;
+      reserved_list_.push_back(sh.node);
+    }
     first_reserved_[sh.node] = std::min(first_reserved_[sh.node], begin);
     plan.nodes.push_back(sh.node);
   }

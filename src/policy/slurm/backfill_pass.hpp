@@ -77,6 +77,8 @@ class BackfillPass {
   std::deque<Allocation> owned_;         // allocations of jobs started in this call
   std::vector<JobRef> jobs_;             // the jobs this pass tests
   std::vector<Time> first_reserved_;     // per node: earliest reservation start, or kNoTime
+  std::vector<NodeIndex> reserved_list_;  // nodes with a reservation in this pass
+  std::int64_t unreserved_free_ = 0;     // free cores on nodes without any reservation
   std::vector<std::size_t> reservations_;  // per partition
   NodeBits candidates_, reserved_nodes_;
   std::vector<char> mask_;
