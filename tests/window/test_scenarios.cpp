@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "policy/slurm/slurm_scheduler.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
 #include "window_test_support.hpp"
@@ -36,6 +37,22 @@ TEST_P(MotivatingExample, AllThreeJobsStartAtZero) {
   // nodes. IPSCHED's own optimum may split J2/J3 unevenly and give J1 fewer nodes.
   if (std::string(GetParam()) != "ipsched")
     EXPECT_EQ(run.result.records[0].alloc.node_count(), 1024);
+}
+
+// The baseline on the same jobs: Slurm backfill best-fits J1 on 512 full nodes, J2 on the
+// rest, and J3 waits: 2000 s.
+TEST(MotivatingExampleBaseline, SlurmBackfillNeeds2000s) {
+  Cluster cluster = test::uniform_cluster(1024, 8, 2);
+  Workload w = test::make_workload({
+      JobSpec{.ntasks = 4096, .run = 1000},
+      JobSpec{.ntasks = 2048, .nodes = 512, .gpus = 2, .run = 1000},
+      JobSpec{.ntasks = 2048, .nodes = 512, .gpus = 2, .run = 1000},
+  });
+  bind_workload(cluster, w);
+  Params params;
+  auto backfill = slurm::make_slurm_scheduler(params);
+  const SimResult r = simulate(cluster, w, *backfill, SimConfig{});
+  EXPECT_EQ(r.makespan_end, 2000);
 }
 
 INSTANTIATE_TEST_SUITE_P(Window, MotivatingExample,
