@@ -84,10 +84,27 @@ void SlurmScheduler::attach(const SystemView& view) {
   next_full_ = next_backfill_ = 0;
 }
 
+namespace {
+// First tick of the `every` grid at or after t.
+Time next_tick(Time t, Time every) { return (t + every - 1) / every * every; }
+}  // namespace
+
+// Periodic passes sit on fixed grids; a change schedules the next tick at or after now.
+void SlurmScheduler::mark_full_dirty(Time now) {
+  if (!full_dirty_) next_full_ = std::max(next_full_, next_tick(now, config_.sched_interval));
+  full_dirty_ = true;
+}
+
+void SlurmScheduler::mark_backfill_dirty(Time now) {
+  if (!backfill_dirty_) next_backfill_ = std::max(next_backfill_, next_tick(now, config_.bf_interval));
+  backfill_dirty_ = true;
+}
+
 void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> events,
                             Decisions& out) {
   for (const Event& e : events) {
-    full_dirty_ = backfill_dirty_ = true;
+    mark_full_dirty(view.now);
+    mark_backfill_dirty(view.now);
     if (e.kind == EventKind::Ended) {
       main_now_ = true;
       continue;
@@ -111,7 +128,8 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   const Time now = view.now;
   if (priority_.refresh(now, order_)) {
     queue_->sort(order_);
-    full_dirty_ = backfill_dirty_ = true;
+    mark_full_dirty(now);
+    mark_backfill_dirty(now);
   }
   ClusterState free = *view.free;
   PassState s;
@@ -132,7 +150,7 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   if (main_due) {
     if (!order_.empty()) {
       const std::size_t depth = full_due ? SIZE_MAX : config_.default_queue_depth;
-      if (run_main_pass(s, order_, partitions_, depth).started > 0) backfill_dirty_ = true;
+      if (run_main_pass(s, order_, partitions_, depth).started > 0) mark_backfill_dirty(now);
       ++main_passes_;
     }
     last_main_ = now;
@@ -142,13 +160,14 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
       next_full_ = (now / config_.sched_interval + 1) * config_.sched_interval;
     }
   }
-  if (config_.backfill_enabled && backfill_dirty_ && now >= next_backfill_ &&
-      out.starts.size() < order_.size()) {
-    const BackfillStats st = backfill_.run(s, order_, partitions_, view.running);
-    if (st.started > 0) full_dirty_ = true;
-    backfill_tested_ += static_cast<std::int64_t>(st.tested);
-    backfill_stopped_early_ += st.stopped_early;
-    ++backfill_passes_;
+  if (config_.backfill_enabled && backfill_dirty_ && now >= next_backfill_) {
+    if (out.starts.size() < order_.size()) {  // someone is still waiting
+      const BackfillStats st = backfill_.run(s, order_, partitions_, view.running);
+      if (st.started > 0) mark_full_dirty(now);
+      backfill_tested_ += static_cast<std::int64_t>(st.tested);
+      backfill_stopped_early_ += st.stopped_early;
+      ++backfill_passes_;
+    }
     backfill_dirty_ = false;
     next_backfill_ = (now / config_.bf_interval + 1) * config_.bf_interval;
   }

@@ -52,6 +52,8 @@ class SlurmScheduler : public Scheduler {
   void run_passes(const SystemView& view, Decisions& out);
   std::optional<Time> next_wake(const SystemView& view) const;
   void forget_started(const std::vector<StartDecision>& starts);
+  void mark_full_dirty(Time now);
+  void mark_backfill_dirty(Time now);
 
   SlurmConfig config_;
   PriorityModel priority_;
