@@ -121,6 +121,12 @@ TEST_P(RandomWorkloads, NeverExceedCapacity) {
     const auto run = test::run_window(cluster, test::make_workload(specs), GetParam());
     expect_sound(run);
     EXPECT_EQ(run.result.rejected, 0);
+    const std::string other = std::string(GetParam()) == "ipsched"
+                                  ? "priority=multifactor,starvation=reserve,objective=priority"
+                                  : "priority=multifactor,starvation=reserve,weighting=lexicographic";
+    const auto variant = test::run_window(cluster, test::make_workload(specs), GetParam(), other);
+    expect_sound(variant);
+    EXPECT_EQ(variant.result.rejected, 0);
   }
 }
 
