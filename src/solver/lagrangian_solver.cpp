@@ -1,5 +1,5 @@
-#include <limits>
 #include <algorithm>
+#include <limits>
 
 #include "solver/bid_density.hpp"
 #include "solver/incumbent.hpp"
