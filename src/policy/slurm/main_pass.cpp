@@ -12,7 +12,11 @@ MainPassStats run_main_pass(PassState& state, const std::vector<JobRef>& order,
   std::vector<char> usable(state.cluster->node_count(), 1);
   int blocked_count = 0;
   for (JobRef j : order) {
-    if (blocked_count == parts || stats.tested >= depth_limit) break;
+    if (blocked_count == parts) break;
+    if (stats.tested >= depth_limit) {
+      stats.truncated = true;
+      break;
+    }
     if ((*state.started)[j]) continue;
     ++stats.tested;
     const int p = partitions.of_job[j];

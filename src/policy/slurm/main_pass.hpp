@@ -13,6 +13,7 @@ namespace hs::slurm {
 struct MainPassStats {
   std::size_t tested = 0;
   std::size_t started = 0;
+  bool truncated = false;  // stopped by the depth limit with jobs left to test
 };
 
 // `depth_limit` = default_queue_depth for event-triggered passes, SIZE_MAX for full passes.

@@ -77,6 +77,7 @@ void SlurmScheduler::attach(const SystemView& view) {
   queue_ = std::make_unique<QueueOrder>(*view.cluster, *view.workload, priority_);
   partitions_.build(*view.cluster, *view.workload);
   idle_.emplace(*view.cluster);
+  free_.reset();
   started_.assign(view.workload->jobs.size(), 0);
   order_.clear();
   main_requested_ = main_now_ = full_dirty_ = backfill_dirty_ = false;
@@ -105,6 +106,7 @@ void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> event
   for (const Event& e : events) {
     mark_full_dirty(view.now);
     mark_backfill_dirty(view.now);
+    changed_since_main_ = true;
     if (e.kind == EventKind::Ended) {
       main_now_ = true;
       continue;
@@ -128,10 +130,13 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   const Time now = view.now;
   if (priority_.refresh(now, order_)) {
     queue_->sort(order_);
+    changed_since_main_ = true;
     mark_full_dirty(now);
     mark_backfill_dirty(now);
   }
-  ClusterState free = *view.free;
+  if (!free_) free_.emplace(*view.cluster);
+  *free_ = *view.free;  // reuses the buffer
+  ClusterState& free = *free_;
   PassState s;
   s.cluster = view.cluster;
   s.workload = view.workload;
@@ -148,9 +153,15 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
                         (main_requested_ && (now >= last_main_ + config_.batch_sched_delay ||
                                              view.running.empty()));
   if (main_due) {
-    if (!order_.empty()) {
+    // A full pass with nothing changed since a complete main pass would start nothing.
+    const bool useful = changed_since_main_ || last_main_truncated_ || !full_due || main_now_ ||
+                        main_requested_;
+    if (!order_.empty() && useful) {
       const std::size_t depth = full_due ? SIZE_MAX : config_.default_queue_depth;
-      if (run_main_pass(s, order_, partitions_, depth).started > 0) mark_backfill_dirty(now);
+      const MainPassStats st = run_main_pass(s, order_, partitions_, depth);
+      if (st.started > 0) mark_backfill_dirty(now);
+      last_main_truncated_ = st.truncated;
+      changed_since_main_ = false;
       ++main_passes_;
     }
     last_main_ = now;
@@ -163,7 +174,7 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   if (config_.backfill_enabled && backfill_dirty_ && now >= next_backfill_) {
     if (out.starts.size() < order_.size()) {  // someone is still waiting
       const BackfillStats st = backfill_.run(s, order_, partitions_, view.running);
-      if (st.started > 0) mark_full_dirty(now);
+      if (st.started > 0) mark_full_dirty(now), changed_since_main_ = true;
       backfill_tested_ += static_cast<std::int64_t>(st.tested);
       backfill_stopped_early_ += st.stopped_early;
       ++backfill_passes_;
@@ -184,7 +195,8 @@ std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
   const Time now = view.now;
   Time best = kNoTime;
   if (main_requested_) best = std::min(best, std::max(last_main_ + config_.batch_sched_delay, now + 1));
-  if (full_dirty_) best = std::min(best, std::max(next_full_, now + 1));
+  if (full_dirty_ && (changed_since_main_ || last_main_truncated_))
+    best = std::min(best, std::max(next_full_, now + 1));
   if (backfill_dirty_ && config_.backfill_enabled)
     best = std::min(best, std::max(next_backfill_, now + 1));
   if (best == kNoTime) return std::nullopt;

@@ -61,6 +61,7 @@ class SlurmScheduler : public Scheduler {
   BackfillPass backfill_;
   PartitionIndex partitions_;
   std::optional<ClusterState> idle_;
+  std::optional<ClusterState> free_;   // scratch copy of the free resources for one call
   std::vector<JobRef> order_;        // pending jobs in queue order
   std::vector<char> started_;        // per JobRef, scratch for one call
   const Workload* workload_ = nullptr;
@@ -69,6 +70,8 @@ class SlurmScheduler : public Scheduler {
   bool main_now_ = false;            // a job ended: main pass right away
   bool full_dirty_ = false;          // something changed since the last full pass
   bool backfill_dirty_ = false;      // something changed since the last backfill pass
+  bool changed_since_main_ = true;   // a full pass could start something new
+  bool last_main_truncated_ = false;
   Time last_main_ = -1;
   Time next_full_ = 0;
   Time next_backfill_ = 0;
