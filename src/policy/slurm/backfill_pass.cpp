@@ -210,12 +210,24 @@ void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillS
   changed_ = true;
 }
 
+// [start, start + limit] rounded down to bf_resolution, at least one resolution long.
+std::pair<Time, Time> BackfillPass::reserved_interval(Time start, Time limit) const {
+  const Time res = config_.resolution;
+  const Time begin = std::max(start / res * res, space_.begin());
+  return {begin, std::max((start + limit) / res * res, begin + res)};
+}
+
+void BackfillPass::load_mask(int node_count) {
+  mask_.assign(node_count, 0);
+  const auto& words = candidates_.words();
+  for (std::size_t w = 0; w < words.size(); ++w)
+    for (std::uint64_t bits = words[w]; bits; bits &= bits - 1)
+      mask_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))] = 1;
+}
+
 void BackfillPass::add_reservation(const PassState& s, JobRef j, Time start,
                                    const Allocation& alloc) {
-  const Time res = config_.resolution;
-  const Time limit = s.job(j).req.time_limit;
-  const Time begin = std::max(start / res * res, space_.begin());
-  const Time end = std::max((start + limit) / res * res, begin + res);
+  const auto [begin, end] = reserved_interval(start, s.job(j).req.time_limit);
   space_.reserve(begin, end, reserved_nodes_);
   PlannedStart plan{j, start, {}};
   for (const NodeShare& sh : alloc.shares) {
@@ -254,11 +266,7 @@ void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partit
       }
       return;
     }
-    mask_.assign(s.cluster->node_count(), 0);
-    const auto& words = candidates_.words();
-    for (std::size_t w = 0; w < words.size(); ++w)
-      for (std::uint64_t bits = words[w]; bits; bits &= bits - 1)
-        mask_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))] = 1;
+    load_mask(s.cluster->node_count());
     const Capacity now_capacity = capacity(*s.free);
     std::optional<Allocation> alloc;
     if (may_fit(now_capacity)) alloc = select_on(s, *s.free, j);
@@ -288,9 +296,8 @@ void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partit
     if (t > horizon) return;  // beyond bf_window: no reservation
     reserved_nodes_.resize(s.cluster->node_count(), false);
     for (const NodeShare& sh : alloc->shares) reserved_nodes_.set(sh.node);
-    const Time res = config_.resolution;
-    const Time begin = std::max(t / res * res, space_.begin());
-    if (space_.overlaps(reserved_nodes_, begin, std::max((t + limit) / res * res, begin + res))) {
+    const auto [begin, end] = reserved_interval(t, limit);
+    if (space_.overlaps(reserved_nodes_, begin, end)) {  // nodes taken meanwhile: retry
       retry_from(t);
       continue;
     }

@@ -8,6 +8,7 @@
 #include <deque>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "policy/slurm/node_space.hpp"
@@ -70,6 +71,8 @@ class BackfillPass {
                                             std::optional<Allocation>& alloc);
   void start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st);
   void add_reservation(const PassState& s, JobRef j, Time start, const Allocation& alloc);
+  std::pair<Time, Time> reserved_interval(Time start, Time limit) const;
+  void load_mask(int node_count);  // mask_ = candidates_ as one char per node
 
   BackfillConfig config_;
   NodeSpace space_;
