@@ -304,7 +304,8 @@ int repack_pair(const FreeArrays& residual, std::span<const WindowJob> window,
 
 int residual_columns(const FreeArrays& residual_in, std::span<const WindowJob> window,
                      std::span<const std::vector<char>> masks,
-                     std::span<const Candidate> winners, int repack_losers, ColumnPool& pool) {
+                     std::span<const Candidate> winners, int repack_losers, int repack_pairs,
+                     ColumnPool& pool) {
   std::vector<char> started(window.size(), 0);
   for (const Candidate& w : winners) started[w.slot] = 1;
   FreeArrays residual = residual_in;
@@ -322,11 +323,14 @@ int residual_columns(const FreeArrays& residual_in, std::span<const WindowJob> w
       added += pool.add(std::move(c)) ? 1 : 0;
     }
   }
-  int losers = 0;
+  int losers = 0, pairs = 0;
   for (int slot = 0; slot < static_cast<int>(window.size()) && losers < repack_losers; ++slot) {
     if (started[slot]) continue;
     ++losers;
-    for (const Candidate& w : winners) added += repack_pair(residual_in, window, masks, slot, w, pool);
+    for (const Candidate& w : winners) {
+      if (pairs++ >= repack_pairs) return added;
+      added += repack_pair(residual_in, window, masks, slot, w, pool);
+    }
   }
   return added;
 }

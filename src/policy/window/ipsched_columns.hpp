@@ -51,10 +51,11 @@ void initial_columns(const FreeArrays& free, std::span<const WindowJob> window,
 // Pricing round: columns for the jobs that did not win, on what the winners leave free,
 // in window order with the residual updated; then pairwise repacking: for each of the
 // first `repack_losers` losing jobs and each winner, the loser is placed on the residual
-// plus the winner's resources and the winner re-placed on what is left. Returns how many
-// new columns were added.
+// plus the winner's resources and the winner re-placed on what is left (at most
+// `repack_pairs` pairs in all). Returns how many new columns were added.
 int residual_columns(const FreeArrays& residual, std::span<const WindowJob> window,
                      std::span<const std::vector<char>> masks,
-                     std::span<const Candidate> winners, int repack_losers, ColumnPool& pool);
+                     std::span<const Candidate> winners, int repack_losers, int repack_pairs,
+                     ColumnPool& pool);
 
 }  // namespace hs::window

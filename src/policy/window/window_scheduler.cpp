@@ -293,7 +293,8 @@ std::vector<Candidate> WindowScheduler::solve_ipsched(const Pass& pass, PassStat
     if (round >= config_.pricing_rounds || config_.exhaustive_columns) break;
     FreeArrays residual = pass.free;
     for (const Candidate& c : best) residual.take(c, pass.window[c.slot]);
-    if (residual_columns(residual, pass.window, pass.masks, best, config_.repack_losers, pool) == 0)
+    if (residual_columns(residual, pass.window, pass.masks, best, config_.repack_losers,
+                         config_.repack_pairs, pool) == 0)
       break;
   }
   window_now_ = std::min(config_.window, window_now_ * 2);

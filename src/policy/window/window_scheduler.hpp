@@ -36,6 +36,7 @@ struct WindowConfig {
   bool slurm_bids = true;          // AUCSCHED1
   int pricing_rounds = 3;          // IPSCHED
   int repack_losers = 8;           // IPSCHED: losers tried in pairwise repacking per round
+  int repack_pairs = 128;          // IPSCHED: most (loser, winner) pairs per round
   bool exhaustive_columns = false; // IPSCHED: enumerate every column (tiny instances)
   std::int64_t exhaustive_cap = 20000;
   bool strict_timeout = false;     // IPSCHED: an unproven solution at the limit also times out

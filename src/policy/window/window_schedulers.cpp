@@ -51,6 +51,8 @@ void read_ipsched(Params& p, window::WindowConfig& c) {
       p.get_int("pricing_rounds", 3, 0, 100, "residual column-generation rounds per pass"));
   c.repack_losers = static_cast<int>(p.get_int(
       "repack_losers", 8, 0, 100000, "losing jobs tried in pairwise repacking per pricing round"));
+  c.repack_pairs = static_cast<int>(p.get_int(
+      "repack_pairs", 128, 0, 10000000, "most (loser, winner) repacking pairs per pricing round"));
   c.exhaustive_columns = p.get_choice("columns", "generated", {"generated", "exhaustive"},
                                       "generated columns, or every column (tiny instances)") ==
                          "exhaustive";
