@@ -118,21 +118,48 @@ void class_b(const LevelContext& ctx, BidSink& sink) {
   }
 }
 
+// Usable cores of the job in a nodeset (cpn-capped).
+std::int64_t usable_cores(const LevelContext& ctx, const Nodeset& s) {
+  std::int64_t sum = 0;
+  for (NodeIndex n = s.first; n <= s.last; ++n) sum += core_cap(*ctx.free, *ctx.job, n);
+  return sum;
+}
+
+bool enough(const LevelContext& ctx, std::int64_t cores, std::int64_t nodes) {
+  return cores >= ctx.job->cores && nodes >= ctx.job->nodes_min;
+}
+
 void class_c(const LevelContext& ctx, BidSink& sink) {
+  std::vector<std::int64_t> usable(ctx.sets.size());
+  for (std::size_t k = 0; k < ctx.sets.size(); ++k) usable[k] = usable_cores(ctx, ctx.sets[k]);
   for (std::size_t k = 0; k < ctx.sets.size() && !sink.full(); ++k) {
-    Candidate alone;
-    if (place(ctx, nodes_of(ctx.sets[k]), BidClass::C, alone)) continue;  // A/B cover it
+    if (enough(ctx, usable[k], ctx.sets[k].size())) continue;  // A/B cover it
     std::vector<NodeIndex> order;
+    std::int64_t cores = 0, nodes = 0;
     for (std::size_t m = k; m < ctx.sets.size(); ++m) {
       const auto more = nodes_of(ctx.sets[m]);
       order.insert(order.end(), more.begin(), more.end());
+      cores += usable[m];
+      nodes += ctx.sets[m].size();
+      if (!enough(ctx, cores, nodes)) continue;
       Candidate c;
-      if (!place(ctx, order, BidClass::C, c)) continue;
-      c.nodesets = static_cast<std::int32_t>(m - k + 1);
-      sink.offer(c, ctx);
+      if (place(ctx, order, BidClass::C, c)) {  // a longer order has the same prefix: stop
+        c.nodesets = static_cast<std::int32_t>(m - k + 1);
+        sink.offer(c, ctx);
+      }
       break;
     }
   }
+}
+
+// False when the job's nodesets at this level cannot hold it even together.
+bool level_can_hold(const LevelContext& ctx) {
+  std::int64_t cores = 0, nodes = 0;
+  for (const Nodeset& s : ctx.sets) {
+    cores += usable_cores(ctx, s);
+    nodes += s.size();
+  }
+  return enough(ctx, cores, nodes);
 }
 
 std::vector<Nodeset> level_nodesets(const Cluster& cluster, const FreeArrays& free,
@@ -166,7 +193,7 @@ int generate_job_bids(const Cluster& cluster, const FreeArrays& free, const Wind
   for (std::int32_t g = top; g >= job.gres_min; --g) {
     LevelContext ctx{&free, &job, mask, g, free.node_count(), {}, config.table, slot};
     ctx.sets = level_nodesets(cluster, free, job, mask, g, config.per_switch);
-    levels.push_back(std::move(ctx));
+    if (level_can_hold(ctx)) levels.push_back(std::move(ctx));
   }
   BidSink sink(out, budget);
   for (const auto& ctx : levels) class_a(ctx, sink);

@@ -111,6 +111,10 @@ bool best_fit(const std::vector<NodeIndex>& nodes, const std::vector<std::int32_
 bool build_column(const FreeArrays& free, const WindowJob& job, int slot,
                   std::span<const char> mask, ColumnShape shape, Candidate& out) {
   auto nodes = eligible_nodes(free, job, mask);
+  std::int64_t usable = 0;
+  for (NodeIndex n : nodes) usable += core_cap(free, job, n);
+  if (usable < job.cores || static_cast<std::int32_t>(nodes.size()) < job.nodes_min)
+    return false;  // cannot fit at all: skip the sorting below
   if (job.contiguous) {
     out = Candidate{};
     out.slot = slot;
