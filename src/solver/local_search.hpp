@@ -46,6 +46,8 @@ class LocalSearch {
   bool insert_with_chain(Incumbent& incumbent, std::int32_t bid, int depth);
   bool force_in(Incumbent& incumbent, std::int32_t bid, int depth);
   bool replace_simply(Incumbent& incumbent, std::int32_t job);
+  void relocate_with_chain(Incumbent& incumbent, std::int32_t job, int depth);
+  void unlock_to(std::size_t mark);
   void journal_assign(Incumbent& incumbent, std::int32_t job, std::int32_t bid);
   void journal_unassign(Incumbent& incumbent, std::int32_t job);
   void undo_to(Incumbent& incumbent, std::size_t mark);
@@ -66,6 +68,8 @@ class LocalSearch {
   std::vector<std::pair<std::int32_t, std::int32_t>> journal_;  // (job, previous bid)
   std::vector<std::int32_t> locked_stamp_;                      // per job: in the current chain
   std::int32_t chain_stamp_ = 0;
+  std::vector<std::int32_t> locked_jobs_;  // jobs locked by the current chain, in order
+  std::int64_t chain_effort_end_ = INT64_MAX;
 };
 
 }  // namespace hs::solver

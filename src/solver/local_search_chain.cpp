@@ -1,8 +1,10 @@
 // Ejection chains for LocalSearch: a bid is forced in by ejecting every started job on its
 // nodes; each ejected job then takes its best bid that still fits or, while depth remains,
-// forces one of its own bids in the same way if that beats leaving it out. All changes go
-// through a journal so an unprofitable chain is undone exactly.
+// forces one of its own bids in the same way (the first that loses nothing, else the most
+// profitable, if it beats leaving the job out). Jobs placed by the chain are locked against
+// ejection. All changes go through a journal so an unprofitable chain is undone exactly.
 #include <algorithm>
+#include <cstdint>
 
 #include "solver/local_search.hpp"
 
@@ -10,6 +12,7 @@ namespace hs::solver {
 
 namespace {
 constexpr double kMinGain = 1e-9;
+constexpr std::int64_t kChainEffort = 5'000;  // per attempted chain (before it is finished)
 }  // namespace
 
 void LocalSearch::journal_assign(Incumbent& incumbent, std::int32_t job, std::int32_t bid) {
@@ -28,6 +31,13 @@ void LocalSearch::undo_to(Incumbent& incumbent, std::size_t mark) {
     journal_.pop_back();
     if (incumbent.bid_of_job[job] >= 0) unassign(incumbent, job);
     if (previous >= 0) assign(incumbent, job, previous);
+  }
+}
+
+void LocalSearch::unlock_to(std::size_t mark) {
+  while (locked_jobs_.size() > mark) {
+    locked_stamp_[locked_jobs_.back()] = 0;
+    locked_jobs_.pop_back();
   }
 }
 
@@ -61,28 +71,50 @@ bool LocalSearch::force_in(Incumbent& incumbent, std::int32_t bid, int depth) {
     }
   }
   locked_stamp_[job] = chain_stamp_;
+  locked_jobs_.push_back(job);
   for (std::int32_t out : ejected) journal_unassign(incumbent, out);
   journal_assign(incumbent, job, bid);
   std::sort(ejected.begin(), ejected.end());  // re-place in job (priority) order
-  for (std::int32_t out : ejected) {
-    if (replace_simply(incumbent, out) || depth <= 0 || out_of_effort()) continue;
-    for (std::int32_t k = job_value_begin_[out]; k < job_value_begin_[out + 1]; ++k) {
-      const std::size_t mark = journal_.size();
-      const double before = incumbent.objective;
-      if (force_in(incumbent, job_bids_by_value_[k], depth - 1) &&
-          incumbent.objective > before + kMinGain)
-        break;
-      undo_to(incumbent, mark);
+  for (std::int32_t out : ejected)
+    if (!replace_simply(incumbent, out) && depth > 0 && !out_of_effort())
+      relocate_with_chain(incumbent, out, depth - 1);
+  return true;
+}
+
+// Tries forcing each bid of `job` (which has none) in; stops at the first that re-places
+// every job it displaced (no loss), otherwise keeps the most profitable one, if any beats
+// leaving `job` out.
+void LocalSearch::relocate_with_chain(Incumbent& incumbent, std::int32_t job, int depth) {
+  const std::size_t mark = journal_.size();
+  const double before = incumbent.objective;
+  double best = before + kMinGain;
+  std::int32_t best_bid = -1;
+  for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k) {
+    if (budget_.spent() >= chain_effort_end_) break;
+    const std::int32_t bid = job_bids_by_value_[k];
+    const std::size_t locks = locked_jobs_.size();
+    const bool forced = force_in(incumbent, bid, depth);
+    const double reached = incumbent.objective;
+    if (forced && reached >= before + problem_.value[bid] - kMinGain) return;  // lossless
+    undo_to(incumbent, mark);
+    unlock_to(locks);
+    if (forced && reached > best) {
+      best = reached;
+      best_bid = bid;
     }
   }
-  return true;
+  if (best_bid >= 0) force_in(incumbent, best_bid, depth);
 }
 
 bool LocalSearch::insert_with_chain(Incumbent& incumbent, std::int32_t bid, int depth) {
   const double before = incumbent.objective;
   journal_.clear();
+  locked_jobs_.clear();
   ++chain_stamp_;
-  if (force_in(incumbent, bid, depth)) {
+  chain_effort_end_ = budget_.spent() + kChainEffort;
+  const bool forced = force_in(incumbent, bid, depth);
+  chain_effort_end_ = INT64_MAX;
+  if (forced) {
     std::vector<std::int32_t> freed;
     for (const auto& [job, previous] : journal_)
       if (previous >= 0) freed.push_back(previous);

@@ -8,6 +8,7 @@ namespace hs::solver {
 namespace {
 constexpr double kOrderNoise = 0.3;  // relative perturbation of values in the refill order
 constexpr int kKickChainDepth = 2;
+constexpr std::int64_t kKickChainEffort = 20'000;
 }  // namespace
 
 // Forces a random bid of a random job that does not start in (ejection chain), whatever
@@ -22,8 +23,11 @@ void LocalSearch::force_kick(Incumbent& incumbent, Rng& rng) {
   const std::int32_t bid =
       job_bids_by_value_[rng.uniform_int(job_value_begin_[job], job_value_begin_[job + 1] - 1)];
   journal_.clear();
+  locked_jobs_.clear();
   ++chain_stamp_;
+  chain_effort_end_ = budget_.spent() + kKickChainEffort;
   if (!force_in(incumbent, bid, kKickChainDepth)) undo_to(incumbent, 0);
+  chain_effort_end_ = INT64_MAX;
 }
 
 void LocalSearch::kick(Incumbent& incumbent, Rng& rng) {
