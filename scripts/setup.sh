@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
-./build/hetsched simulate
+./build/hetsched compare   # the headline experiment: het. ESP, backfill vs IPSCHED vs AUCSCHED1 vs AUCSCHED2
