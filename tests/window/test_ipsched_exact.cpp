@@ -164,3 +164,22 @@ TEST(IpschedExact, ColumnViewMatchesDirectFormulation) {
 
 }  // namespace
 }  // namespace hs
+
+namespace hs {
+namespace {
+
+// -N 3-4 with 8 cores on 4 x 4 cores: eq. 3.6 forbids 2 nodes, the packing term prefers
+// fewer nodes, so the optimum uses exactly 3.
+TEST(IpschedExact, NodeCountRangeIsHonoured) {
+  const Cluster cluster = test::uniform_cluster(4, 4, 0);
+  Workload w = test::make_workload({test::JobSpec{.ntasks = 8, .nodes = 3}});
+  w.jobs[0].req.nodes_max = 4;
+  for (const char* opts : {"", "columns=exhaustive,solver=exhaustive"}) {
+    const auto pass = one_pass(cluster, w, opts);
+    ASSERT_EQ(pass.decisions.starts.size(), 1u) << opts;
+    EXPECT_EQ(pass.decisions.starts[0].alloc.node_count(), 3) << opts;
+  }
+}
+
+}  // namespace
+}  // namespace hs
