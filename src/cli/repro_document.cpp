@@ -200,6 +200,11 @@ std::string render_setup(const DocumentInput& in, const TableView& view, TableSt
     const RunGroup& group = in.groups[g];
     const GroupResult& r = in.results[g];
     out << "- `" << group.workload << "` on `" << group.cluster << "`: ";
+    if (r.skipped) {
+      out << "**not run** in this reproduction (time budget); to run it:\n  `" << r.command
+          << "`\n";
+      continue;
+    }
     if (!r.ran) {
       out << "**did not run**: " << r.error << "\n";
       continue;

@@ -52,6 +52,15 @@ void count_violations(const RunGroup& g, int repeat, GroupResult& r) {
 
 std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 
+// A directory name that stays the same whichever tables are chosen (so reuse finds it).
+std::string group_name(const std::string& cluster, const std::string& workload) {
+  std::string name = cluster + "__";
+  for (char c : workload)
+    name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '=' ? c : '_';
+  if (workload.find('\'') != std::string::npos) name += "_prime";
+  return name;
+}
+
 void write_result(const RunGroup& g, const RunSettings& s, const GroupResult& r) {
   std::ofstream out(g.dir + "/result.csv");
   out << "kind,a,b,c,d\n";
@@ -77,7 +86,8 @@ void write_result(const RunGroup& g, const RunSettings& s, const GroupResult& r)
           << number_text(v.std) << "\n";
 }
 
-// A finished result.csv of the same cluster, workload, schedulers and seed; any repeat.
+// A finished result.csv of the same cluster, workload and seed holding every scheduler of
+// the group; any repeat.
 bool read_result(const RunGroup& g, const RunSettings& s, GroupResult& r) {
   const std::string path = g.dir + "/result.csv";
   std::ifstream in(path);
@@ -95,10 +105,10 @@ bool read_result(const RunGroup& g, const RunSettings& s, GroupResult& r) {
       r.metrics[c[1]][c[2]] = {std::stod(c[3]), std::stod(c[4])};
     else throw InputError({path, line_no}, "kind", c[0], "expected meta or metric");
   }
-  std::string schedulers;
-  for (const auto& x : g.schedulers) schedulers += (schedulers.empty() ? "" : " ") + x;
-  if (meta["cluster"] != g.cluster || meta["workload"] != g.workload ||
-      meta["schedulers"] != schedulers || meta["seed"] != std::to_string(s.seed)) {
+  bool all_schedulers = true;  // a run of more schedulers (other tables chosen) will do
+  for (const auto& x : g.schedulers) all_schedulers &= r.metrics.count(x) > 0;
+  if (meta["cluster"] != g.cluster || meta["workload"] != g.workload || !all_schedulers ||
+      meta["seed"] != std::to_string(s.seed)) {
     r.metrics.clear();
     return false;
   }
@@ -108,7 +118,7 @@ bool read_result(const RunGroup& g, const RunSettings& s, GroupResult& r) {
   r.violations = std::stoul(meta["violations"]);
   r.failed_runs = std::stoul(meta["failed_runs"]);
   r.wall_seconds = std::stod(meta["wall_seconds"]);
-  r.command = meta["command"];
+  r.command = compare_command(g, r.repeat, s.seed, s.parallel);
   r.ran = r.reused = true;
   return true;
 }
@@ -125,14 +135,13 @@ std::vector<RunGroup> plan_groups(const std::vector<Experiment>& experiments,
   for (const auto& e : experiments) {
     if (!tables.empty() && !tables.count(e.table)) continue;
     if (s.quick && e.quick_workload_spec.empty()) continue;
+    if (!s.workloads.empty() && !s.workloads.count(e.workload)) continue;
     const std::string& workload = workload_used(e, s.quick);
     RunGroup* g = nullptr;
     for (auto& x : groups)
       if (x.cluster == e.cluster && x.workload == workload) g = &x;
     if (!g) {
-      char name[16];
-      std::snprintf(name, sizeof name, "g%02zu", groups.size() + 1);
-      groups.push_back({e.cluster, workload, {}, {}, s.out_dir + "/" + name});
+      groups.push_back({e.cluster, workload, {}, {}, s.out_dir + "/" + group_name(e.cluster, workload)});
       g = &groups.back();
     }
     bool have = false;
@@ -156,9 +165,14 @@ std::string compare_command(const RunGroup& g, int repeat, std::uint64_t seed, i
 
 GroupResult run_group(const RunGroup& g, const RunSettings& s) {
   GroupResult r;
-  if (s.reuse && read_result(g, s, r)) return r;
+  if ((s.reuse || s.document_only) && read_result(g, s, r)) return r;
   r.repeat = s.quick ? 1 : s.repeat;
   r.command = compare_command(g, r.repeat, s.seed, s.parallel);
+  if (s.document_only) {
+    r.skipped = true;
+    r.error = "not run in this reproduction (time budget)";
+    return r;
+  }
   ComparisonSpec spec;
   spec.cluster = g.cluster;
   spec.workload = g.workload;

@@ -28,6 +28,8 @@ struct RunSettings {
   std::uint64_t seed = 1;
   bool quick = false;
   bool reuse = false;  // take a group's finished result.csv instead of running it
+  bool document_only = false;          // run nothing: reuse what is finished, list the rest
+  std::set<std::string> workloads;     // keep only these published workload labels (empty = all)
   std::string out_dir = "out/reproduce";
 };
 
@@ -36,7 +38,8 @@ struct MeanStd {
 };
 
 struct GroupResult {
-  bool ran = false;        // false: the comparison failed before producing metrics
+  bool ran = false;        // false: the comparison failed or was not run
+  bool skipped = false;    // not run (document_only and no finished result)
   bool reused = false;
   std::string error;       // why it did not run
   int repeat = 0;

@@ -36,6 +36,8 @@ Args reproduce_args() {
   args.declare({"seed", "N", "first seed", "1"});
   args.declare({"quick", "", "tiny subset on reduced workloads, R = 1 (a smoke test)", ""});
   args.declare({"reuse", "", "take groups already finished in --out (any R) instead of rerunning", ""});
+  args.declare({"document-only", "", "run nothing: document the groups finished in --out, list the rest", ""});
+  args.declare({"workloads", "LIST", "keep only rows of these published workload labels (e.g. I.1,wl=5,apr2015)", "all"});
   args.declare({"out", "DIR", "run directories and per-group result.csv", "out/reproduce"});
   args.declare({"doc", "FILE", "the markdown document to write", "docs/reproduction.md"});
   args.declare({"repro-dir", "DIR", "published/*.csv, experiments.csv and notes/", "repro"});
@@ -77,7 +79,9 @@ void write_document(const std::string& path, const std::string& text) {
 void print_progress(std::size_t i, std::size_t n, const RunGroup& g, const GroupResult& r) {
   std::printf("[%zu/%zu] %s on %s (%s): ", i + 1, n, g.workload.c_str(), g.cluster.c_str(),
               g.tables.front().c_str());
-  if (!r.ran)
+  if (r.skipped)
+    std::printf("not run\n");
+  else if (!r.ran)
     std::printf("FAILED: %s\n", r.error.c_str());
   else
     std::printf("%zu jobs, %zu scheduler(s) x %d, %zu violation(s), %.1f s%s\n", r.jobs,
@@ -101,6 +105,12 @@ int run_reproduce_command(int argc, char** argv) {
   RunSettings& s = doc.settings;
   s.quick = args.has("quick");
   s.reuse = args.has("reuse");
+  s.document_only = args.has("document-only");
+  if (args.has("workloads")) {
+    std::stringstream list(args.get("workloads", ""));
+    std::string w;
+    while (std::getline(list, w, ',')) if (!w.empty()) s.workloads.insert(w);
+  }
   s.repeat = static_cast<int>(args.get_int("repeat", 5, 1, 1000));
   s.parallel = static_cast<int>(args.get_int("parallel", 2, 1, 256));
   s.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, INT64_MAX / 2));
@@ -121,7 +131,7 @@ int run_reproduce_command(int argc, char** argv) {
     doc.results.push_back(run_group(doc.groups[i], s));
     const GroupResult& r = doc.results.back();
     print_progress(i, doc.groups.size(), doc.groups[i], r);
-    if (!r.ran) code = kExitInternal;
+    if (!r.ran && !r.skipped) code = kExitInternal;
     else if ((r.violations || r.failed_runs) && code == kExitOk) code = kExitViolations;
   }
   doc.wall_seconds =
