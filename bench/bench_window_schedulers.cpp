@@ -61,12 +61,12 @@ void run_case(const Case& c, const std::string& scheduler, const std::string& ex
       "%-8s %-10s jobs=%zu wall=%.2fs solved_passes=%zu solve_p50=%.4fs solve_p99=%.4fs "
       "pass_p99=%.4fs pass_max=%.4fs bids/pass=%.0f "
       "timeouts=%ld fallbacks=%ld bad_proposals=%ld | span=%lds util=%.3f gpu_util=%.3f "
-      "wait=%.0fs slowdown=%.2f spread=%.2f%s rejected=%ld stalled=%ld audit=%s\n",
+      "wait=%.0fs wait_max=%.0fs slowdown=%.2f spread=%.2f%s rejected=%ld stalled=%ld audit=%s\n",
       c.label.c_str(), scheduler.c_str(), w.jobs.size(), wall, solve.size(),
       percentile(solve, 0.5), percentile(solve, 0.99), percentile(pass, 0.99),
       percentile(pass, 1.0), solve.empty() ? 0.0 : bids / solve.size(),
       timeouts, fallbacks, bad, static_cast<long>(sum.span), sum.utilization, gpu_util,
-      sum.wait.mean, sum.slowdown.mean, sum.spread.mean,
+      sum.wait.mean, sum.wait.max, sum.slowdown.mean, sum.spread.mean,
       sum.switch_level ? (" switch_level=" + std::to_string(sum.switch_level->mean)).c_str() : "",
       static_cast<long>(sum.rejected), static_cast<long>(sum.stalled), check.ok() ? "ok" : "FAIL");
   std::fflush(stdout);
