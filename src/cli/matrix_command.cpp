@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -70,6 +71,8 @@ struct Cell {
 void run_cells(const Cluster& cluster, const Workload& workload, std::vector<Cell>& cells,
                int threads) {
   std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> done{0};
+  std::mutex err_mutex;
   auto worker = [&] {
     for (std::size_t i = next++; i < cells.size(); i = next++) {
       Cell& c = cells[i];
@@ -84,6 +87,9 @@ void run_cells(const Cluster& cluster, const Workload& workload, std::vector<Cel
       } catch (const std::exception& e) {  // a policy bug: report it, keep the other runs
         c.failure = e.what();
       }
+      const std::lock_guard<std::mutex> lock(err_mutex);  // progress only; stdout stays ordered
+      std::fprintf(stderr, "[%zu/%zu] %s %.1f s\n", ++done, cells.size(), req.scheduler_spec.c_str(),
+                   c.wall_seconds);
     }
   };
   std::vector<std::thread> pool;
