@@ -40,6 +40,13 @@ OnePass one_pass(const Cluster& cluster, Workload w, const std::string& options)
   return out;
 }
 
+solver::MipRow bounded_row(double lower, double upper) {
+  solver::MipRow r;
+  r.lower = lower;
+  r.upper = upper;
+  return r;
+}
+
 // IPSCHED's direct formulation (3.1)-(3.7), priority x cores objective, for CBC.
 solver::MipModel direct_model(const Cluster& c, const Workload& w) {
   solver::MipModel m;
@@ -59,8 +66,8 @@ solver::MipModel direct_model(const Cluster& c, const Workload& w) {
     }
   }
   for (int n = 0; n < nodes; ++n) {
-    solver::MipRow cores{.upper = static_cast<double>(c.nodes[n].cores)};
-    solver::MipRow gres{.upper = static_cast<double>(c.nodes[n].gres[0])};
+    auto cores = bounded_row(-solver::kMipInfinity, c.nodes[n].cores);
+    auto gres = bounded_row(-solver::kMipInfinity, c.nodes[n].gres[0]);
     for (std::size_t j = 0; j < w.jobs.size(); ++j) {
       cores.columns.push_back(x[j][n]);
       cores.coefficients.push_back(1);
@@ -75,8 +82,8 @@ solver::MipModel direct_model(const Cluster& c, const Workload& w) {
   }
   for (std::size_t j = 0; j < w.jobs.size(); ++j) {
     const auto& r = w.jobs[j].req;
-    solver::MipRow total{.lower = 0, .upper = 0};
-    solver::MipRow count{.lower = 0};
+    auto total = bounded_row(0, 0);
+    auto count = bounded_row(0, solver::kMipInfinity);
     for (int n = 0; n < nodes; ++n) {
       total.columns.push_back(x[j][n]);
       total.coefficients.push_back(1);
@@ -91,7 +98,7 @@ solver::MipModel direct_model(const Cluster& c, const Workload& w) {
     m.rows.push_back(count);
     if (r.nodes_min > 0) {
       const int hi = r.nodes_max > 0 ? r.nodes_max : r.nodes_min;
-      solver::MipRow upper{.upper = 0};
+      auto upper = bounded_row(-solver::kMipInfinity, 0);
       upper.columns = count.columns;
       upper.coefficients = count.coefficients;
       upper.coefficients.back() = -hi;
