@@ -107,6 +107,7 @@ class TableView {
 struct TableStats {
   std::size_t published = 0, compared = 0, close = 0;
   std::size_t directions = 0, directions_agree = 0;
+  std::map<std::string, std::pair<std::size_t, std::size_t>> per_metric;  // agree, total
   std::size_t runs = 0, violations = 0, failed = 0;
   double wall = 0;
   int min_repeat = 0, max_repeat = 0;
@@ -187,6 +188,9 @@ void count_directions(const TableView& view, TableStats& stats, std::ostringstre
     ++stats.directions;
     const bool agree = (pub > 0) == (ours > 0) && ours != 0;
     stats.directions_agree += agree;
+    auto& tally = stats.per_metric[p->metric];
+    tally.first += agree;
+    ++tally.second;
     if (!agree)
       detail << p->machine << " " << p->workload << " " << p->metric << ": " << p->scheduler
              << " vs " << base << " published " << (pub > 0 ? "+" : "") << fixed(pub, 3)
@@ -222,6 +226,15 @@ std::string render_setup(const DocumentInput& in, const TableView& view, TableSt
         << " s wall\n  `" << r.command << "`\n";
   }
   return out.str();
+}
+
+std::string per_metric_text(const TableStats& s) {
+  if (s.per_metric.empty()) return "";
+  std::string text = " (";
+  for (const auto& [metric, tally] : s.per_metric)
+    text += (text.size() > 2 ? ", " : "") + find_metric(metric)->heading + " " +
+            std::to_string(tally.first) + "/" + std::to_string(tally.second);
+  return text + ")";
 }
 
 std::string repeat_text(const TableStats& s) {
@@ -270,18 +283,23 @@ std::string render_document(const DocumentInput& in) {
     const std::string values = render_values(view, stats);
     std::ostringstream mismatches;
     count_directions(view, stats, mismatches);
-    body << "## " << info->source << ": " << info->title << "\n\n"
+    body << "## " << info->source << ": " << info->title << " (`" << id << "`)\n\n"
          << "Runs (seeds " << in.settings.seed << ".. per repetition; every cell is "
          << "`published / ours`, ours as mean ± std over repetitions, **bold** where the "
          << "difference is large):\n\n"
-         << setup << "\nChecker violations: " << stats.violations << " in " << stats.runs
+         << (view.groups_used().size() > 2
+                 ? "<details><summary>" + std::to_string(view.groups_used().size()) +
+                       " comparisons and their commands</summary>\n\n" + setup +
+                       "\n</details>\n"
+                 : setup)
+         << "\nChecker violations: " << stats.violations << " in " << stats.runs
          << " runs" << (stats.failed ? " (" + std::to_string(stats.failed) + " runs failed)" : "")
          << ".\n\n" << values << "\n"
          << "Within tolerance: " << stats.close << " of " << stats.compared
          << " compared numbers. Direction against the baseline (" << "sign of scheduler − "
          << "baseline for utilization, run time, wait, slowdown, fragmentation, spread, packing, "
          << "switch level, queue size) agrees in " << stats.directions_agree << " of "
-         << stats.directions << " published comparisons.\n\n";
+         << stats.directions << " published comparisons" << per_metric_text(stats) << ".\n\n";
     if (!mismatches.str().empty())
       body << "<details><summary>Comparisons whose direction differs</summary>\n\n"
            << mismatches.str() << "\n\n</details>\n\n";
@@ -310,7 +328,8 @@ std::string render_document(const DocumentInput& in) {
       << "\n" << times << "\n\n" << overview.str() << "\n"
       << "Tolerance: utilization within 5 points, run times within 10 %, every other measure "
          "within 25 % of the published value.\n\n"
-      << read_note(in.notes_dir, "general") << "\n" << body.str();
+      << read_note(in.notes_dir, "general") << "\n" << body.str() << "\n"
+      << read_note(in.notes_dir, "method");
   return doc.str();
 }
 
