@@ -17,6 +17,10 @@ namespace {
 
 enum class Phase : std::uint8_t { Unsubmitted, Pending, Running, Done };
 
+// Fruitless passes a policy may request on an idle machine with nothing left to happen
+// before its waiting jobs are declared stalled (enough for log2 of any window size).
+constexpr int kMaxIdleRetries = 64;
+
 using EndEntry = std::pair<Time, JobRef>;
 using EndHeap = std::priority_queue<EndEntry, std::vector<EndEntry>, std::greater<>>;
 using TimeHeap = std::priority_queue<Time, std::vector<Time>, std::greater<>>;
@@ -136,12 +140,16 @@ class Run {
       wakes_.push(*d.wake_at);
     }
     schedule_periodic(now);
+    const bool progressed = !d.starts.empty() || !d.rejections.empty();
+    if (progressed || more_submissions() || !ends_.empty()) idle_retries_ = 0;
     if (pending_.empty() || more_submissions() || !ends_.empty()) return false;
-    if (d.starts.empty() && d.rejections.empty()) {
-      stall_pending();
-      return false;
-    }
-    return true;
+    if (progressed) return true;
+    // Idle machine, nothing left to happen, nothing started. A policy that asked to be
+    // woken may still start something (IPSCHED halves its window after a time-out), but
+    // only a bounded number of times, so a stuck policy ends as a stall, never a loop.
+    if (d.wake_at && ++idle_retries_ <= kMaxIdleRetries) return false;
+    stall_pending();
+    return false;
   }
 
   void schedule_periodic(Time now) {
@@ -206,8 +214,9 @@ class Run {
       phase_[j] = Phase::Done;
       JobRecord& rec = result_.records[j];
       rec.status = JobStatus::Stalled;
-      rec.reason = "still waiting when no event was left; the last pass of " +
-                   scheduler_.name() + " started nothing";
+      rec.reason = "still waiting when no event was left; " + scheduler_.name() +
+                   " started nothing in its last " + std::to_string(idle_retries_ + 1) +
+                   " passes on an idle machine";
       ++result_.stalled;
       count_done();
     }
@@ -242,6 +251,7 @@ class Run {
   EndHeap ends_;
   TimeHeap wakes_;
   Time next_periodic_ = kNoTime;
+  int idle_retries_ = 0;
   Time last_time_ = 0;
   std::size_t done_ = 0;
   std::size_t progress_step_ = 1;

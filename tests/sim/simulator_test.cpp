@@ -140,7 +140,7 @@ struct Idle : Scheduler {
   std::string name() const override { return "idle"; }
   Decisions decide(const SystemView& v, std::span<const Event>) override {
     Decisions d;
-    d.wake_at = v.now + 5;  // must be ignored once nothing else can happen
+    d.wake_at = v.now + 5;  // honoured only a bounded number of times once idle
     return d;
   }
 };
@@ -160,6 +160,45 @@ TEST(Simulator, StallIsDetectedAndTerminates) {
   EXPECT_FALSE(check.ok());
   // Wake-ups and periodic passes ran between the two submissions.
   EXPECT_GT(r.passes, 3);
+}
+
+// Starts nothing for its first `refusals` passes (asking to be woken), then first-fits.
+struct SlowStarter : Scheduler {
+  int refusals;
+  explicit SlowStarter(int r) : refusals(r) {}
+  std::string name() const override { return "slow-starter"; }
+  Decisions decide(const SystemView& v, std::span<const Event>) override {
+    Decisions d;
+    if (refusals-- > 0) {
+      d.wake_at = v.now + 5;
+      return d;
+    }
+    for (JobRef j : v.pending) {
+      Allocation a;
+      a.shares.push_back({0, v.job(j).req.ntasks, {}, 0});
+      d.starts.push_back({j, a});
+      break;
+    }
+    if (v.pending.size() > 1) d.wake_at = v.now + 5;
+    return d;
+  }
+};
+
+TEST(Simulator, RequestedRetriesOnAnIdleMachineAreHonouredButBounded) {
+  const Cluster c = make_cluster(1, 4, 0);
+  Workload w;
+  w.jobs = {make_job(1, 0, 4, 10, 10)};
+  SlowStarter patient(3);
+  const SimResult ok = simulate(c, w, patient, SimConfig{});
+  EXPECT_EQ(ok.stalled, 0);
+  EXPECT_EQ(ok.records[0].start, 15);  // three refused passes at 0, 5, 10
+  EXPECT_TRUE(check_run(c, w, ok).ok());
+
+  SlowStarter stuck(1000000);
+  const SimResult bad = simulate(c, w, stuck, SimConfig{});
+  EXPECT_EQ(bad.stalled, 1);
+  EXPECT_NE(bad.records[0].reason.find("idle machine"), std::string::npos);
+  EXPECT_LT(bad.passes, 100);
 }
 
 TEST(Simulator, WakeAndPeriodicPassesRun) {
