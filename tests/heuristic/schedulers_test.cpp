@@ -125,6 +125,18 @@ TEST(Fifo, StopsAtTheFirstJobThatCannotStartUnlessSkipping) {
             (std::vector<JobRef>{0, 2}));
 }
 
+TEST(Sjf, SkipsJobsThatDoNotFitByDefault) {
+  const Cluster cluster = make_cluster({{4}});
+  const Workload workload = make_workload(
+      cluster, {{.ntasks = 3, .run_time = 100}, {.ntasks = 4, .run_time = 200}, {.ntasks = 1, .run_time = 300}});
+  ClusterState free(cluster);
+  const std::vector<JobRef> pending{0, 1, 2};
+  const auto view = make_view(cluster, workload, free, 0, pending, {});
+  EXPECT_EQ(started_jobs(make("sjf+ff+oracle")->decide(view, {})), (std::vector<JobRef>{0, 2}));
+  EXPECT_EQ(started_jobs(make("sjf+ff+oracle", "skip-unfit=false")->decide(view, {})),
+            (std::vector<JobRef>{0}));
+}
+
 TEST(Sjf, ShortestPredictedFirst) {
   const Cluster cluster = make_cluster({{4}});
   const Workload workload = make_workload(

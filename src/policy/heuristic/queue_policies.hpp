@@ -9,7 +9,7 @@
 namespace hs::heuristic {
 
 // fifo / sjf / prb: try jobs in the policy's order; stop at the first that cannot start
-// (AccaSim's simple heuristics) unless skip_unfit.
+// (AccaSim's simple heuristics) unless skip_unfit (the default for sjf and prb).
 struct OrderedOptions {
   bool skip_unfit = false;
   double prb_initial_wait_s = 600;  // expected wait of a queue before any job started from it
