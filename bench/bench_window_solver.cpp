@@ -1,6 +1,10 @@
 // Window-solve latency and quality of the specialised solvers on seeded random windows.
 // Usage: bench_window_solver [--instances N] [--cbc] [--cbc-limit S] [--solver NAME]
-//                            [--effort N] [--json PATH] [--quick]
+//                            [--effort N] [--json PATH] [--quick] [--cbc-cache PATH]
+//                            [--shape NODESxJOBSxBIDS]
+// --shape 1024x200x15 runs only the given shapes (repeatable).
+// --cbc-cache keeps CBC's objective per instance in a text file ("nodes jobs bids instance
+// objective" per line) so repeated runs while tuning skip the 3-5 s CBC solves.
 // Prints one row per configuration and writes the same as JSON stamped with the setup.
 // Times are thread CPU time (the target is "one core" on a shared machine) plus wall p50.
 // CBC columns: instances compared, instances where CBC returned nothing in its limit, how
@@ -9,6 +13,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -31,6 +36,8 @@ struct Config {
   std::int64_t effort = 0;
   std::string json_path = "bench_window_solver.json";
   bool quick = false;
+  std::string cbc_cache;
+  std::vector<std::array<int, 3>> shapes;  // --shape NODESxJOBSxBIDS (repeatable)
 };
 
 struct Case {
@@ -77,6 +84,15 @@ Config parse(int argc, char** argv) {
     else if (arg == "--effort") c.effort = std::stoll(next());
     else if (arg == "--json") c.json_path = next();
     else if (arg == "--quick") c.quick = true;
+    else if (arg == "--cbc-cache") c.cbc_cache = next();
+    else if (arg == "--shape") {
+      std::array<int, 3> shape{};
+      if (std::sscanf(next().c_str(), "%dx%dx%d", &shape[0], &shape[1], &shape[2]) != 3) {
+        std::fprintf(stderr, "--shape wants NODESxJOBSxBIDS\n");
+        std::exit(2);
+      }
+      c.shapes.push_back(shape);
+    }
     else {
       std::fprintf(stderr, "unknown argument %s\n", arg.c_str());
       std::exit(2);
@@ -95,6 +111,31 @@ RandomWindowSpec spec_for(const Case& shape, int instance) {
   spec.seed = 1000003ULL * static_cast<std::uint64_t>(shape.nodes) + 7919ULL * shape.jobs +
               31ULL * shape.bids + static_cast<std::uint64_t>(instance);
   return spec;
+}
+
+// CBC's objective for an instance: from the cache when present, else solved (and cached);
+// a negative value means CBC crashed or found nothing in its time.
+double cbc_objective(const Config& config, WindowSolver& cbc, const WindowProblem& problem,
+                     const Case& shape, int instance) {
+  if (!config.cbc_cache.empty()) {
+    std::ifstream in(config.cbc_cache);
+    long long n, j, b, i;
+    double objective;
+    while (in >> n >> j >> b >> i >> objective)
+      if (n == shape.nodes && j == shape.jobs && b == shape.bids && i == instance) return objective;
+  }
+  SolverOptions cbc_options;
+  cbc_options.time_limit_s = config.cbc_limit_s;
+  const SolveResult c = cbc.solve(problem, cbc_options);
+  const double objective =
+      c.call != CallStatus::Ok || c.solution.objective <= 0.0 ? -1.0 : c.solution.objective;
+  if (!config.cbc_cache.empty()) {
+    std::ofstream out(config.cbc_cache, std::ios::app);
+    out.precision(17);
+    out << shape.nodes << ' ' << shape.jobs << ' ' << shape.bids << ' ' << instance << ' '
+        << objective << '\n';
+  }
+  return objective;
 }
 
 Row run_case(const Config& config, const Case& shape) {
@@ -118,15 +159,13 @@ Row run_case(const Config& config, const Case& shape) {
     row.proven += r.status == SolveStatus::Optimal;
     row.mean_effort += static_cast<double>(r.effort) / config.instances;
     if (!cbc) continue;
-    SolverOptions cbc_options;
-    cbc_options.time_limit_s = config.cbc_limit_s;
-    const SolveResult c = cbc->solve(problem, cbc_options);
-    if (c.call != CallStatus::Ok || c.solution.objective <= 0.0) {
+    const double cbc_value = cbc_objective(config, *cbc, problem, shape, i);
+    if (cbc_value <= 0.0) {
       ++row.cbc_none;  // CBC crashed or found nothing in its time
       continue;
     }
     ++row.cbc_compared;
-    const double ratio = r.solution.objective / c.solution.objective;
+    const double ratio = r.solution.objective / cbc_value;
     ratios.push_back(ratio);
     row.cbc_worse += ratio < 1.0 - 1e-12;
     row.cbc_better += ratio > 1.0 + 1e-12;
@@ -205,6 +244,8 @@ int main(int argc, char** argv) {
     for (std::int32_t jobs : {50, 200})
       for (std::int32_t bids : {15, 5}) cases.push_back({nodes, jobs, bids});
   if (config.quick) cases = {{1408, 200, 15}};
+  if (!config.shapes.empty()) cases.clear();
+  for (const auto& s : config.shapes) cases.push_back({s[0], s[1], s[2]});
   std::printf("window solver bench: solver=%s instances=%d effort=%lld cbc=%s (%.1f s)\n",
               config.solver.c_str(), config.instances, static_cast<long long>(config.effort),
               config.with_cbc ? "yes" : "no", config.cbc_limit_s);

@@ -6,6 +6,7 @@
 #include "solver/lagrangian_branch_and_bound.hpp"
 #include "solver/lagrangian_dual.hpp"
 #include "solver/local_search.hpp"
+#include "solver/neighbourhood_search.hpp"
 #include "solver/specialised_solvers.hpp"
 
 namespace hs::solver {
@@ -20,6 +21,7 @@ constexpr int kStallIterations = 6;     // halve theta after this many non-impro
 constexpr double kDualShare = 0.5;
 constexpr double kLocalSearchShare = 0.6;
 constexpr double kBranchAndBoundShare = 0.15;
+constexpr double kNeighbourhoodShare = 0.9;  // large-neighbourhood search stops at this total
 
 struct DualPhaseResult {
   double bound = std::numeric_limits<double>::infinity();
@@ -98,6 +100,11 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
     const std::int64_t cap = std::min(limit, budget.spent() + until(kBranchAndBoundShare));
     if (lagrangian_branch_and_bound(p, priced, all_jobs(p), budget, cap, best))
       bound = best.objective;  // the search completed: proven optimal
+    if (open_gap()) {
+      NeighbourhoodSearch neighbourhoods(p, priced, budget);
+      if (neighbourhoods.improve(best, until(kNeighbourhoodShare)))
+        search.improve(best, until(kNeighbourhoodShare));
+    }
   }
   if (open_gap()) search.iterate_with_kicks(best, options.seed, limit);
   return finish_result(problem, p, best.bid_of_job, bound, budget);

@@ -1,0 +1,118 @@
+#include "solver/neighbourhood_search.hpp"
+
+#include "solver/neighbourhood_dual.hpp"
+
+#include <algorithm>
+
+namespace hs::solver {
+
+namespace {
+constexpr double kMinGain = 1e-9;
+constexpr std::int64_t kSubSolveEffort = 150'000;  // per neighbourhood
+// Growing shapes: later passes free more jobs around each target.
+constexpr NeighbourhoodShape kShapes[] = {{8, 2}, {12, 3}, {16, 4}};
+}  // namespace
+
+NeighbourhoodSearch::NeighbourhoodSearch(const CompactProblem& problem, const PricedBids& priced,
+                                         Budget& budget)
+    : problem_(problem), priced_(priced), budget_(budget), member_stamp_(problem.jobs, 0) {
+  const CompactProblem& p = problem_;
+  const std::vector<double>& reduced = priced_.reduced;
+  job_order_begin_.push_back(0);
+  for (std::int32_t job = 0; job < p.jobs; ++job) {
+    const auto first = bids_by_reduced_.size();
+    for (std::int32_t k = p.job_bid_begin[job]; k < p.job_bid_begin[job + 1]; ++k)
+      if (p.usable[p.job_bids[k]]) bids_by_reduced_.push_back(p.job_bids[k]);
+    std::sort(bids_by_reduced_.begin() + first, bids_by_reduced_.end(),
+              [&reduced](std::int32_t a, std::int32_t b) {
+                return reduced[a] > reduced[b] || (reduced[a] == reduced[b] && a < b);
+              });
+    job_order_begin_.push_back(static_cast<std::int32_t>(bids_by_reduced_.size()));
+  }
+  node_bid_begin_.assign(p.nodes + 1, 0);
+  for (std::int32_t b = 0; b < p.bid_count(); ++b)
+    if (p.usable[b])
+      for (std::int32_t u = p.use_begin[b]; u < p.use_begin[b + 1]; ++u) ++node_bid_begin_[p.use_node[u] + 1];
+  for (std::int32_t n = 0; n < p.nodes; ++n) node_bid_begin_[n + 1] += node_bid_begin_[n];
+  node_bids_.resize(node_bid_begin_[p.nodes]);
+  std::vector<std::int32_t> fill(node_bid_begin_.begin(), node_bid_begin_.end() - 1);
+  for (std::int32_t b = 0; b < p.bid_count(); ++b)
+    if (p.usable[b])
+      for (std::int32_t u = p.use_begin[b]; u < p.use_begin[b + 1]; ++u) node_bids_[fill[p.use_node[u]]++] = b;
+  budget_.effort() += static_cast<std::int64_t>(node_bids_.size()) * 2 + sort_effort(bids_by_reduced_.size());
+}
+
+// Jobs that do not get their most valuable bid, largest shortfall first.
+std::vector<std::int32_t> NeighbourhoodSearch::targets(const Incumbent& incumbent) {
+  std::vector<std::pair<double, std::int32_t>> shortfall;
+  for (std::int32_t job = 0; job < problem_.jobs; ++job) {
+    double top = 0.0;
+    for (std::int32_t k = job_order_begin_[job]; k < job_order_begin_[job + 1]; ++k)
+      top = std::max(top, problem_.value[bids_by_reduced_[k]]);
+    const std::int32_t bid = incumbent.bid_of_job[job];
+    const double gap = top - (bid >= 0 ? problem_.value[bid] : 0.0);
+    if (gap > kMinGain) shortfall.emplace_back(-gap, job);
+  }
+  std::sort(shortfall.begin(), shortfall.end());
+  budget_.effort() += static_cast<std::int64_t>(bids_by_reduced_.size()) + sort_effort(shortfall.size());
+  std::vector<std::int32_t> jobs;
+  for (const auto& entry : shortfall) jobs.push_back(entry.second);
+  return jobs;
+}
+
+// Breadth first from the target: each member's `bids_per_job` best bids by reduced value
+// name the started jobs in their way, which join (until `jobs` members).
+std::vector<std::int32_t> NeighbourhoodSearch::neighbourhood(const Incumbent& incumbent,
+                                                             std::int32_t target,
+                                                             const NeighbourhoodShape& shape) {
+  ++stamp_;
+  std::vector<std::int32_t> members{target};
+  member_stamp_[target] = stamp_;
+  for (std::size_t i = 0; i < members.size() && members.size() < shape.jobs; ++i) {
+    const std::int32_t job = members[i];
+    const std::int32_t end = std::min(job_order_begin_[job + 1], job_order_begin_[job] + shape.bids_per_job);
+    for (std::int32_t k = job_order_begin_[job]; k < end && members.size() < shape.jobs; ++k) {
+      const std::int32_t bid = bids_by_reduced_[k];
+      for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1]; ++u) {
+        const std::int32_t node = problem_.use_node[u];
+        budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
+        for (std::int32_t n = node_bid_begin_[node]; n < node_bid_begin_[node + 1]; ++n) {
+          const std::int32_t owner = problem_.job_of_bid[node_bids_[n]];
+          if (member_stamp_[owner] == stamp_ || incumbent.bid_of_job[owner] != node_bids_[n]) continue;
+          member_stamp_[owner] = stamp_;
+          members.push_back(owner);
+          if (members.size() >= shape.jobs) break;
+        }
+        if (members.size() >= shape.jobs) break;
+      }
+    }
+  }
+  return members;
+}
+
+bool NeighbourhoodSearch::improve_pass(Incumbent& best, const NeighbourhoodShape& shape) {
+  bool improved = false;
+  for (std::int32_t target : targets(best)) {
+    if (out_of_effort()) break;
+    const std::vector<std::int32_t> members = neighbourhood(best, target, shape);
+    const double before = best.objective;
+    const std::int64_t cap = std::min(effort_cap_, budget_.spent() + kSubSolveEffort);
+    const NeighbourhoodPricing pricing = price_neighbourhood(problem_, priced_, members, best, budget_);
+    if (pricing.bound - pricing.incumbent > optimality_tolerance(pricing.bound))
+      lagrangian_branch_and_bound(problem_, pricing.priced, members, budget_, cap, best);
+    improved |= best.objective > before + kMinGain;
+  }
+  return improved;
+}
+
+bool NeighbourhoodSearch::improve(Incumbent& best, std::int64_t effort_cap) {
+  effort_cap_ = effort_cap;
+  const double start = best.objective;
+  for (const NeighbourhoodShape& shape : kShapes) {
+    while (!out_of_effort() && improve_pass(best, shape)) {
+    }
+  }
+  return best.objective > start + kMinGain;
+}
+
+}  // namespace hs::solver
