@@ -1,5 +1,6 @@
 #include "cli/comparison.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -96,10 +97,13 @@ void collect_failures(const ComparisonSpec& s, const std::vector<TaskResult>& re
   }
 }
 
+bool integral(double v) { return v == std::floor(v) && std::abs(v) < 1e15; }
+
 std::string format_cell(double mean, double std, std::size_t reps) {
   char buf[64];
   const double mag = std::abs(mean);
-  const char* fmt = mag >= 1000 ? "%.0f" : (mag >= 10 ? "%.2f" : "%.3f");
+  const bool whole = integral(mean) && integral(std);
+  const char* fmt = mag >= 1000 || whole ? "%.0f" : (mag >= 10 ? "%.2f" : "%.3f");
   std::snprintf(buf, sizeof buf, fmt, mean);
   std::string cell = buf;
   if (reps > 1) {
@@ -139,10 +143,23 @@ ComparisonResult run_comparison(const ComparisonSpec& spec, const std::string& c
   return out;
 }
 
+// Headline metrics first (in their listed order), then the rest in summary order.
+std::vector<MetricRow> headline_first(const std::vector<MetricRow>& rows,
+                                      const std::vector<std::string>& headline) {
+  std::vector<MetricRow> ordered;
+  for (const auto& name : headline)
+    for (const auto& row : rows)
+      if (row.metric == name) ordered.push_back(row);
+  for (const auto& row : rows)
+    if (std::find(headline.begin(), headline.end(), row.metric) == headline.end())
+      ordered.push_back(row);
+  return ordered;
+}
+
 void print_comparison_table(const ComparisonResult& result, std::size_t repetitions) {
   std::vector<std::vector<std::string>> cells = {{"metric"}};
   for (const auto& runs : result.input.schedulers) cells[0].push_back(runs.scheduler);
-  for (const auto& row : result.rows) {
+  for (const auto& row : headline_first(result.rows, result.input.headline_metrics)) {
     std::vector<std::string> line = {row.metric};
     for (std::size_t i = 0; i < row.mean.size(); ++i)
       line.push_back(format_cell(row.mean[i], row.std[i], repetitions));
