@@ -13,6 +13,7 @@ class Search {
          Budget& budget, std::int64_t effort_cap, const Incumbent& incumbent)
       : p_(p), jobs_(jobs), budget_(budget), effort_cap_(effort_cap), current_(incumbent),
         best_value_(incumbent.objective), options_(jobs.size()), suffix_(jobs.size() + 1, 0.0) {
+    root_ = priced.capacity_value;
     for (std::int32_t job : jobs_) {
       const std::int32_t bid = current_.bid_of_job[job];
       if (bid < 0) continue;
@@ -20,8 +21,9 @@ class Search {
       current_.bid_of_job[job] = -1;
       current_.objective -= p.value[bid];
     }
+    for (std::int32_t bid : current_.bid_of_job)
+      if (bid >= 0) root_ += priced.reduced[bid];
     build_options(priced.reduced);
-    root_ = current_.objective + residual_capacity_value(priced.lambda);
   }
 
   bool run() {
@@ -37,8 +39,7 @@ class Search {
     double reduced;
   };
 
-  // Per free job: "none" and the usable bids that fit the capacity the fixed jobs leave
-  // (it only shrinks during the search), by descending reduced value.
+  // Per free job: usable bids and "none", by descending reduced value.
   void build_options(const std::vector<double>& reduced) {
     for (std::size_t i = jobs_.size(); i-- > 0;) {
       const std::int32_t job = jobs_[i];
@@ -46,36 +47,13 @@ class Search {
       list.push_back({-1, 0.0});
       for (std::int32_t k = p_.job_bid_begin[job]; k < p_.job_bid_begin[job + 1]; ++k) {
         const std::int32_t bid = p_.job_bids[k];
-        if (p_.usable[bid] && current_.ledger.fits(bid)) list.push_back({bid, reduced[bid]});
+        if (p_.usable[bid]) list.push_back({bid, reduced[bid]});
       }
       std::stable_sort(list.begin(), list.end(),
                        [](const Option& a, const Option& b) { return a.reduced > b.reduced; });
       suffix_[i] = suffix_[i + 1] + std::max(0.0, list.front().reduced);
     }
     budget_.effort() += static_cast<std::int64_t>(p_.bid_count() / 8 + jobs_.size());
-  }
-
-  // sum over the rows some option draws on of lambda_e times the capacity the fixed jobs
-  // leave: rows no free bid touches are not constraints of the sub-problem, so they add
-  // nothing (this is what makes the bound tight for a small neighbourhood).
-  double residual_capacity_value(const std::vector<double>& lambda) {
-    std::vector<std::uint8_t> counted(lambda.size(), 0);
-    double total = 0.0;
-    for (const std::vector<Option>& list : options_)
-      for (const Option& option : list) {
-        if (option.bid < 0) continue;
-        budget_.effort() += p_.use_count(option.bid);
-        for (std::int32_t u = p_.use_begin[option.bid]; u < p_.use_begin[option.bid + 1]; ++u)
-          for (std::int32_t d = 0; d < p_.dims; ++d) {
-            const std::size_t e = static_cast<std::size_t>(p_.use_node[u]) * p_.dims + d;
-            if (counted[e] || lambda[e] <= 0.0 ||
-                p_.use_amount[static_cast<std::size_t>(u) * p_.dims + d] == 0)
-              continue;
-            counted[e] = 1;
-            total += lambda[e] * current_.ledger.remaining(p_.use_node[u], d);
-          }
-      }
-    return total;
   }
 
   bool cannot_improve(double optimistic) const {
@@ -143,7 +121,7 @@ PricedBids price_bids(const CompactProblem& p, const std::vector<double>& lambda
                p.use_amount[static_cast<std::size_t>(u) * p.dims + d];
     priced.reduced[b] = p.value[b] - use;
   }
-  priced.lambda = lambda;
+  for (std::size_t e = 0; e < lambda.size(); ++e) priced.capacity_value += lambda[e] * p.capacity[e];
   effort += static_cast<std::int64_t>(p.use_node.size()) + p.bid_count();
   return priced;
 }

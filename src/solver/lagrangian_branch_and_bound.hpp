@@ -1,13 +1,12 @@
 #pragma once
 // Exact depth-first search over a set of free jobs (all others keep their incumbent bids)
 // that prunes with the Lagrangian bound at fixed multipliers lambda: for any completion,
-//   value <= fixed value + sum_{e in U} lambda_e R_e + sum_{chosen b} r_b
-//            + sum_{open free jobs} max(0, max_b r_b),
-// where r_b = v_b - sum_e a_be lambda_e, R_e is the capacity the fixed jobs leave and U the
-// rows some free bid draws on, because feasible use never exceeds R. With the
+//   value <= sum_e lambda_e C_e + sum_{chosen b} r_b + sum_{open free jobs} max(0, max_b r_b),
+// where r_b = v_b - sum_e a_be lambda_e, because feasible use never exceeds C. With the
 // multipliers of the best dual bound this closes the small remaining gap of a good
-// incumbent quickly on small windows; on large ones it serves as the exact sub-solver of a
-// large-neighbourhood search (free a few jobs around one that does not start, re-solve).
+// incumbent quickly on small windows. (As the exact sub-solver of a large-neighbourhood
+// search it proved too weak: the bound at fixed multipliers hardly tightens as the search
+// goes deeper; see neighbourhood_packing.hpp for what is used instead.)
 #include <cstdint>
 #include <vector>
 
@@ -18,7 +17,7 @@ namespace hs::solver {
 
 struct PricedBids {
   std::vector<double> reduced;   // per bid: v_b - sum_e a_be lambda_e (-inf if unusable)
-  std::vector<double> lambda;    // per capacity row (node * dims + d)
+  double capacity_value = 0.0;   // sum_e lambda_e C_e
 };
 
 PricedBids price_bids(const CompactProblem& problem, const std::vector<double>& lambda,

@@ -17,11 +17,11 @@ constexpr double kInitialTheta = 2.0;
 constexpr double kMinTheta = 1e-3;
 constexpr int kStallIterations = 6;     // halve theta after this many non-improving bounds
 // Shares of the effort limit: the dual phase and the first local search stop at these
-// totals; branch and bound may spend its share on top; kicks use what remains.
+// totals; branch and bound may spend its share on top; the large-neighbourhood search may
+// use the rest, and kicks whatever it leaves.
 constexpr double kDualShare = 0.5;
 constexpr double kLocalSearchShare = 0.6;
-constexpr double kBranchAndBoundShare = 0.15;
-constexpr double kNeighbourhoodShare = 0.9;  // large-neighbourhood search stops at this total
+constexpr double kBranchAndBoundShare = 0.05;  // large-neighbourhood search stops at this total
 
 struct DualPhaseResult {
   double bound = std::numeric_limits<double>::infinity();
@@ -101,9 +101,8 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
     if (lagrangian_branch_and_bound(p, priced, all_jobs(p), budget, cap, best))
       bound = best.objective;  // the search completed: proven optimal
     if (open_gap()) {
-      NeighbourhoodSearch neighbourhoods(p, priced, budget);
-      if (neighbourhoods.improve(best, until(kNeighbourhoodShare)))
-        search.improve(best, until(kNeighbourhoodShare));
+      NeighbourhoodSearch neighbourhoods(p, priced.reduced, budget);
+      if (neighbourhoods.improve(best, limit)) search.improve(best, limit);
     }
   }
   if (open_gap()) search.iterate_with_kicks(best, options.seed, limit);

@@ -1,23 +1,21 @@
 #include "solver/neighbourhood_search.hpp"
 
-#include "solver/neighbourhood_dual.hpp"
-
 #include <algorithm>
+
+#include "solver/neighbourhood_packing.hpp"
 
 namespace hs::solver {
 
 namespace {
-constexpr double kMinGain = 1e-9;
-constexpr std::int64_t kSubSolveEffort = 150'000;  // per neighbourhood
-// Growing shapes: later passes free more jobs around each target.
-constexpr NeighbourhoodShape kShapes[] = {{8, 2}, {12, 3}, {16, 4}};
+constexpr std::int64_t kPackingEffort = 100'000;  // per re-packing attempt
+// Growing shapes: a later pass frees more jobs around each target.
+constexpr NeighbourhoodShape kShapes[] = {{32, 4}, {48, 5}, {64, 6}};
 }  // namespace
 
-NeighbourhoodSearch::NeighbourhoodSearch(const CompactProblem& problem, const PricedBids& priced,
-                                         Budget& budget)
-    : problem_(problem), priced_(priced), budget_(budget), member_stamp_(problem.jobs, 0) {
+NeighbourhoodSearch::NeighbourhoodSearch(const CompactProblem& problem,
+                                         const std::vector<double>& reduced, Budget& budget)
+    : problem_(problem), budget_(budget), member_stamp_(problem.jobs, 0) {
   const CompactProblem& p = problem_;
-  const std::vector<double>& reduced = priced_.reduced;
   job_order_begin_.push_back(0);
   for (std::int32_t job = 0; job < p.jobs; ++job) {
     const auto first = bids_by_reduced_.size();
@@ -29,6 +27,12 @@ NeighbourhoodSearch::NeighbourhoodSearch(const CompactProblem& problem, const Pr
               });
     job_order_begin_.push_back(static_cast<std::int32_t>(bids_by_reduced_.size()));
   }
+  build_node_index();
+  budget_.effort() += static_cast<std::int64_t>(node_bids_.size()) * 2 + sort_effort(bids_by_reduced_.size());
+}
+
+void NeighbourhoodSearch::build_node_index() {
+  const CompactProblem& p = problem_;
   node_bid_begin_.assign(p.nodes + 1, 0);
   for (std::int32_t b = 0; b < p.bid_count(); ++b)
     if (p.usable[b])
@@ -39,24 +43,26 @@ NeighbourhoodSearch::NeighbourhoodSearch(const CompactProblem& problem, const Pr
   for (std::int32_t b = 0; b < p.bid_count(); ++b)
     if (p.usable[b])
       for (std::int32_t u = p.use_begin[b]; u < p.use_begin[b + 1]; ++u) node_bids_[fill[p.use_node[u]]++] = b;
-  budget_.effort() += static_cast<std::int64_t>(node_bids_.size()) * 2 + sort_effort(bids_by_reduced_.size());
 }
 
-// Jobs that do not get their most valuable bid, largest shortfall first.
+// Jobs that do not start, by descending value per node of their smallest bid: small jobs
+// are the ones a re-packing can most often squeeze in.
 std::vector<std::int32_t> NeighbourhoodSearch::targets(const Incumbent& incumbent) {
-  std::vector<std::pair<double, std::int32_t>> shortfall;
+  std::vector<std::pair<double, std::int32_t>> keyed;
   for (std::int32_t job = 0; job < problem_.jobs; ++job) {
+    if (incumbent.bid_of_job[job] >= 0 || job_order_begin_[job] == job_order_begin_[job + 1]) continue;
     double top = 0.0;
-    for (std::int32_t k = job_order_begin_[job]; k < job_order_begin_[job + 1]; ++k)
+    std::int32_t smallest = INT32_MAX;
+    for (std::int32_t k = job_order_begin_[job]; k < job_order_begin_[job + 1]; ++k) {
       top = std::max(top, problem_.value[bids_by_reduced_[k]]);
-    const std::int32_t bid = incumbent.bid_of_job[job];
-    const double gap = top - (bid >= 0 ? problem_.value[bid] : 0.0);
-    if (gap > kMinGain) shortfall.emplace_back(-gap, job);
+      smallest = std::min(smallest, problem_.use_count(bids_by_reduced_[k]));
+    }
+    keyed.emplace_back(-top / std::max(1, smallest), job);
   }
-  std::sort(shortfall.begin(), shortfall.end());
-  budget_.effort() += static_cast<std::int64_t>(bids_by_reduced_.size()) + sort_effort(shortfall.size());
+  std::sort(keyed.begin(), keyed.end());
+  budget_.effort() += static_cast<std::int64_t>(bids_by_reduced_.size()) + sort_effort(keyed.size());
   std::vector<std::int32_t> jobs;
-  for (const auto& entry : shortfall) jobs.push_back(entry.second);
+  for (const auto& entry : keyed) jobs.push_back(entry.second);
   return jobs;
 }
 
@@ -68,22 +74,21 @@ std::vector<std::int32_t> NeighbourhoodSearch::neighbourhood(const Incumbent& in
   ++stamp_;
   std::vector<std::int32_t> members{target};
   member_stamp_[target] = stamp_;
-  for (std::size_t i = 0; i < members.size() && members.size() < shape.jobs; ++i) {
+  auto full = [&] { return members.size() >= shape.jobs; };
+  for (std::size_t i = 0; i < members.size() && !full(); ++i) {
     const std::int32_t job = members[i];
     const std::int32_t end = std::min(job_order_begin_[job + 1], job_order_begin_[job] + shape.bids_per_job);
-    for (std::int32_t k = job_order_begin_[job]; k < end && members.size() < shape.jobs; ++k) {
+    for (std::int32_t k = job_order_begin_[job]; k < end && !full(); ++k) {
       const std::int32_t bid = bids_by_reduced_[k];
-      for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1]; ++u) {
+      for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1] && !full(); ++u) {
         const std::int32_t node = problem_.use_node[u];
         budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
-        for (std::int32_t n = node_bid_begin_[node]; n < node_bid_begin_[node + 1]; ++n) {
+        for (std::int32_t n = node_bid_begin_[node]; n < node_bid_begin_[node + 1] && !full(); ++n) {
           const std::int32_t owner = problem_.job_of_bid[node_bids_[n]];
           if (member_stamp_[owner] == stamp_ || incumbent.bid_of_job[owner] != node_bids_[n]) continue;
           member_stamp_[owner] = stamp_;
           members.push_back(owner);
-          if (members.size() >= shape.jobs) break;
         }
-        if (members.size() >= shape.jobs) break;
       }
     }
   }
@@ -94,13 +99,9 @@ bool NeighbourhoodSearch::improve_pass(Incumbent& best, const NeighbourhoodShape
   bool improved = false;
   for (std::int32_t target : targets(best)) {
     if (out_of_effort()) break;
-    const std::vector<std::int32_t> members = neighbourhood(best, target, shape);
-    const double before = best.objective;
-    const std::int64_t cap = std::min(effort_cap_, budget_.spent() + kSubSolveEffort);
-    const NeighbourhoodPricing pricing = price_neighbourhood(problem_, priced_, members, best, budget_);
-    if (pricing.bound - pricing.incumbent > optimality_tolerance(pricing.bound))
-      lagrangian_branch_and_bound(problem_, pricing.priced, members, budget_, cap, best);
-    improved |= best.objective > before + kMinGain;
+    if (best.bid_of_job[target] >= 0) continue;  // started by an earlier re-packing
+    const std::int64_t effort = std::min(kPackingEffort, effort_cap_ - budget_.spent());
+    improved |= repack_to_start_all(problem_, neighbourhood(best, target, shape), budget_, effort, best);
   }
   return improved;
 }
@@ -112,7 +113,7 @@ bool NeighbourhoodSearch::improve(Incumbent& best, std::int64_t effort_cap) {
     while (!out_of_effort() && improve_pass(best, shape)) {
     }
   }
-  return best.objective > start + kMinGain;
+  return best.objective > start;
 }
 
 }  // namespace hs::solver
