@@ -8,23 +8,32 @@ namespace {
 
 constexpr double kMinGain = 1e-9;
 
+constexpr std::int32_t kUnplaced = -1;
+constexpr std::int32_t kDropped = -2;
+
 class Packer {
  public:
-  Packer(const CompactProblem& p, const std::vector<std::int32_t>& members, Budget& budget,
-         std::int64_t effort_cap, const Incumbent& incumbent)
+  Packer(const CompactProblem& p, const std::vector<std::int32_t>& members, int max_drops,
+         Budget& budget, std::int64_t effort_cap, const Incumbent& incumbent)
       : p_(p), members_(members), budget_(budget), effort_cap_(effort_cap),
-        ledger_(incumbent.ledger), chosen_(members.size(), -1), options_(members.size()) {
-    for (std::int32_t job : members_)
-      if (const std::int32_t bid = incumbent.bid_of_job[job]; bid >= 0) ledger_.release(bid);
+        ledger_(incumbent.ledger), drops_left_(max_drops), old_value_(members.size(), 0.0),
+        best_gain_(members.size(), 0.0), chosen_(members.size(), kUnplaced),
+        options_(members.size()) {
+    for (std::size_t m = 0; m < members_.size(); ++m)
+      if (const std::int32_t bid = incumbent.bid_of_job[members_[m]]; bid >= 0) {
+        ledger_.release(bid);
+        old_value_[m] = p_.value[bid];
+      }
     for (std::size_t m = 0; m < members_.size(); ++m) build_options(m, incumbent.bid_of_job[members_[m]]);
   }
 
   bool run() { return search(0); }
+  // Per member: its new bid, or kDropped.
   const std::vector<std::int32_t>& chosen() const { return chosen_; }
 
  private:
   // The member's usable bids that fit what the fixed jobs leave: its current bid first,
-  // then by descending value.
+  // then by descending value. Also its best possible change of value, for the bound.
   void build_options(std::size_t m, std::int32_t current) {
     const std::int32_t job = members_[m];
     std::vector<std::int32_t>& list = options_[m];
@@ -36,6 +45,18 @@ class Packer {
       if ((a == current) != (b == current)) return a == current;
       return p_.value[a] > p_.value[b] || (p_.value[a] == p_.value[b] && a < b);
     });
+    double top = droppable(m) ? 0.0 : -old_value_[m];
+    for (std::int32_t bid : list) top = std::max(top, p_.value[bid] - old_value_[m]);
+    best_gain_[m] = top;
+    optimistic_ += top;
+  }
+
+  // Only a started job worth less than the target's best bid may be left out.
+  bool droppable(std::size_t m) const {
+    if (m == 0 || drops_left_ <= 0 || old_value_[m] <= 0.0) return false;
+    for (std::int32_t k = p_.job_bid_begin[members_[0]]; k < p_.job_bid_begin[members_[0] + 1]; ++k)
+      if (p_.usable[p_.job_bids[k]] && p_.value[p_.job_bids[k]] > old_value_[m]) return true;
+    return false;
   }
 
   std::int32_t fitting_count(std::size_t m, std::int32_t stop_at) const {
@@ -45,14 +66,15 @@ class Packer {
     return count;
   }
 
-  // The unplaced member with the fewest fitting bids; -1 if none is left, -2 if one has none.
+  // The undecided member with the fewest fitting bids; -1 if one has none and cannot be
+  // left out.
   std::int64_t most_constrained() const {
     std::int64_t pick = -1;
     std::int32_t fewest = INT32_MAX;
     for (std::size_t m = 0; m < members_.size(); ++m) {
-      if (chosen_[m] >= 0) continue;
+      if (chosen_[m] != kUnplaced) continue;
       const std::int32_t count = fitting_count(m, fewest);
-      if (count == 0) return -2;
+      if (count == 0 && !droppable(m)) return -1;
       if (count < fewest) {
         fewest = count;
         pick = static_cast<std::int64_t>(m);
@@ -61,8 +83,25 @@ class Packer {
     return pick;
   }
 
-  bool search(std::size_t placed) {
-    if (placed == members_.size()) return true;
+  bool decide(std::size_t m, std::int32_t bid, std::size_t decided) {
+    const double change = (bid >= 0 ? p_.value[bid] : 0.0) - old_value_[m];
+    if (gain_ + change + optimistic_ - best_gain_[m] <= kMinGain) return false;
+    if (bid >= 0) ledger_.take(bid);
+    else --drops_left_;
+    chosen_[m] = bid;
+    gain_ += change;
+    optimistic_ -= best_gain_[m];
+    if (search(decided + 1)) return true;
+    optimistic_ += best_gain_[m];
+    gain_ -= change;
+    chosen_[m] = kUnplaced;
+    if (bid >= 0) ledger_.release(bid);
+    else ++drops_left_;
+    return false;
+  }
+
+  bool search(std::size_t decided) {
+    if (decided == members_.size()) return gain_ > kMinGain;
     if (budget_.spent() >= effort_cap_ || budget_.exhausted()) return false;
     ++budget_.effort();
     const std::int64_t pick = most_constrained();
@@ -70,14 +109,10 @@ class Packer {
     const auto m = static_cast<std::size_t>(pick);
     for (std::int32_t bid : options_[m]) {
       if (!ledger_.fits(bid)) continue;
-      ledger_.take(bid);
-      chosen_[m] = bid;
-      if (search(placed + 1)) return true;
-      chosen_[m] = -1;
-      ledger_.release(bid);
+      if (decide(m, bid, decided)) return true;
       if (budget_.spent() >= effort_cap_) return false;
     }
-    return false;
+    return droppable(m) && decide(m, kDropped, decided);
   }
 
   const CompactProblem& p_;
@@ -85,30 +120,34 @@ class Packer {
   Budget& budget_;
   std::int64_t effort_cap_;
   CapacityLedger ledger_;
-  std::vector<std::int32_t> chosen_;                 // per member, -1 = not placed yet
+  int drops_left_;
+  std::vector<double> old_value_;                    // per member, 0 if not started
+  std::vector<double> best_gain_;                    // per member: best new value - old
+  double gain_ = 0.0;                                // change of value of decided members
+  double optimistic_ = 0.0;                          // sum of best_gain_ of undecided ones
+  std::vector<std::int32_t> chosen_;                 // per member
   std::vector<std::vector<std::int32_t>> options_;   // per member
 };
 
 }  // namespace
 
-bool repack_to_start_all(const CompactProblem& problem, const std::vector<std::int32_t>& members,
-                         Budget& budget, std::int64_t effort, Incumbent& incumbent) {
-  Packer packer(problem, members, budget, budget.spent() + effort, incumbent);
+bool repack_neighbourhood(const CompactProblem& problem, const std::vector<std::int32_t>& members,
+                          int max_drops, Budget& budget, std::int64_t effort, Incumbent& incumbent) {
+  Packer packer(problem, members, max_drops, budget, budget.spent() + effort, incumbent);
   if (!packer.run()) return false;
-  double change = 0.0;
-  for (std::size_t m = 0; m < members.size(); ++m) {
-    const std::int32_t old = incumbent.bid_of_job[members[m]];
-    change += problem.value[packer.chosen()[m]] - (old >= 0 ? problem.value[old] : 0.0);
-  }
-  if (change <= kMinGain) return false;
   for (std::int32_t job : members)
-    if (const std::int32_t old = incumbent.bid_of_job[job]; old >= 0) incumbent.ledger.release(old);
+    if (const std::int32_t old = incumbent.bid_of_job[job]; old >= 0) {
+      incumbent.ledger.release(old);
+      incumbent.objective -= problem.value[old];
+      incumbent.bid_of_job[job] = -1;
+    }
   for (std::size_t m = 0; m < members.size(); ++m) {
     const std::int32_t bid = packer.chosen()[m];
+    if (bid < 0) continue;
     incumbent.ledger.take(bid);
     incumbent.bid_of_job[members[m]] = bid;
+    incumbent.objective += problem.value[bid];
   }
-  incumbent.objective += change;
   return true;
 }
 

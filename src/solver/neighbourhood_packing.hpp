@@ -1,7 +1,7 @@
 #pragma once
 // Feasibility re-packing of a neighbourhood: with every other job fixed at its bid, find
 // a bid for every job in `members` (a job that does not start plus the started jobs in its
-// way) so that all of them start together. This is a constraint search, not an
+// way) so that all of them start together (optionally leaving one cheaper job out). This is a constraint search, not an
 // optimisation: depth first, always branching on the member with the fewest bids that still
 // fit (and failing as soon as one has none), trying its current bid first and then by
 // descending value. Without the weak bound of an optimising search it finds the long
@@ -14,9 +14,12 @@
 
 namespace hs::solver {
 
-// Re-packs `members` so that all of them start; applies the new bids to `incumbent` when
-// that raises its objective. Stops after `effort` units. True when `incumbent` improved.
-bool repack_to_start_all(const CompactProblem& problem, const std::vector<std::int32_t>& members,
-                         Budget& budget, std::int64_t effort, Incumbent& incumbent);
+// Re-packs `members` (the first is the target) so that all of them start, except that up to
+// `max_drops` started members worth less than the target's best bid may be left out (tried
+// last); accepts the first packing that raises the objective (a running bound prunes those
+// that cannot) and applies it to `incumbent`. Stops after `effort` units. True when
+// `incumbent` improved.
+bool repack_neighbourhood(const CompactProblem& problem, const std::vector<std::int32_t>& members,
+                          int max_drops, Budget& budget, std::int64_t effort, Incumbent& incumbent);
 
 }  // namespace hs::solver

@@ -8,8 +8,9 @@ namespace hs::solver {
 
 namespace {
 constexpr std::int64_t kPackingEffort = 100'000;  // per re-packing attempt
-// Growing shapes: a later pass frees more jobs around each target.
-constexpr NeighbourhoodShape kShapes[] = {{32, 4}, {48, 5}, {64, 6}};
+
+// Growing shapes, each first without and then with leaving one cheaper job out (a swap).
+constexpr NeighbourhoodShape kShapes[] = {{32, 4, 0}, {32, 4, 1}, {48, 5, 0}, {48, 5, 1}};
 }  // namespace
 
 NeighbourhoodSearch::NeighbourhoodSearch(const CompactProblem& problem,
@@ -101,7 +102,7 @@ bool NeighbourhoodSearch::improve_pass(Incumbent& best, const NeighbourhoodShape
     if (out_of_effort()) break;
     if (best.bid_of_job[target] >= 0) continue;  // started by an earlier re-packing
     const std::int64_t effort = std::min(kPackingEffort, effort_cap_ - budget_.spent());
-    improved |= repack_to_start_all(problem_, neighbourhood(best, target, shape), budget_, effort, best);
+    improved |= repack_neighbourhood(problem_, neighbourhood(best, target, shape), shape.max_drops, budget_, effort, best);
   }
   return improved;
 }

@@ -16,6 +16,7 @@ namespace hs::solver {
 struct NeighbourhoodShape {
   std::size_t jobs;           // at most this many freed jobs
   std::int32_t bids_per_job;  // promising bids per freed job whose blockers are freed too
+  int max_drops;              // cheaper started jobs the re-packing may leave out
 };
 
 class NeighbourhoodSearch {

@@ -1,6 +1,6 @@
 // The feasibility re-packing used by the large-neighbourhood search: it must find a
-// rearrangement several jobs deep, respect every capacity, and leave the incumbent alone
-// when no improving packing exists.
+// rearrangement several jobs deep, respect every capacity, trade a cheaper job for the
+// target only when allowed and profitable, and leave the incumbent alone otherwise.
 #include <gtest/gtest.h>
 
 #include "solver/compact_problem.hpp"
@@ -44,7 +44,7 @@ TEST(NeighbourhoodPacking, ShiftsAChainOfJobsToStartOneMore) {
   const CompactProblem p = compact(problem);
   Budget budget(1'000'000, 0.0);
   Incumbent incumbent = start_with(p, budget.effort(), {0, 2});
-  ASSERT_TRUE(repack_to_start_all(p, {2, 0, 1}, budget, 100'000, incumbent));
+  ASSERT_TRUE(repack_neighbourhood(p, {2, 0, 1}, 0, budget, 100'000, incumbent));
   EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{1, 3, 4}));
   EXPECT_DOUBLE_EQ(incumbent.objective, 23.0);
   WindowSolution solution{incumbent.bid_of_job, incumbent.objective};
@@ -58,7 +58,7 @@ TEST(NeighbourhoodPacking, LeavesTheIncumbentAloneWhenNoPackingExists) {
   const CompactProblem p = compact(problem);
   Budget budget(1'000'000, 0.0);
   Incumbent incumbent = start_with(p, budget.effort(), {0, 2});
-  EXPECT_FALSE(repack_to_start_all(p, {2, 0, 1}, budget, 100'000, incumbent));
+  EXPECT_FALSE(repack_neighbourhood(p, {2, 0, 1}, 0, budget, 100'000, incumbent));
   EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{0, 2, -1}));
   EXPECT_DOUBLE_EQ(incumbent.objective, 20.0);
   EXPECT_EQ(incumbent.ledger.remaining(0, 0), 0);
@@ -75,9 +75,27 @@ TEST(NeighbourhoodPacking, RefusesAPackingThatLosesValue) {
   const CompactProblem p = compact(problem);
   Budget budget(1'000'000, 0.0);
   Incumbent incumbent = start_with(p, budget.effort(), {0});
-  EXPECT_FALSE(repack_to_start_all(p, {1, 0}, budget, 100'000, incumbent));
+  EXPECT_FALSE(repack_neighbourhood(p, {1, 0}, 0, budget, 100'000, incumbent));
   EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{0, -1}));
   EXPECT_DOUBLE_EQ(incumbent.objective, 10.0);
+}
+
+TEST(NeighbourhoodPacking, LeavesOutACheaperJobOnlyWhenAllowedAndWorthIt) {
+  // Two one-core nodes; job 0 (value 3) holds both, job 1 (value 8) needs both.
+  WindowProblem problem = uniform_problem(2, 2, {1});
+  add_bid(problem, 0, 3.0, node_range(0, 2), {1});
+  add_bid(problem, 1, 8.0, node_range(0, 2), {1});
+  const CompactProblem p = compact(problem);
+  Budget budget(1'000'000, 0.0);
+  Incumbent incumbent = start_with(p, budget.effort(), {0});
+  EXPECT_FALSE(repack_neighbourhood(p, {1, 0}, 0, budget, 100'000, incumbent));
+  ASSERT_TRUE(repack_neighbourhood(p, {1, 0}, 1, budget, 100'000, incumbent));
+  EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{-1, 1}));
+  EXPECT_DOUBLE_EQ(incumbent.objective, 8.0);
+  EXPECT_EQ(incumbent.ledger.remaining(0, 0), 0);
+  // The reverse trade (job 0 in, the more valuable job 1 out) is never made.
+  EXPECT_FALSE(repack_neighbourhood(p, {0, 1}, 1, budget, 100'000, incumbent));
+  EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{-1, 1}));
 }
 
 TEST(NeighbourhoodPacking, StopsAtItsEffortLimit) {
@@ -86,7 +104,7 @@ TEST(NeighbourhoodPacking, StopsAtItsEffortLimit) {
   Budget budget(1'000'000, 0.0);
   Incumbent incumbent = start_with(p, budget.effort(), {0, 2});
   const std::int64_t before = budget.spent();
-  EXPECT_FALSE(repack_to_start_all(p, {2, 0, 1}, budget, 0, incumbent));
+  EXPECT_FALSE(repack_neighbourhood(p, {2, 0, 1}, 0, budget, 0, incumbent));
   EXPECT_LE(budget.spent() - before, 200);
   EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{0, 2, -1}));
 }
