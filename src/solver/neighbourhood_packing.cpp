@@ -24,6 +24,9 @@ class Packer {
         ledger_.release(bid);
         old_value_[m] = p_.value[bid];
       }
+    const std::int32_t target = members_.front();
+    for (std::int32_t k = p_.job_bid_begin[target]; k < p_.job_bid_begin[target + 1]; ++k)
+      if (p_.usable[p_.job_bids[k]]) target_top_ = std::max(target_top_, p_.value[p_.job_bids[k]]);
     for (std::size_t m = 0; m < members_.size(); ++m) build_options(m, incumbent.bid_of_job[members_[m]]);
   }
 
@@ -45,6 +48,7 @@ class Packer {
       if ((a == current) != (b == current)) return a == current;
       return p_.value[a] > p_.value[b] || (p_.value[a] == p_.value[b] && a < b);
     });
+    budget_.effort() += sort_effort(list.size());
     double top = droppable(m) ? 0.0 : -old_value_[m];
     for (std::int32_t bid : list) top = std::max(top, p_.value[bid] - old_value_[m]);
     best_gain_[m] = top;
@@ -53,10 +57,7 @@ class Packer {
 
   // Only a started job worth less than the target's best bid may be left out.
   bool droppable(std::size_t m) const {
-    if (m == 0 || drops_left_ <= 0 || old_value_[m] <= 0.0) return false;
-    for (std::int32_t k = p_.job_bid_begin[members_[0]]; k < p_.job_bid_begin[members_[0] + 1]; ++k)
-      if (p_.usable[p_.job_bids[k]] && p_.value[p_.job_bids[k]] > old_value_[m]) return true;
-    return false;
+    return m != 0 && drops_left_ > 0 && old_value_[m] > 0.0 && old_value_[m] < target_top_;
   }
 
   std::int32_t fitting_count(std::size_t m, std::int32_t stop_at) const {
@@ -68,7 +69,8 @@ class Packer {
 
   // The undecided member with the fewest fitting bids; -1 if one has none and cannot be
   // left out.
-  std::int64_t most_constrained() const {
+  std::int64_t most_constrained() {
+    budget_.effort() += static_cast<std::int64_t>(members_.size());
     std::int64_t pick = -1;
     std::int32_t fewest = INT32_MAX;
     for (std::size_t m = 0; m < members_.size(); ++m) {
@@ -121,6 +123,7 @@ class Packer {
   std::int64_t effort_cap_;
   CapacityLedger ledger_;
   int drops_left_;
+  double target_top_ = 0.0;                          // the target's most valuable bid
   std::vector<double> old_value_;                    // per member, 0 if not started
   std::vector<double> best_gain_;                    // per member: best new value - old
   double gain_ = 0.0;                                // change of value of decided members
