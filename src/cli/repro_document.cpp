@@ -221,9 +221,15 @@ std::string render_setup(const DocumentInput& in, const TableView& view, TableSt
     stats.max_repeat = std::max(stats.max_repeat, r.repeat);
     char wall[32];
     std::snprintf(wall, sizeof wall, "%.1f", r.wall_seconds);
-    out << r.jobs << " jobs, " << group.schedulers.size() << " scheduler(s) x " << r.repeat
+    out << r.jobs << " jobs, " << group.schedulers.size() - r.missing.size()
+        << " scheduler(s) x " << r.repeat
         << " repetition(s), " << r.violations << " checker violation(s), " << wall
-        << " s wall\n  `" << r.command << "`\n";
+        << " s wall";
+    if (!r.missing.empty()) {
+      out << "; **not run** in this reproduction (time budget):";
+      for (const auto& m : r.missing) out << " `" << m << "`";
+    }
+    out << "\n  `" << r.command << "`\n";
   }
   return out.str();
 }

@@ -105,10 +105,14 @@ bool read_result(const RunGroup& g, const RunSettings& s, GroupResult& r) {
       r.metrics[c[1]][c[2]] = {std::stod(c[3]), std::stod(c[4])};
     else throw InputError({path, line_no}, "kind", c[0], "expected meta or metric");
   }
-  bool all_schedulers = true;  // a run of more schedulers (other tables chosen) will do
-  for (const auto& x : g.schedulers) all_schedulers &= r.metrics.count(x) > 0;
-  if (meta["cluster"] != g.cluster || meta["workload"] != g.workload || !all_schedulers ||
+  // A run of more schedulers (other tables chosen) will do; with document_only a run of
+  // fewer is documented as far as it goes.
+  for (const auto& x : g.schedulers)
+    if (!r.metrics.count(x)) r.missing.push_back(x);
+  const bool usable = r.missing.empty() || (s.document_only && r.missing.size() < g.schedulers.size());
+  if (meta["cluster"] != g.cluster || meta["workload"] != g.workload || !usable ||
       meta["seed"] != std::to_string(s.seed)) {
+    r.missing.clear();
     r.metrics.clear();
     return false;
   }

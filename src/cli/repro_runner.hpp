@@ -48,6 +48,7 @@ struct GroupResult {
   std::size_t violations = 0;    // checker violations summed over all runs
   std::size_t failed_runs = 0;   // runs that crashed or had violations
   double wall_seconds = 0;
+  std::vector<std::string> missing;  // schedulers of the group without results (document_only)
   std::string command;           // `hetsched compare ...` rerunning exactly this group
   std::map<std::string, std::map<std::string, MeanStd>> metrics;  // scheduler spec -> field
 };
