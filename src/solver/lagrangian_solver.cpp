@@ -21,7 +21,11 @@ constexpr int kStallIterations = 6;     // halve theta after this many non-impro
 // use the rest, and kicks whatever it leaves.
 constexpr double kDualShare = 0.5;
 constexpr double kLocalSearchShare = 0.6;
-constexpr double kBranchAndBoundShare = 0.05;  // large-neighbourhood search stops at this total
+// The full branch and bound proves small windows optimal but never completes on large
+// ones, where its effort is better spent on the large-neighbourhood search.
+constexpr double kSmallWindowBranchAndBoundShare = 0.15;
+constexpr double kLargeWindowBranchAndBoundShare = 0.05;
+constexpr std::int32_t kSmallWindowJobs = 64;  // large-neighbourhood search stops at this total
 
 struct DualPhaseResult {
   double bound = std::numeric_limits<double>::infinity();
@@ -97,7 +101,9 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   search.improve(best, until(kLocalSearchShare));
   if (open_gap() && !dual.lambda.empty()) {
     const PricedBids priced = price_bids(p, dual.lambda, budget.effort());
-    const std::int64_t cap = std::min(limit, budget.spent() + until(kBranchAndBoundShare));
+    const double share = p.jobs <= kSmallWindowJobs ? kSmallWindowBranchAndBoundShare
+                                                    : kLargeWindowBranchAndBoundShare;
+    const std::int64_t cap = std::min(limit, budget.spent() + until(share));
     if (lagrangian_branch_and_bound(p, priced, all_jobs(p), budget, cap, best))
       bound = best.objective;  // the search completed: proven optimal
     if (open_gap()) {
