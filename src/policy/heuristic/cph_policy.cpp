@@ -1,5 +1,6 @@
 // CPH (queue_policies.hpp): aggregated schedule first, then the allocator.
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "policy/heuristic/cph_search.hpp"
@@ -8,6 +9,9 @@
 namespace hs::heuristic {
 
 namespace {
+
+// PRB's expected queue wait before any job of the queue started (as prb-initial-wait).
+constexpr double kCphInitialWaitS = 600;
 
 // Whole-system amounts of an allocation (memory only where nodes model it).
 AggregateVector aggregate_of(const Allocation& a) {
@@ -47,25 +51,45 @@ bool fits(const AggregateVector& free, const AggregateVector& need) {
   return true;
 }
 
-AggregateProblem build_problem(const DispatchCore& core, std::size_t window) {
+// First expected end of a running job after now: the earliest moment the free resources grow.
+Time next_release(const AggregateProblem& p) {
+  Time next = std::numeric_limits<Time>::max();
+  for (const AggregateRelease& r : p.releases)
+    if (r.time > p.now) next = std::min(next, r.time);
+  return next == std::numeric_limits<Time>::max() ? p.now + 1 : next;
+}
+
+AggregateProblem build_problem(DispatchCore& core, const std::vector<QueuedJob>& jobs) {
   AggregateProblem p;
   p.now = core.now();
   p.free_now = aggregate_free(core.cluster(), core.free());
   for (const RunningJob& r : core.view().running)
     p.releases.push_back({core.expected_end(r), aggregate_of(*r.alloc)});
-  const auto& queue = core.queue();
-  for (std::size_t i = 0; i < std::min(window, queue.size()); ++i) {
-    const QueuedJob& q = queue[i];
-    p.jobs.push_back({aggregate_demand(core.cluster(), *q.units), q.predicted,
-                      core.view().job(q.job).submit});
-  }
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    p.jobs.push_back({aggregate_demand(core.cluster(), *jobs[i].units), jobs[i].predicted,
+                      core.view().job(jobs[i].job).submit});  // weight 1: plain total wait
+  // Aggregation hides fragmentation: a job the allocator cannot place on the free nodes now
+  // is given a release date at the next expected end instead of holding aggregated
+  // resources it cannot use (which would push other jobs out of "now").
+  const Time later = next_release(p);
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    if (fits(p.free_now, p.jobs[i].demand) && !core.plan(jobs[i], core.free())) p.jobs[i].earliest = later;
   return p;
+}
+
+// The `window` most urgent queued jobs by PRB's order, as AccaSim's CPH (its search
+// variables are the first jobs of the PRB-sorted queue).
+std::vector<QueuedJob> cph_window(const DispatchCore& core, int window) {
+  std::vector<QueuedJob> order = prb_order(core, kCphInitialWaitS);
+  if (order.size() > static_cast<std::size_t>(window)) order.resize(static_cast<std::size_t>(window));
+  return order;
 }
 
 }  // namespace
 
 void schedule_cph(DispatchCore& core, const CphOptions& opt, Decisions& out) {
-  const AggregateProblem p = build_problem(core, static_cast<std::size_t>(opt.window));
+  const std::vector<QueuedJob> jobs = cph_window(core, opt.window);
+  const AggregateProblem p = build_problem(core, jobs);
   // A schedule can only start jobs whose demand fits what is free now.
   const bool any_fits_now = std::any_of(p.jobs.begin(), p.jobs.end(), [&](const AggregateJob& j) {
     return fits(p.free_now, j.demand);
@@ -73,8 +97,8 @@ void schedule_cph(DispatchCore& core, const CphOptions& opt, Decisions& out) {
   if (!any_fits_now) return;
   const AggregateSchedule best = search_schedule(p, opt.effort);
   for (int j : best.order) {
-    if (best.start[j] != p.now) continue;
-    core.try_start(core.queue()[j], out);  // a job the nodes cannot hold is postponed
+    if (best.start[j] != core.now()) continue;
+    core.try_start(jobs[j], out);  // a job the nodes cannot hold is postponed
   }
 }
 

@@ -44,9 +44,9 @@ Options read_options(Kind kind, Params& params) {
                           "duration a backfilled job must fit before the shadow time") == "limit";
   if (kind == Kind::Cph) {
     o.cph.window = static_cast<int>(
-        params.get_int("cph-window", 32, 1, 10000, "queued jobs in CPH's aggregated schedule"));
-    o.cph.effort = params.get_int("cph-effort", 200, 1, 100000000,
-                                  "schedule evaluations CPH's search may spend per pass");
+        params.get_int("cph-window", 256, 1, 10000, "queued jobs in CPH's aggregated schedule"));
+    o.cph.effort = params.get_int("cph-effort", 1000, 1, 100000000,
+                                  "search nodes CPH's branch and bound may spend per pass");
   }
   return o;
 }
@@ -102,7 +102,7 @@ std::vector<NamedItem> heuristic_scheduler_list() {
       {"sjf", "shortest predicted duration first; jobs that do not fit are skipped"},
       {"easy", "EASY backfill: the first blocked job reserves, later jobs backfill by prediction"},
       {"prb", "priority rule: wait / expected wait of the queue, ties by resources x duration"},
-      {"cph", "aggregated-resource schedule minimising total wait (bounded search), then allocation"},
+      {"cph", "aggregated-resource schedule minimising total wait (branch and bound), then allocation"},
   };
 }
 

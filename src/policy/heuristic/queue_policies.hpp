@@ -36,12 +36,12 @@ struct EasyOptions {
 };
 void schedule_easy(DispatchCore& core, const EasyOptions& opt, Decisions& out);
 
-// CPH: an aggregated-resource schedule of the first `window` queued jobs minimising total
-// wait (cph_search.hpp), then the allocator places the jobs the schedule starts now, in
-// schedule order; those that do not fit are postponed.
+// CPH: a branch-and-bound schedule on aggregated resources of the `window` most urgent
+// queued jobs (PRB order) minimising total wait (cph_search.hpp); the allocator places the
+// jobs the schedule starts now, in schedule order; those that do not fit are postponed.
 struct CphOptions {
-  int window = 32;
-  std::int64_t effort = 200;  // schedule evaluations per pass
+  int window = 256;
+  std::int64_t effort = 1000;  // branch-and-bound nodes per pass (cph_search.hpp)
 };
 void schedule_cph(DispatchCore& core, const CphOptions& opt, Decisions& out);
 
