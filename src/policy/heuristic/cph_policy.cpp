@@ -90,9 +90,10 @@ std::vector<QueuedJob> cph_window(const DispatchCore& core, int window) {
 void schedule_cph(DispatchCore& core, const CphOptions& opt, Decisions& out) {
   const std::vector<QueuedJob> jobs = cph_window(core, opt.window);
   const AggregateProblem p = build_problem(core, jobs);
-  // A schedule can only start jobs whose demand fits what is free now.
+  // A schedule can only start now jobs whose demand fits what is free now and that the
+  // allocator can place (no release date): without one, no search is needed.
   const bool any_fits_now = std::any_of(p.jobs.begin(), p.jobs.end(), [&](const AggregateJob& j) {
-    return fits(p.free_now, j.demand);
+    return j.earliest <= p.now && fits(p.free_now, j.demand);
   });
   if (!any_fits_now) return;
   const AggregateSchedule best = search_schedule(p, opt.effort);
