@@ -103,14 +103,16 @@ TEST(CphBranchAndBound, MatchesBruteForceOnRandomSmallProblems) {
     p.free_now = {rng.uniform_int(0, 6), rng.uniform_int(0, 2)};
     const int releases = static_cast<int>(rng.uniform_int(0, 3));
     for (int r = 0; r < releases; ++r)
-      p.releases.push_back({p.now + rng.uniform_int(0, 20), {rng.uniform_int(1, 4), rng.uniform_int(0, 1)}});
+      p.releases.push_back(
+          {p.now + rng.uniform_int(0, 20), {rng.uniform_int(1, 4), rng.uniform_int(0, 1)}});
     AggregateVector cap = p.free_now;
     for (const auto& r : p.releases)
       for (int k = 0; k < 2; ++k) cap[k] += r.amount[k];
     const int n = static_cast<int>(rng.uniform_int(2, 6));
     for (int j = 0; j < n; ++j) {
       AggregateJob job;
-      job.demand = {rng.uniform_int(1, std::max<std::int64_t>(1, cap[0])), rng.uniform_int(0, cap[1])};
+      job.demand = {rng.uniform_int(1, std::max<std::int64_t>(1, cap[0])),
+                    rng.uniform_int(0, cap[1])};
       job.duration = rng.uniform_int(1, 12);
       job.submit = p.now - rng.uniform_int(0, 50);
       p.jobs.push_back(job);
@@ -159,7 +161,8 @@ TEST(CphBranchAndBound, EffortLimitIsRespectedAndTheResultIsDeterministic) {
   AggregateProblem p;
   p.free_now = {8, 2};
   p.releases = {{30, {8, 2}}, {70, {16, 0}}};
-  for (int i = 0; i < 30; ++i) p.jobs.push_back({{1 + (i * 3) % 8, i % 3 == 0 ? 1 : 0}, 5 + (i * 11) % 40, i});
+  for (int i = 0; i < 30; ++i)
+    p.jobs.push_back({{1 + (i * 3) % 8, i % 3 == 0 ? 1 : 0}, 5 + (i * 11) % 40, i});
   for (std::int64_t effort : {1, 2, 3, 10, 57, 500}) {
     const AggregateSchedule a = search_schedule(p, effort);
     const AggregateSchedule b = search_schedule(p, effort);
@@ -212,7 +215,8 @@ TEST(CphScheduler, BeatsFifoAndSjfTotalWaitOnARandomBurst) {
     if (s.gpus) s.nodes = 1, s.ntasks = std::min<std::int32_t>(s.ntasks, 8);
     specs.push_back(s);
   }
-  std::stable_sort(specs.begin(), specs.end(), [](const auto& a, const auto& b) { return a.submit < b.submit; });
+  std::stable_sort(specs.begin(), specs.end(),
+                   [](const auto& a, const auto& b) { return a.submit < b.submit; });
   const Workload workload = testing::make_workload(cluster, specs);
   std::map<std::string, std::int64_t> wait;
   for (const std::string name : {"fifo", "sjf", "cph"}) {
@@ -236,7 +240,8 @@ TEST(CphScheduler, IsDeterministicAndHonoursTheEffortOption) {
   const SimResult ra = simulate(cluster, workload, *a, {});
   const SimResult rb = simulate(cluster, workload, *b, {});
   ASSERT_TRUE(check_run(cluster, workload, ra).ok());
-  for (std::size_t j = 0; j < workload.jobs.size(); ++j) EXPECT_EQ(ra.records[j].start, rb.records[j].start);
+  for (std::size_t j = 0; j < workload.jobs.size(); ++j)
+    EXPECT_EQ(ra.records[j].start, rb.records[j].start);
 }
 
 }  // namespace

@@ -73,7 +73,8 @@ AggregateProblem build_problem(DispatchCore& core, const std::vector<QueuedJob>&
   // resources it cannot use (which would push other jobs out of "now").
   const Time later = next_release(p);
   for (std::size_t i = 0; i < jobs.size(); ++i)
-    if (fits(p.free_now, p.jobs[i].demand) && !core.plan(jobs[i], core.free())) p.jobs[i].earliest = later;
+    if (fits(p.free_now, p.jobs[i].demand) && !core.plan(jobs[i], core.free()))
+      p.jobs[i].earliest = later;
   return p;
 }
 
@@ -81,7 +82,8 @@ AggregateProblem build_problem(DispatchCore& core, const std::vector<QueuedJob>&
 // variables are the first jobs of the PRB-sorted queue).
 std::vector<QueuedJob> cph_window(const DispatchCore& core, int window) {
   std::vector<QueuedJob> order = prb_order(core, kCphInitialWaitS);
-  if (order.size() > static_cast<std::size_t>(window)) order.resize(static_cast<std::size_t>(window));
+  const auto limit = static_cast<std::size_t>(window);
+  if (order.size() > limit) order.resize(limit);
   return order;
 }
 

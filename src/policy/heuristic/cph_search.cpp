@@ -21,7 +21,9 @@ using Profile = std::vector<Step>;
 Profile initial_profile(const AggregateProblem& p) {
   std::vector<AggregateRelease> rel = p.releases;
   std::stable_sort(rel.begin(), rel.end(),
-                   [](const AggregateRelease& a, const AggregateRelease& b) { return a.time < b.time; });
+                   [](const AggregateRelease& a, const AggregateRelease& b) {
+                     return a.time < b.time;
+                   });
   Profile steps{{p.now, p.free_now}};
   for (const AggregateRelease& r : rel) {
     const Time t = std::max(r.time, p.now);
@@ -79,11 +81,13 @@ void occupy(Profile& steps, Time start, const AggregateJob& job) {
 
 std::int64_t total_wait(const AggregateProblem& p, const std::vector<Time>& start) {
   std::int64_t sum = 0;
-  for (std::size_t j = 0; j < start.size(); ++j) sum += p.jobs[j].weight * (start[j] - p.jobs[j].submit);
+  for (std::size_t j = 0; j < start.size(); ++j)
+    sum += p.jobs[j].weight * (start[j] - p.jobs[j].submit);
   return sum;
 }
 
-std::vector<Time> decode_from(const AggregateProblem& p, Profile steps, const std::vector<int>& order) {
+std::vector<Time> decode_from(const AggregateProblem& p, Profile steps,
+                              const std::vector<int>& order) {
   std::vector<Time> start(p.jobs.size(), p.now);
   for (int j : order) {
     start[j] = earliest_start(steps, p.jobs[j], std::max(p.now, p.jobs[j].earliest));
@@ -191,7 +195,8 @@ class BranchAndBound {
   }
 
   bool eligible(const Node& node, int j) const {
-    return node.state[j] == State::Open && (twin_[j] < 0 || node.state[twin_[j]] == State::Scheduled);
+    return node.state[j] == State::Open &&
+           (twin_[j] < 0 || node.state[twin_[j]] == State::Scheduled);
   }
 
   // Smallest est of the jobs that may be scheduled next; every later start is at least this.
@@ -213,8 +218,9 @@ class BranchAndBound {
       if (node.state[j] == State::Scheduled) continue;
       lb[j] = node.est[j];
       if (node.state[j] == State::Postponed)
-        lb[j] = std::max({lb[j], node.postponed_at[j] + 1, m == std::numeric_limits<Time>::max() ? lb[j] : m + 1});
-      if (twin_[j] >= 0 && node.state[twin_[j]] != State::Scheduled) lb[j] = std::max(lb[j], lb[twin_[j]]);
+        lb[j] = std::max({lb[j], node.postponed_at[j] + 1, m + 1});
+      if (twin_[j] >= 0 && node.state[twin_[j]] != State::Scheduled)
+        lb[j] = std::max(lb[j], lb[twin_[j]]);
       sum += p_.jobs[j].weight * (lb[j] - p_.jobs[j].submit);
     }
     return sum;
@@ -227,7 +233,8 @@ class BranchAndBound {
       if (node.state[j] == State::Scheduled) continue;
       if (node.est[j] >= to || node.est[j] + p_.jobs[j].duration <= from) continue;
       node.est[j] = earliest_start(node.profile, p_.jobs[j], node.est[j]);
-      if (node.state[j] == State::Postponed && node.est[j] > node.postponed_at[j]) node.state[j] = State::Open;
+      if (node.state[j] == State::Postponed && node.est[j] > node.postponed_at[j])
+        node.state[j] = State::Open;
     }
   }
 
@@ -295,7 +302,11 @@ class BranchAndBound {
 }  // namespace
 
 AggregateSchedule search_schedule(const AggregateProblem& p, std::int64_t effort) {
-  if (p.jobs.empty()) return {.proven_optimal = true};
+  if (p.jobs.empty()) {
+    AggregateSchedule empty;
+    empty.proven_optimal = true;
+    return empty;
+  }
   return BranchAndBound(p, std::max<std::int64_t>(effort, 1)).run();
 }
 

@@ -56,9 +56,9 @@ struct AggregateSchedule {
 // what the profile ever offers start at the end of the profile (never for valid problems).
 std::vector<Time> decode_order(const AggregateProblem& p, const std::vector<int>& order);
 
-// Best schedule found within `effort` search nodes. The submit-order and weighted
-// shortest-first (duration / weight) list schedules are the first incumbents (they cost one unit of effort each); the
-// submit-order one is always computed, so `evaluations` is at least 1.
+// Best schedule found within `effort` search nodes. The problem-order and weighted
+// shortest-first (duration / weight) list schedules are the first incumbents, costing one
+// unit of effort each; the first is always computed, so `evaluations` is at least 1.
 AggregateSchedule search_schedule(const AggregateProblem& p, std::int64_t effort);
 
 }  // namespace hs::heuristic
