@@ -229,6 +229,26 @@ TEST(CphScheduler, BeatsFifoAndSjfTotalWaitOnARandomBurst) {
   EXPECT_LT(wait["cph"], wait["sjf"]);
 }
 
+TEST(CphScheduler, AJobTheNodesCannotHoldDoesNotTakeTheAggregatedSlot) {
+  // Two 4-core nodes, each running a 3-core job until t=100: 2 cores free in aggregate but
+  // 1 per node. A (2 cores on one node, 10 s) fits the aggregate, not the nodes; B (1 core,
+  // 50 s) fits both. On aggregated resources alone the best schedule starts A now and B at
+  // 12 (wait 11 < 51), A then fails allocation and B would wait. A is given a release date
+  // at the next expected end instead, so B starts when it arrives and A at 100.
+  const Cluster cluster = testing::make_cluster({{4}, {4}});
+  const Workload workload = testing::make_workload(
+      cluster, {{.ntasks = 3, .run_time = 100, .nodes = 1},
+                {.ntasks = 3, .run_time = 100, .nodes = 1},
+                {.ntasks = 2, .run_time = 10, .submit = 1, .nodes = 1},
+                {.ntasks = 1, .run_time = 50, .submit = 2}});
+  Params p;
+  auto cph = make_heuristic_scheduler("cph", "ff", "oracle", p);
+  const SimResult r = simulate(cluster, workload, *cph, {});
+  ASSERT_TRUE(check_run(cluster, workload, r).ok());
+  EXPECT_EQ(r.records[3].start, 2);
+  EXPECT_EQ(r.records[2].start, 100);
+}
+
 TEST(CphScheduler, IsDeterministicAndHonoursTheEffortOption) {
   const Cluster cluster = testing::make_cluster({{4}, {4}});
   std::vector<testing::JobSpec> specs;
