@@ -175,7 +175,7 @@ TEST(Prb, MostUrgentFirstThenSmallestDemand) {
   EXPECT_EQ(sjf, (std::vector<JobRef>{2, 0, 1, 4, 3}));
 }
 
-TEST(CphSearch, LocalSearchBeatsBothStartingOrders) {
+TEST(CphSearch, SearchBeatsBothStartingOrders) {
   // 4 cores: A (4 cores, 2 s), B and C (2 cores, 3 s). Submit order and shortest-first both
   // run A first (total wait 4); running B and C first gives 3.
   AggregateProblem p;
