@@ -13,10 +13,15 @@ run --tables 000-7 --repeat 1
 run --tables 004-2 --workloads apr2015 --repeat 1
 run --tables 003-A.4 --workloads "wl=1,wl=3,wl=5,wl=5'" --repeat 1
 run --tables 004-3 --workloads aug2014 --repeat 1
+run --tables 004-2,004-3 --workloads apr2014,sep2014 --repeat 1
 run --tables 003-A.2 --workloads I.1,V.1 --repeat 1
 run --tables 003-A.5 --workloads wl=3 --repeat 1
 run --tables 003-A.3 --workloads wl84=7 --repeat 1
 run --tables 003-A.2 --repeat 1
-run --tables 004-3 --workloads sep2014 --repeat 1
 run --tables 003-A.5 --workloads wl=1 --repeat 1
+run --tables 003-A.3 --workloads wl84=1 --repeat 1
+run --tables 003-A.5 --workloads wl=2 --repeat 1
+run --tables 003-A.4 --workloads wl=2 --repeat 1
+run --tables 003-A.5 --workloads wl=4,wl=7 --repeat 1
+run --tables 003-A.3 --workloads wl84=2,wl84=3 --repeat 1
 $H reproduce --document-only --out "$O" --doc docs/reproduction.md
