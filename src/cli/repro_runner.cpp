@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -86,6 +87,14 @@ void write_result(const RunGroup& g, const RunSettings& s, const GroupResult& r)
           << number_text(v.std) << "\n";
 }
 
+double number(const std::string& text, const std::string& path, long line_no) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size())
+    throw InputError({path, line_no}, "value", text, "not a number");
+  return v;
+}
+
 // A finished result.csv of the same cluster, workload and seed holding every scheduler of
 // the group; any repeat.
 bool read_result(const RunGroup& g, const RunSettings& s, GroupResult& r) {
@@ -102,7 +111,7 @@ bool read_result(const RunGroup& g, const RunSettings& s, GroupResult& r) {
     if (c.size() != 5) throw InputError({path, line_no}, "columns", line, "expected 5 fields");
     if (c[0] == "meta") meta[c[1]] = c[2];
     else if (c[0] == "metric")
-      r.metrics[c[1]][c[2]] = {std::stod(c[3]), std::stod(c[4])};
+      r.metrics[c[1]][c[2]] = {number(c[3], path, line_no), number(c[4], path, line_no)};
     else throw InputError({path, line_no}, "kind", c[0], "expected meta or metric");
   }
   // A run of more schedulers (other tables chosen) will do; with document_only a run of
@@ -116,12 +125,12 @@ bool read_result(const RunGroup& g, const RunSettings& s, GroupResult& r) {
     r.metrics.clear();
     return false;
   }
-  r.repeat = std::stoi(meta["repeat"]);
-  r.jobs = std::stoul(meta["jobs"]);
-  r.runs = std::stoul(meta["runs"]);
-  r.violations = std::stoul(meta["violations"]);
-  r.failed_runs = std::stoul(meta["failed_runs"]);
-  r.wall_seconds = std::stod(meta["wall_seconds"]);
+  r.repeat = static_cast<int>(number(meta["repeat"], path, 0));
+  r.jobs = static_cast<std::size_t>(number(meta["jobs"], path, 0));
+  r.runs = static_cast<std::size_t>(number(meta["runs"], path, 0));
+  r.violations = static_cast<std::size_t>(number(meta["violations"], path, 0));
+  r.failed_runs = static_cast<std::size_t>(number(meta["failed_runs"], path, 0));
+  r.wall_seconds = number(meta["wall_seconds"], path, 0);
   r.command = compare_command(g, r.repeat, s.seed, s.parallel);
   r.ran = r.reused = true;
   return true;

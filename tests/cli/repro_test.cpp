@@ -103,6 +103,37 @@ TEST(Repro, BadFilesNameFileLineAndValue) {
             (std::vector<std::string>{"a", "b,c", "d\"e"}));
 }
 
+int run_reproduce(std::vector<std::string> args, std::string* out = nullptr) {
+  args.insert(args.begin(), {"hetsched", "reproduce", "--repro-dir", kRepro});
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  const int code = run_main(static_cast<int>(argv.size()), argv.data());
+  const std::string text = testing::internal::GetCapturedStdout();
+  testing::internal::GetCapturedStderr();
+  if (out) *out = text;
+  return code;
+}
+
+TEST(Repro, DocumentOnlyListsUnrunComparisonsAndRejectsCorruptResults) {
+  const std::string dir = temp_dir("doconly");
+  std::string out;
+  ASSERT_EQ(run_reproduce({"--document-only", "--tables", "002-VI", "--out", dir, "--doc",
+                           dir + "/doc.md"}, &out),
+            kExitOk);
+  const std::string text = read_all(dir + "/doc.md");
+  EXPECT_NE(text.find("**not run** in this reproduction"), std::string::npos);
+  EXPECT_NE(text.find("hetsched compare --cluster paper1024 --workload \"esp-het-random\""),
+            std::string::npos);
+  fs::create_directories(dir + "/paper1024__esp-het-random");
+  std::ofstream(dir + "/paper1024__esp-het-random/result.csv")
+      << "kind,a,b,c,d\nmeta,cluster,paper1024,,\nmetric,backfill,wait_mean,abc,0\n";
+  EXPECT_EQ(run_reproduce({"--document-only", "--tables", "002-VI", "--out", dir, "--doc",
+                           dir + "/doc.md"}),
+            kExitBadInput);
+}
+
 TEST(Repro, DifferenceAndBaselineRules) {
   EXPECT_FALSE(large_difference("utilization", 0.90, 0.86));
   EXPECT_TRUE(large_difference("utilization", 0.90, 0.84));
