@@ -24,4 +24,9 @@ run --tables 003-A.5 --workloads wl=2 --repeat 1
 run --tables 003-A.4 --workloads wl=2 --repeat 1
 run --tables 003-A.5 --workloads wl=4,wl=7 --repeat 1
 run --tables 003-A.3 --workloads wl84=2,wl84=3 --repeat 1
+run --tables 003-A.5 --workloads wl=5,wl=6 --repeat 1
+run --tables 003-A.4 --workloads "wl=4,wl=6,wl=6'" --repeat 1
+run --tables 003-A.5 --workloads wl=8,wl=9 --repeat 1
+run --tables 003-A.3 --workloads wl84=8,wl84=9 --repeat 1
+# Not reached within the hour: Table A.3 workloads 4-6 and 10-12 (6,982 jobs each).
 $H reproduce --document-only --out "$O" --doc docs/reproduction.md
