@@ -149,10 +149,9 @@ std::vector<std::int32_t> LocalSearch::refill(Incumbent& incumbent,
   return inserted;
 }
 
-bool LocalSearch::insert_with_ejection(Incumbent& incumbent, std::int32_t bid) {
-  const double before = incumbent.objective;
-  const std::int32_t job = problem_.job_of_bid[bid];
-  std::vector<std::int32_t> ejected;
+std::vector<std::int32_t> LocalSearch::winning_bids_sharing_nodes(const Incumbent& incumbent,
+                                                                 std::int32_t bid) {
+  std::vector<std::int32_t> winners;
   ++stamp_;
   for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1]; ++u) {
     const std::int32_t node = problem_.use_node[u];
@@ -161,9 +160,16 @@ bool LocalSearch::insert_with_ejection(Incumbent& incumbent, std::int32_t bid) {
       const std::int32_t other = node_bids_[k];
       if (seen_stamp_[other] == stamp_) continue;
       seen_stamp_[other] = stamp_;
-      if (incumbent.bid_of_job[problem_.job_of_bid[other]] == other) ejected.push_back(other);
+      if (incumbent.bid_of_job[problem_.job_of_bid[other]] == other) winners.push_back(other);
     }
   }
+  return winners;
+}
+
+bool LocalSearch::insert_with_ejection(Incumbent& incumbent, std::int32_t bid) {
+  const double before = incumbent.objective;
+  const std::int32_t job = problem_.job_of_bid[bid];
+  std::vector<std::int32_t> ejected = winning_bids_sharing_nodes(incumbent, bid);
   for (std::int32_t out : ejected) unassign(incumbent, problem_.job_of_bid[out]);
   assign(incumbent, job, bid);
   std::vector<std::int32_t> movers;

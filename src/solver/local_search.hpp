@@ -33,6 +33,8 @@ class LocalSearch {
   bool swap_in(Incumbent& incumbent, std::int32_t job);
   bool insert_with_ejection(Incumbent& incumbent, std::int32_t bid);
   // Greedy insertion of `candidates` (descending value) into the incumbent; returns them.
+  // Winning bids that use a node of `bid` (each once), charging the scan to the budget.
+  std::vector<std::int32_t> winning_bids_sharing_nodes(const Incumbent& incumbent, std::int32_t bid);
   std::vector<std::int32_t> refill(Incumbent& incumbent, const std::vector<std::int32_t>& candidates);
   // Usable bids of unassigned jobs sharing a node with one of the `freed` bids (excluding
   // those bids themselves if asked), plus every usable bid of the `movers` jobs; by

@@ -37,18 +37,7 @@ void LocalSearch::kick(Incumbent& incumbent, Rng& rng) {
   if (started.empty()) return;
   const std::int32_t centre =
       incumbent.bid_of_job[started[rng.uniform_int(0, static_cast<std::int64_t>(started.size()) - 1)]];
-  std::vector<std::int32_t> freed;
-  ++stamp_;
-  for (std::int32_t u = problem_.use_begin[centre]; u < problem_.use_begin[centre + 1]; ++u) {
-    const std::int32_t node = problem_.use_node[u];
-    budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
-    for (std::int32_t k = node_bid_begin_[node]; k < node_bid_begin_[node + 1]; ++k) {
-      const std::int32_t other = node_bids_[k];
-      if (seen_stamp_[other] == stamp_) continue;
-      seen_stamp_[other] = stamp_;
-      if (incumbent.bid_of_job[problem_.job_of_bid[other]] == other) freed.push_back(other);
-    }
-  }
+  std::vector<std::int32_t> freed = winning_bids_sharing_nodes(incumbent, centre);
   for (std::int32_t bid : freed) unassign(incumbent, problem_.job_of_bid[bid]);
   std::vector<std::int32_t> candidates = open_bids_near(incumbent, freed, {}, false);
   std::vector<double> noisy(candidates.size());
