@@ -162,25 +162,58 @@ bool level_can_hold(const LevelContext& ctx) {
   return enough(ctx, cores, nodes);
 }
 
-std::vector<Nodeset> level_nodesets(const Cluster& cluster, const FreeArrays& free,
-                                    const WindowJob& job, std::span<const char> mask,
-                                    std::int32_t g, bool per_switch) {
+// Runs of the job's usable nodes under every switch whose level is `switch_level`; a run
+// never leaves its switch. Sorted by first node.
+std::vector<Nodeset> switch_nodesets(const SwitchTree& tree, const FreeArrays& free,
+                                     const WindowJob& job, std::span<const char> mask,
+                                     std::int32_t g, std::int32_t switch_level) {
   auto usable = [&](NodeIndex n) { return node_fits(free, job, mask, n, g); };
-  if (per_switch && cluster.topology) {
-    std::vector<Nodeset> all;
-    const auto& sw = cluster.topology->switches;
-    for (std::size_t s = 0; s < sw.size(); ++s) {
-      if (!sw[s].children.empty()) continue;  // leaf switches only
-      auto runs = build_runs(sw[s].nodes, usable, free.cores, g, static_cast<std::int32_t>(s));
-      all.insert(all.end(), runs.begin(), runs.end());
-    }
-    std::sort(all.begin(), all.end(),
-              [](const Nodeset& a, const Nodeset& b) { return a.first < b.first; });
-    return all;
+  std::vector<Nodeset> all;
+  for (std::size_t s = 0; s < tree.switches.size(); ++s) {
+    if (tree.switches[s].level != switch_level) continue;
+    auto runs = build_runs(tree.switches[s].nodes, usable, free.cores, g,
+                           static_cast<std::int32_t>(s));
+    all.insert(all.end(), runs.begin(), runs.end());
   }
+  std::sort(all.begin(), all.end(),
+            [](const Nodeset& a, const Nodeset& b) { return a.first < b.first; });
+  return all;
+}
+
+// The documents' 1-D nodesets over the whole node order.
+std::vector<Nodeset> flat_nodesets(const FreeArrays& free, const WindowJob& job,
+                                   std::span<const char> mask, std::int32_t g) {
+  auto usable = [&](NodeIndex n) { return node_fits(free, job, mask, n, g); };
   std::vector<NodeIndex> order(free.node_count());
   std::iota(order.begin(), order.end(), 0);
   return build_runs(order, usable, free.cores, g, 0);
+}
+
+// Nodeset scopes tried in turn until one yields a bid: AUCSCHED3 starts with the leaf
+// switches (the documents' per-switch nodesets) and climbs one switch level at a time, so a
+// job wider than a leaf still finds contiguous runs under a higher switch; the last scope is
+// always the flat 1-D order (nodes outside the tree, disjoint trees). 0 = flat.
+std::vector<std::int32_t> nodeset_scopes(const Cluster& cluster, bool per_switch) {
+  std::vector<std::int32_t> scopes;
+  if (per_switch && cluster.topology)
+    for (std::int32_t l = 1; l <= cluster.topology->max_level(); ++l) scopes.push_back(l);
+  scopes.push_back(0);
+  return scopes;
+}
+
+std::vector<LevelContext> gres_levels(const Cluster& cluster, const FreeArrays& free,
+                                      const WindowJob& job, int slot,
+                                      std::span<const char> mask, const AuctionConfig& config,
+                                      std::int32_t scope) {
+  std::vector<LevelContext> levels;
+  const std::int32_t top = config.gres_ranges ? job.gres_max : job.gres_min;
+  for (std::int32_t g = top; g >= job.gres_min; --g) {
+    LevelContext ctx{&free, &job, mask, g, free.node_count(), {}, config.table, slot};
+    ctx.sets = scope > 0 ? switch_nodesets(*cluster.topology, free, job, mask, g, scope)
+                         : flat_nodesets(free, job, mask, g);
+    if (level_can_hold(ctx)) levels.push_back(std::move(ctx));
+  }
+  return levels;
 }
 
 }  // namespace
@@ -188,18 +221,15 @@ std::vector<Nodeset> level_nodesets(const Cluster& cluster, const FreeArrays& fr
 int generate_job_bids(const Cluster& cluster, const FreeArrays& free, const WindowJob& job,
                       int slot, std::span<const char> mask, const AuctionConfig& config,
                       int budget, std::vector<Candidate>& out) {
-  std::vector<LevelContext> levels;
-  const std::int32_t top = config.gres_ranges ? job.gres_max : job.gres_min;
-  for (std::int32_t g = top; g >= job.gres_min; --g) {
-    LevelContext ctx{&free, &job, mask, g, free.node_count(), {}, config.table, slot};
-    ctx.sets = level_nodesets(cluster, free, job, mask, g, config.per_switch);
-    if (level_can_hold(ctx)) levels.push_back(std::move(ctx));
-  }
   BidSink sink(out, budget);
-  for (const auto& ctx : levels) class_a(ctx, sink);
-  for (const auto& ctx : levels) class_b(ctx, sink);
-  if (!job.contiguous)
-    for (const auto& ctx : levels) class_c(ctx, sink);
+  for (std::int32_t scope : nodeset_scopes(cluster, config.per_switch)) {
+    const auto levels = gres_levels(cluster, free, job, slot, mask, config, scope);
+    for (const auto& ctx : levels) class_a(ctx, sink);
+    for (const auto& ctx : levels) class_b(ctx, sink);
+    if (!job.contiguous)
+      for (const auto& ctx : levels) class_c(ctx, sink);
+    if (sink.added() > 0) break;
+  }
   return sink.added();
 }
 
@@ -228,6 +258,13 @@ std::optional<Candidate> slurm_bid(const AuctionInput& in, const ClusterState& s
   return c;
 }
 
+// Whether the job's usable free nodes hold its cores and node minimum at some gres level
+// (the cheap test that guards the Slurm fallback).
+bool free_resources_suffice(const Cluster& cluster, const FreeArrays& free, const WindowJob& job,
+                            int slot, std::span<const char> mask, const AuctionConfig& config) {
+  return !gres_levels(cluster, free, job, slot, mask, config, 0).empty();
+}
+
 }  // namespace
 
 std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const AuctionConfig& config) {
@@ -245,6 +282,11 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
     }
     count += generate_job_bids(*in.cluster, free, in.window[slot], slot, in.masks[slot], config,
                                config.max_bids_per_job - count, out);
+    if (count == 0 && free_resources_suffice(*in.cluster, free, in.window[slot], slot,
+                                             in.masks[slot], config)) {
+      // Last resort so that a job the free nodes can hold is never left without a bid.
+      if (auto c = slurm_bid(in, *in.state, slot)) out.push_back(std::move(*c));
+    }
     if (static_cast<int>(out.size()) >= config.max_bids) break;
   }
   return out;
