@@ -16,20 +16,7 @@ namespace {
 Cluster mixed_cluster(bool tree) {
   Cluster c = testing::make_cluster(32, 8, 2);
   if (!tree) return c;
-  SwitchTree t;
-  for (int leaf = 0; leaf < 4; ++leaf) {
-    Switch s;
-    s.name = "leaf" + std::to_string(leaf);
-    for (int i = 0; i < 8; ++i) s.nodes.push_back(leaf * 8 + i);
-    t.switches.push_back(s);
-  }
-  Switch a, b, top;
-  a.name = "mid0", a.children = {0, 1};
-  b.name = "mid1", b.children = {2, 3};
-  top.name = "top", top.children = {4, 5};
-  t.switches.push_back(a), t.switches.push_back(b), t.switches.push_back(top);
-  t.finalize(c.nodes.size());
-  c.topology = t;
+  testing::add_two_level_tree(c, 8);
   return c;
 }
 

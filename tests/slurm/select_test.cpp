@@ -277,20 +277,7 @@ TEST(SlurmSelectTopology, LowestTopSwitchKeepsTheJobUnderOneMiddleSwitch) {
   // then the sibling; the lowest-switch rule picks s4 directly. Both stay under s4 here,
   // while a 5-node job needs s6 either way.
   Cluster c = testing::make_cluster(16, 2);
-  SwitchTree t;
-  for (int leaf = 0; leaf < 4; ++leaf) {
-    Switch s;
-    s.name = "s" + std::to_string(leaf);
-    for (int i = 0; i < 4; ++i) s.nodes.push_back(leaf * 4 + i);
-    t.switches.push_back(s);
-  }
-  Switch a, b, top;
-  a.name = "s4", a.children = {0, 1};
-  b.name = "s5", b.children = {2, 3};
-  top.name = "s6", top.children = {4, 5};
-  t.switches.push_back(a), t.switches.push_back(b), t.switches.push_back(top);
-  t.finalize(c.nodes.size());
-  c.topology = t;
+  testing::add_two_level_tree(c, 4);
   ClusterState s(c);
   for (NodeIndex n : {0, 1, 4, 5, 8, 12, 13, 14, 15}) testing::occupy(s, n, 2);
   SelectOptions lowest;
@@ -322,20 +309,7 @@ TEST(SlurmSelectTopology, RulesDifferWhenTheTightestLeafSitsUnderAFullerSwitch) 
   // worse, so s0 wins and the job spans the top switch. Slurm 2.x first restricts the job
   // to the lowest switch holding it (s5) and stays there.
   Cluster c = testing::make_cluster(16, 1);
-  SwitchTree t;
-  for (int leaf = 0; leaf < 4; ++leaf) {
-    Switch s;
-    s.name = "s" + std::to_string(leaf);
-    for (int i = 0; i < 4; ++i) s.nodes.push_back(leaf * 4 + i);
-    t.switches.push_back(s);
-  }
-  Switch a, b, top;
-  a.name = "s4", a.children = {0, 1};
-  b.name = "s5", b.children = {2, 3};
-  top.name = "s6", top.children = {4, 5};
-  t.switches.push_back(a), t.switches.push_back(b), t.switches.push_back(top);
-  t.finalize(c.nodes.size());
-  c.topology = t;
+  testing::add_two_level_tree(c, 4);
   ClusterState s(c);
   for (NodeIndex n : {0, 1, 2, 4, 5, 6, 7, 8, 9, 12, 13}) testing::occupy(s, n, 1);
   SelectOptions lowest;

@@ -51,6 +51,25 @@ inline Job make_job(const Req& r, std::int64_t id = 1) {
   return j;
 }
 
+// Four leaf switches of `per_leaf` consecutive nodes; leaves 0-1 and 2-3 under two middle
+// switches, both under one top switch (names s0..s3, s4, s5, s6).
+inline void add_two_level_tree(Cluster& c, int per_leaf) {
+  SwitchTree t;
+  for (int leaf = 0; leaf < 4; ++leaf) {
+    Switch s;
+    s.name = "s" + std::to_string(leaf);
+    for (int i = 0; i < per_leaf; ++i) s.nodes.push_back(leaf * per_leaf + i);
+    t.switches.push_back(s);
+  }
+  Switch a, b, top;
+  a.name = "s4", a.children = {0, 1};
+  b.name = "s5", b.children = {2, 3};
+  top.name = "s6", top.children = {4, 5};
+  t.switches.push_back(a), t.switches.push_back(b), t.switches.push_back(top);
+  t.finalize(c.nodes.size());
+  c.topology = t;
+}
+
 // Occupies `cores` cores (and `gpus` GPUs) on node n.
 inline void occupy(ClusterState& s, NodeIndex n, int cores, int gpus = 0) {
   Allocation a;
