@@ -35,8 +35,9 @@ TEST_P(MotivatingExample, AllThreeJobsStartAtZero) {
   EXPECT_EQ(run.result.makespan_end, 1000);
   // The auctions spread J2/J3 evenly (4 cores per node), so J1 takes 4 cores on all 1024
   // nodes. IPSCHED's own optimum may split J2/J3 unevenly and give J1 fewer nodes.
-  if (std::string(GetParam()) != "ipsched")
+  if (std::string(GetParam()) != "ipsched") {
     EXPECT_EQ(run.result.records[0].alloc.node_count(), 1024);
+  }
 }
 
 // The baseline on the same jobs: Slurm backfill best-fits J1 on 512 full nodes, J2 on the
@@ -73,8 +74,9 @@ TEST_P(ThesisSection12, AllJobsStartAtOnce) {
   expect_sound(run);
   for (const auto& r : run.result.records) EXPECT_EQ(r.start, 0);
   EXPECT_EQ(run.result.records[0].alloc.node_count(), 4);
-  if (std::string(GetParam()) != "ipsched")  // the thesis' picture: 6 cores on each node
+  if (std::string(GetParam()) != "ipsched") {  // the thesis' picture: 6 cores on each node
     for (const auto& s : run.result.records[0].alloc.shares) EXPECT_EQ(s.cores, 6);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Window, ThesisSection12,

@@ -215,6 +215,7 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   in.reservation = pass.reservation ? &*pass.reservation : nullptr;
   in.holds_at_reservation = pass.holds;
   const solver::WindowProblem problem = build_problem(in);
+  if (observer_) observer_(problem);
   solver::SolverOptions opt;
   opt.effort_limit = config_.solver_effort;
   opt.time_limit_s = config_.solver_time_limit;

@@ -2,6 +2,7 @@
 // One window-scheduling pass shared by the four models: take the window, generate bids (or
 // IPSCHED columns), value them, solve, verify, start. The models differ only in the config.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -49,6 +50,10 @@ class WindowScheduler : public Scheduler {
   Decisions decide(const SystemView& view, std::span<const Event> events) override;
   const std::vector<PassStats>& stats() const { return stats_; }
   const WindowConfig& config() const { return config_; }
+  // Called with every window problem before it is solved (for offline solver studies,
+  // e.g. bench_captured_windows); decisions are unaffected.
+  using ProblemObserver = std::function<void(const solver::WindowProblem&)>;
+  void observe_problems(ProblemObserver observer) { observer_ = std::move(observer); }
 
  private:
   struct Pass;
@@ -70,6 +75,7 @@ class WindowScheduler : public Scheduler {
   Time next_pass_ = 0;
   int window_now_;  // IPSCHED halves it after a time-out
   std::vector<PassStats> stats_;
+  ProblemObserver observer_;
 };
 
 }  // namespace hs::window
