@@ -3,23 +3,12 @@
 #include <string>
 
 #include "model/cluster.hpp"
+#include "support/uniform_cluster.hpp"
 #include "model/job.hpp"
 
 namespace hs::testing {
 
-inline Cluster make_cluster(int nodes, int cores, int gpus) {
-  Cluster c;
-  c.name = "test";
-  c.gres_types = {"gpu"};
-  for (int i = 0; i < nodes; ++i) {
-    Node n;
-    n.name = "n" + std::to_string(i + 1);
-    n.cores = cores;
-    n.gres[0] = gpus;
-    c.nodes.push_back(n);
-  }
-  return c;
-}
+inline Cluster make_cluster(int nodes, int cores, int gpus) { return test::uniform_cluster(nodes, cores, gpus); }
 
 inline Job make_job(std::int64_t id, Time submit, std::int32_t ntasks, Time run, Time limit) {
   Job j;

@@ -4,24 +4,13 @@
 #include <vector>
 
 #include "model/cluster.hpp"
+#include "support/uniform_cluster.hpp"
 #include "model/job.hpp"
 #include "sim/cluster_state.hpp"
 
 namespace hs::slurm::testing {
 
-inline Cluster make_cluster(int nodes, int cores, int gpus = 0) {
-  Cluster c;
-  c.name = "test";
-  if (gpus > 0) c.gres_types = {"gpu"};
-  for (int i = 0; i < nodes; ++i) {
-    Node n;
-    n.name = "n" + std::to_string(i + 1);
-    n.cores = cores;
-    n.gres[0] = gpus;
-    c.nodes.push_back(n);
-  }
-  return c;
-}
+inline Cluster make_cluster(int nodes, int cores, int gpus = 0) { return test::uniform_cluster(nodes, cores, gpus); }
 
 struct Req {
   int ntasks = 1;

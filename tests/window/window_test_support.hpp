@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "model/cluster.hpp"
+#include "support/uniform_cluster.hpp"
 #include "model/job.hpp"
 #include "policy/window/window_schedulers.hpp"
 #include "sim/bind.hpp"
@@ -12,22 +13,6 @@
 #include "util/params.hpp"
 
 namespace hs::test {
-
-inline Cluster uniform_cluster(int nodes, int cores, int gpus) {
-  Cluster c;
-  c.name = "test";
-  c.gres_types = {"gpu"};
-  for (int i = 0; i < nodes; ++i) {
-    Node n;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "n%05d", i);
-    n.name = buf;
-    n.cores = cores;
-    n.gres[0] = gpus;
-    c.nodes.push_back(n);
-  }
-  return c;
-}
 
 struct JobSpec {
   std::int32_t ntasks = 1;

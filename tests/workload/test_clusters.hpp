@@ -3,24 +3,9 @@
 #include <string>
 
 #include "model/cluster.hpp"
+#include "support/uniform_cluster.hpp"
 
 namespace hs::test {
-
-// n nodes x (cores, gpus per node[, mics per node]) named n1..nN, no topology.
-inline Cluster uniform_cluster(int nodes, int cores, int gpus, int mics = 0) {
-  Cluster c;
-  c.name = "test" + std::to_string(nodes);
-  c.gres_types = {"gpu"};
-  if (mics > 0) c.gres_types.push_back("mic");
-  for (int i = 0; i < nodes; ++i) {
-    Node n;
-    n.name = "n" + std::to_string(i + 1);
-    n.cores = cores;
-    n.gres = {gpus, mics, 0, 0};
-    c.nodes.push_back(n);
-  }
-  return c;
-}
 
 inline Cluster paper1024() { return uniform_cluster(1024, 8, 2); }
 
