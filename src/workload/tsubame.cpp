@@ -66,6 +66,8 @@ void read_shared(Params& p, KindsOptions& o, const std::string& origin) {
                      "must be at least runtime_min=" + std::to_string(o.runtime_min));
   o.arrival_mean = p.get_double("arrival_mean", 0, 0, 1e7,
                                 "mean exponential inter-arrival time (s); 0 = all at t=0");
+  o.cores_per_gpu_max = static_cast<std::int32_t>(p.get_int(
+      "cores_per_gpu_max", 2, 1, 64, "GPU kinds take U{1..this} cores per GPU on each node"));
   o.common = workload_detail::read_common_options(p);
 }
 
@@ -81,19 +83,19 @@ std::int64_t max_size_steps(const KindsOptions& o, const ClusterShape& shape) {
 }
 
 // Fills -n, -N and gres of one job of `kind` aiming at `target` cores.
-void shape_request(Job& job, const KindSpec& kind, std::int64_t target, const Cluster& cluster,
-                   const ClusterShape& shape, Rng& rng) {
+void shape_request(Job& job, const KindSpec& kind, std::int64_t target, std::int32_t cores_per_gpu_max,
+                   const Cluster& cluster, const ClusterShape& shape, Rng& rng) {
   JobRequest& r = job.req;
   if (!kind.nodes_given) {
     r.ntasks = static_cast<std::int32_t>(target);
     return;
   }
-  // Cores per node: half or all of a node (B), or 1-2 cores per GPU (GPU kinds).
+  // Cores per node: half or all of a node (B), or 1..cores_per_gpu_max cores per GPU.
   std::int32_t per_node;
   if (kind.gpus_min == 0) {
     per_node = rng.bernoulli(0.5) ? std::max(1, shape.cores_per_node / 2) : shape.cores_per_node;
   } else {
-    per_node = static_cast<std::int32_t>(rng.uniform_int(1, 2)) * kind.gpus_min;
+    per_node = static_cast<std::int32_t>(rng.uniform_int(1, cores_per_gpu_max)) * kind.gpus_min;
     if (per_node > shape.cores_per_node) per_node = kind.gpus_min;
   }
   const std::int32_t usable = shape.nodes_with_gpus[kind.gpus_min];
@@ -204,7 +206,8 @@ Workload generate_kinds_workload(const KindsOptions& o, const Cluster& cluster,
     const Time nominal = rng.uniform_int(o.runtime_min, o.runtime_max);
     job.run_time = nominal;
     job.req.time_limit = workload_detail::time_limit_for(nominal, o.common.limit_factor);
-    shape_request(job, kind, shape.cores_per_node * rng.uniform_int(1, kmax), cluster, shape, rng);
+    shape_request(job, kind, shape.cores_per_node * rng.uniform_int(1, kmax), o.cores_per_gpu_max,
+                  cluster, shape, rng);
     job.req.contiguous = contiguous[i] != 0;
     if (kind.gpus_max > kind.gpus_min) make_moldable(job, nominal, o.common.limit_factor, rng);
     if (o.arrival_mean > 0 && i > 0) t += rng.exponential(o.arrival_mean);

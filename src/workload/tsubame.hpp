@@ -35,6 +35,7 @@ struct KindsOptions {
   Time runtime_min = 60;
   Time runtime_max = 600;
   double arrival_mean = 0;  // mean exponential inter-arrival (s); 0 = all at t = 0
+  std::int32_t cores_per_gpu_max = 2;  // GPU kinds: U{1..this} cores per GPU on each node
   workload_detail::CommonOptions common;
 };
 

@@ -68,6 +68,30 @@ TEST(Tsubame, KindsExpressTheirRequestsAsTable73) {
   }
 }
 
+// cores_per_gpu_max widens the cores-per-GPU draw of the GPU kinds; every value in
+// 1..max appears, and the default (2) is the draw above.
+TEST(Tsubame, CoresPerGpuMaxWidensTheGpuKindsDraw) {
+  const Cluster c = tsubame();
+  const Workload w = generate_workload("tsubame:wl=3,cores_per_gpu_max=4", c, 2);
+  std::map<int, int> cores_per_gpu;
+  for (const auto& j : w.jobs) {
+    if (j.req.gres.empty()) continue;
+    const int g = j.req.gres[0].per_node_min;
+    const int per_node = j.req.ntasks / j.req.nodes_min;
+    ASSERT_EQ(per_node % g, 0) << j.name;
+    ++cores_per_gpu[per_node / g];
+  }
+  ASSERT_EQ(cores_per_gpu.size(), 4u);
+  EXPECT_EQ(cores_per_gpu.begin()->first, 1);
+  EXPECT_EQ(cores_per_gpu.rbegin()->first, 4);
+  for (const auto& [k, n] : cores_per_gpu) EXPECT_GT(n, 300) << k;
+  const Workload by_default = generate_workload("tsubame:wl=3", c, 2);
+  const Workload explicit_two = generate_workload("tsubame:wl=3,cores_per_gpu_max=2", c, 2);
+  ASSERT_EQ(by_default.jobs.size(), explicit_two.jobs.size());
+  for (std::size_t i = 0; i < by_default.jobs.size(); ++i)
+    EXPECT_EQ(by_default.jobs[i].req.ntasks, explicit_two.jobs[i].req.ntasks);
+}
+
 TEST(Tsubame, BOnlyWorkloadIsAboutThreeHours) {
   const Cluster c = tsubame();
   const Workload w = generate_workload("tsubame:wl=2", c, 3);
