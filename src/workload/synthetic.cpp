@@ -37,7 +37,7 @@ Kind draw_kind(const std::array<double, 4>& shares, Rng& rng) {
 std::int32_t set_nodes(JobRequest& r, std::int64_t cores, std::int32_t per_node,
                        std::int32_t usable) {
   const auto nodes = std::clamp<std::int64_t>(cores / per_node, 1, usable);
-  r.nodes_min = static_cast<std::int32_t>(nodes);
+  r.nodes_min = r.nodes_max = static_cast<std::int32_t>(nodes);  // exactly -N y
   r.ntasks = static_cast<std::int32_t>(nodes * per_node);
   return r.ntasks;
 }

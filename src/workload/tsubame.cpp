@@ -101,7 +101,7 @@ void shape_request(Job& job, const KindSpec& kind, std::int64_t target, std::int
   const std::int32_t usable = shape.nodes_with_gpus[kind.gpus_min];
   const auto nodes =
       std::clamp<std::int64_t>(std::llround(static_cast<double>(target) / per_node), 1, usable);
-  r.nodes_min = static_cast<std::int32_t>(nodes);
+  r.nodes_min = r.nodes_max = static_cast<std::int32_t>(nodes);  // exactly -N y
   r.ntasks = static_cast<std::int32_t>(nodes * per_node);
   if (kind.gpus_min > 0)
     r.gres.push_back(workload_detail::gres_request(cluster, "gpu", kind.gpus_min, kind.gpus_max));
