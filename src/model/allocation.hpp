@@ -11,6 +11,7 @@ struct NodeShare {
   std::int32_t cores = 0;
   GresCounts gres{};
   std::int64_t mem_mb = 0;
+  bool operator==(const NodeShare&) const = default;
 };
 
 struct Allocation {
@@ -21,6 +22,7 @@ struct Allocation {
   int node_count() const { return static_cast<int>(shares.size()); }
   std::vector<NodeIndex> nodes() const;
   void sort_by_node();
+  bool operator==(const Allocation&) const = default;
 };
 
 }  // namespace hs

@@ -35,6 +35,7 @@ struct FreeArrays {
   int node_count() const { return static_cast<int>(cores.size()); }
   void take(const Candidate& c, const WindowJob& job);
   bool fits(const Candidate& c, const WindowJob& job) const;
+  bool operator==(const FreeArrays&) const = default;
 };
 
 // Which nodes a job may use at all: its partition and an optional usable mask.

@@ -56,6 +56,18 @@ Decisions WindowScheduler::decide(const SystemView& view, std::span<const Event>
   return out;
 }
 
+WindowScheduler::PassKey WindowScheduler::key_of(const Pass& pass) {
+  PassKey key;
+  for (const WindowJob& w : pass.window) key.window.emplace_back(w.ref, w.priority);
+  key.free = pass.free;
+  key.holds = pass.holds;
+  if (pass.reservation) {
+    key.reservation.emplace(pass.reservation->slot, pass.reservation->start);
+    key.reservation_spare = pass.reservation->spare;
+  }
+  return key;
+}
+
 std::vector<WindowJob> WindowScheduler::take_window(const SystemView& view) const {
   std::vector<WindowJob> all;
   for (JobRef j : view.pending) {
@@ -93,6 +105,12 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   PassStats stats;
   stats.now = view.now;
   stats.window = static_cast<int>(pass.window.size());
+  PassKey key = key_of(pass);
+  if (config_.skip_repeated_passes && idle_key_ && *idle_key_ == key) {
+    stats.repeated = true;
+    stats_.push_back(stats);
+    return;
+  }
   const auto winners = config_.model == Model::Ipsched ? solve_ipsched(pass, stats)
                                                        : solve_auction(pass, stats);
   std::vector<std::string> problems;
@@ -100,6 +118,9 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   stats.started = static_cast<int>(out.starts.size());
   stats.rejected_proposals = static_cast<int>(problems.size());
   if (!problems.empty()) stats.first_problem = problems.front();
+  // IPSCHED's window size is state too: only a pass at the full window may be skipped later.
+  const bool idle = out.starts.empty() && !stats.timed_out && window_now_ == config_.window;
+  idle_key_ = idle ? std::optional<PassKey>(std::move(key)) : std::nullopt;
   stats.pass_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   stats_.push_back(stats);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -40,6 +41,7 @@ struct WindowConfig {
   int repack_pairs = 128;          // IPSCHED: most (loser, winner) pairs per round
   bool exhaustive_columns = false; // IPSCHED: enumerate every column (tiny instances)
   std::int64_t exhaustive_cap = 20000;
+  bool skip_repeated_passes = true; // an idle pass with the last idle pass's inputs is skipped
   bool strict_timeout = false;     // IPSCHED: an unproven solution at the limit also times out
 };
 
@@ -57,6 +59,16 @@ class WindowScheduler : public Scheduler {
 
  private:
   struct Pass;
+  // Everything a pass's outcome depends on: bids and solves are pure functions of it.
+  struct PassKey {
+    std::vector<std::pair<JobRef, std::int64_t>> window;  // job and priority, in window order
+    FreeArrays free;
+    std::vector<char> holds;
+    std::optional<std::pair<int, Time>> reservation;  // slot and start
+    FreeArrays reservation_spare;
+    bool operator==(const PassKey&) const = default;
+  };
+  static PassKey key_of(const Pass& pass);
   void run_pass(const SystemView& view, Decisions& out);
   std::vector<WindowJob> take_window(const SystemView& view) const;
   std::vector<Candidate> auction_bids(const Pass& pass) const;
@@ -76,6 +88,8 @@ class WindowScheduler : public Scheduler {
   int window_now_;  // IPSCHED halves it after a time-out
   std::vector<PassStats> stats_;
   ProblemObserver observer_;
+  // Key of the last pass when it started nothing: an identical pass would start nothing again.
+  std::optional<PassKey> idle_key_;
 };
 
 }  // namespace hs::window

@@ -34,6 +34,11 @@ void read_common(Params& p, window::WindowConfig& c) {
                               "deterministic work limit per solve; 0 = the solver's default");
   c.solver_time_limit = p.get_double("solver_time_limit", 0.0, 0.0, 3600.0,
                                      "wall-clock cap per solve in seconds; 0 = none (deterministic)");
+  c.skip_repeated_passes =
+      p.get_choice("idle_passes", "skip", {"skip", "solve"},
+                   "skip: a pass whose inputs equal those of the last pass that started "
+                   "nothing is not solved again (same outcome, less time); solve: always solve") ==
+      "skip";
   c.starvation = p.get_choice("starvation", "none", {"none", "reserve"},
                               "none (the documents) or reserve: protect the top job's "
                               "backfill-style reservation") == "reserve"

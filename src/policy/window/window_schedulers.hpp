@@ -34,6 +34,7 @@ struct PassStats {
   bool fallback = false;       // solver failed; greedy fallback used
   int rejected_proposals = 0;  // winners that failed verification (should stay 0)
   std::string first_problem;   // why the first of them failed
+  bool repeated = false;       // same inputs as the previous idle pass: not solved again
 };
 
 // Passes recorded by a window scheduler (empty for any other scheduler).
