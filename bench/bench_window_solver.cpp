@@ -37,6 +37,7 @@ struct Config {
   std::string json_path = "bench_window_solver.json";
   bool quick = false;
   std::string cbc_cache;
+  double busy_node_fraction = 0.5;  // --busy: share of nodes partly used by running jobs
   std::vector<std::array<int, 3>> shapes;  // --shape NODESxJOBSxBIDS (repeatable)
 };
 
@@ -86,6 +87,7 @@ Config parse(int argc, char** argv) {
     else if (arg == "--json") c.json_path = next();
     else if (arg == "--quick") c.quick = true;
     else if (arg == "--cbc-cache") c.cbc_cache = next();
+    else if (arg == "--busy") c.busy_node_fraction = std::stod(next());
     else if (arg == "--shape") {
       std::array<int, 3> shape{};
       if (std::sscanf(next().c_str(), "%dx%dx%d", &shape[0], &shape[1], &shape[2]) != 3) {
@@ -102,8 +104,9 @@ Config parse(int argc, char** argv) {
   return c;
 }
 
-RandomWindowSpec spec_for(const Case& shape, int instance) {
+RandomWindowSpec spec_for(const Config& config, const Case& shape, int instance) {
   RandomWindowSpec spec;
+  spec.busy_node_fraction = config.busy_node_fraction;
   spec.nodes = shape.nodes;
   spec.jobs = shape.jobs;
   spec.max_bids_per_job = shape.bids;
@@ -145,7 +148,7 @@ Row run_case(const Config& config, const Case& shape) {
   auto cbc = config.with_cbc && cbc_available() ? make_window_solver("cbc") : nullptr;
   std::vector<double> ms, cpu_ms, gaps, ratios;
   for (int i = 0; i < config.instances; ++i) {
-    const WindowProblem problem = make_random_window(spec_for(shape, i));
+    const WindowProblem problem = make_random_window(spec_for(config, shape, i));
     row.mean_bids += static_cast<double>(problem.bids.size()) / config.instances;
     SolverOptions options;
     options.effort_limit = config.effort;
