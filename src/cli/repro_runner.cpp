@@ -126,6 +126,12 @@ bool read_result(const RunGroup& g, const RunSettings& s, GroupResult& r) {
     return false;
   }
   r.repeat = static_cast<int>(number(meta["repeat"], path, 0));
+  // --reuse keeps a group only if it has the repetitions asked for; documenting takes any.
+  if (!s.document_only && r.repeat < (s.quick ? 1 : s.repeat)) {
+    r.missing.clear();
+    r.metrics.clear();
+    return false;
+  }
   r.jobs = static_cast<std::size_t>(number(meta["jobs"], path, 0));
   r.runs = static_cast<std::size_t>(number(meta["runs"], path, 0));
   r.violations = static_cast<std::size_t>(number(meta["violations"], path, 0));

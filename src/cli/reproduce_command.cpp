@@ -35,7 +35,7 @@ Args reproduce_args() {
   args.declare({"parallel", "P", "runs at once (processes)", "2"});
   args.declare({"seed", "N", "first seed", "1"});
   args.declare({"quick", "", "tiny subset on reduced workloads, R = 1 (a smoke test)", ""});
-  args.declare({"reuse", "", "take groups already finished in --out (any R) instead of rerunning", ""});
+  args.declare({"reuse", "", "take groups already finished in --out with at least --repeat repetitions instead of rerunning them", ""});
   args.declare({"document-only", "", "run nothing: document the groups finished in --out, list the rest", ""});
   args.declare({"workloads", "LIST", "keep only rows of these published workload labels (e.g. I.1,wl=5,apr2015)", "all"});
   args.declare({"out", "DIR", "run directories and per-group result.csv", "out/reproduce"});

@@ -193,5 +193,32 @@ TEST(Repro, QuickRunWritesEveryTableWithNumbersFromTheRuns) {
   EXPECT_NE(text.find("Checker violations: 0"), std::string::npos);
 }
 
+
+// --reuse takes a finished group only when it has the repetitions asked for; a group with
+// fewer is run again (here: heterogeneous ESP under backfill, about a second).
+TEST(Repro, ReuseNeedsTheRequestedRepetitions) {
+  const std::string dir = temp_dir("reuse");
+  RunGroup g{"paper1024", "esp-het", {"backfill"}, {"002-V"}, dir + "/group"};
+  fs::create_directories(g.dir);
+  std::ofstream(g.dir + "/result.csv")
+      << "kind,a,b,c,d\nmeta,cluster,paper1024,,\nmeta,workload,esp-het,,\n"
+         "meta,seed,1,,\nmeta,repeat,1,,\nmeta,jobs,458,,\nmeta,runs,1,,\n"
+         "meta,violations,0,,\nmeta,failed_runs,0,,\nmeta,wall_seconds,1,,\n"
+         "metric,backfill,wait_mean,7,0\n";
+  RunSettings s;
+  s.reuse = true;
+  s.repeat = 1;
+  s.parallel = 1;
+  s.out_dir = dir;
+  const GroupResult once = run_group(g, s);
+  EXPECT_TRUE(once.reused);
+  EXPECT_EQ(once.metrics.at("backfill").at("wait_mean").mean, 7);
+  s.repeat = 2;
+  const GroupResult twice = run_group(g, s);
+  EXPECT_FALSE(twice.reused);
+  EXPECT_TRUE(twice.ran) << twice.error;
+  EXPECT_EQ(twice.repeat, 2);
+}
+
 }  // namespace
 }  // namespace hs::cli::repro
