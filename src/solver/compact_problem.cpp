@@ -85,7 +85,10 @@ CompactProblem compact(const WindowProblem& problem) {
     c.job_of_bid.push_back(bid.job);
     for (const NodeUse& use : bid.uses) {
       c.use_node.push_back(use.node);
-      for (std::int32_t d = 0; d < c.dims; ++d) c.use_amount.push_back(use.amount[d]);
+      for (std::int32_t d = 0; d < c.dims; ++d) {
+        c.use_amount.push_back(use.amount[d]);
+        c.use_amount_real.push_back(static_cast<double>(use.amount[d]));
+      }
     }
     c.use_begin.push_back(static_cast<std::int32_t>(c.use_node.size()));
   }

@@ -21,6 +21,7 @@ struct CompactProblem {
   std::vector<std::int32_t> use_begin;   // bids + 1 offsets into use_node
   std::vector<std::int32_t> use_node;    // per use
   std::vector<std::int32_t> use_amount;  // per use * dims
+  std::vector<double> use_amount_real;   // the same amounts as doubles (pricing loops)
   std::vector<std::int32_t> job_bid_begin;  // jobs + 1 offsets into job_bids
   std::vector<std::int32_t> job_bids;       // bid indices grouped by job, ascending
   std::vector<std::uint8_t> usable;         // per bid: fits the empty cluster

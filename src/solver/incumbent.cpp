@@ -20,11 +20,15 @@ void insert_in_order(const CompactProblem& problem, const std::vector<std::int32
 
 std::vector<std::int32_t> order_by_descending(const std::vector<double>& key,
                                               std::int64_t& effort) {
-  std::vector<std::int32_t> order(key.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int32_t>(i);
-  std::sort(order.begin(), order.end(), [&key](std::int32_t a, std::int32_t b) {
-    return key[a] > key[b] || (key[a] == key[b] && a < b);
+  // Sorting (key, index) pairs in place is faster than an indirect comparison; ties by
+  // index make the order unique, so it is the same order either way.
+  std::vector<std::pair<double, std::int32_t>> keyed(key.size());
+  for (std::size_t i = 0; i < keyed.size(); ++i) keyed[i] = {key[i], static_cast<std::int32_t>(i)};
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
   });
+  std::vector<std::int32_t> order(keyed.size());
+  for (std::size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
   effort += sort_effort(order.size());
   return order;
 }

@@ -42,7 +42,7 @@ double LagrangianDual::evaluate() {
     double priced = 0.0;
     for (std::int32_t u = p.use_begin[b]; u < p.use_begin[b + 1]; ++u) {
       const double* price = &lambda_[static_cast<std::size_t>(p.use_node[u]) * dims];
-      const std::int32_t* amount = &p.use_amount[static_cast<std::size_t>(u) * dims];
+      const double* amount = &p.use_amount_real[static_cast<std::size_t>(u) * dims];
       for (std::int32_t d = 0; d < dims; ++d) priced += price[d] * amount[d];
     }
     reduced_[b] = p.value[b] - priced;

@@ -1,6 +1,7 @@
 #include "policy/window/auction_bids.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <numeric>
 #include <set>
 
@@ -17,7 +18,7 @@ struct LevelContext {
   std::span<const char> mask;
   std::int32_t g;
   std::int32_t node_count;
-  std::vector<Nodeset> sets;
+  std::span<const Nodeset> sets;  // owned by the call's NodesetCache
   PreferenceTable table;
   int slot;
 };
@@ -201,29 +202,69 @@ std::vector<std::int32_t> nodeset_scopes(const Cluster& cluster, bool per_switch
   return scopes;
 }
 
+// What a job's nodesets depend on (node_fits plus the scope): jobs of a window that agree
+// on it share one set of runs.
+struct NodesetKey {
+  std::int32_t min_cores = 1;
+  std::int32_t gres_type = -1;  // only when g > 0
+  std::int32_t g = 0;
+  std::int64_t mem_per_node_mb = 0;
+  std::int32_t scope = 0;
+  std::vector<char> mask;
+  bool operator==(const NodesetKey&) const = default;
+};
+
+NodesetKey nodeset_key(const WindowJob& job, std::span<const char> mask, std::int32_t g,
+                       std::int32_t scope) {
+  NodesetKey key;
+  key.min_cores = std::max(1, job.cores_per_node);
+  key.gres_type = g > 0 ? job.gres_type : -1;
+  key.g = g;
+  key.mem_per_node_mb = std::max<std::int64_t>(0, job.mem_per_node_mb);
+  key.scope = scope;
+  key.mask.assign(mask.begin(), mask.end());
+  return key;
+}
+
+// Nodesets of one bid generation call (one free state), shared between window jobs.
+class NodesetCache {
+ public:
+  const std::vector<Nodeset>& sets(const Cluster& cluster, const FreeArrays& free,
+                                   const WindowJob& job, std::span<const char> mask,
+                                   std::int32_t g, std::int32_t scope) {
+    NodesetKey key = nodeset_key(job, mask, g, scope);
+    for (const auto& [k, v] : entries_)
+      if (k == key) return v;
+    entries_.emplace_back(std::move(key),
+                          scope > 0 ? switch_nodesets(*cluster.topology, free, job, mask, g, scope)
+                                    : flat_nodesets(free, job, mask, g));
+    return entries_.back().second;
+  }
+
+ private:
+  std::deque<std::pair<NodesetKey, std::vector<Nodeset>>> entries_;  // stable references
+};
+
 std::vector<LevelContext> gres_levels(const Cluster& cluster, const FreeArrays& free,
                                       const WindowJob& job, int slot,
                                       std::span<const char> mask, const AuctionConfig& config,
-                                      std::int32_t scope) {
+                                      std::int32_t scope, NodesetCache& cache) {
   std::vector<LevelContext> levels;
   const std::int32_t top = config.gres_ranges ? job.gres_max : job.gres_min;
   for (std::int32_t g = top; g >= job.gres_min; --g) {
     LevelContext ctx{&free, &job, mask, g, free.node_count(), {}, config.table, slot};
-    ctx.sets = scope > 0 ? switch_nodesets(*cluster.topology, free, job, mask, g, scope)
-                         : flat_nodesets(free, job, mask, g);
+    ctx.sets = cache.sets(cluster, free, job, mask, g, scope);
     if (level_can_hold(ctx)) levels.push_back(std::move(ctx));
   }
   return levels;
 }
 
-}  // namespace
-
-int generate_job_bids(const Cluster& cluster, const FreeArrays& free, const WindowJob& job,
-                      int slot, std::span<const char> mask, const AuctionConfig& config,
-                      int budget, std::vector<Candidate>& out) {
+int job_bids(const Cluster& cluster, const FreeArrays& free, const WindowJob& job, int slot,
+             std::span<const char> mask, const AuctionConfig& config, int budget,
+             NodesetCache& cache, std::vector<Candidate>& out) {
   BidSink sink(out, budget);
   for (std::int32_t scope : nodeset_scopes(cluster, config.per_switch)) {
-    const auto levels = gres_levels(cluster, free, job, slot, mask, config, scope);
+    const auto levels = gres_levels(cluster, free, job, slot, mask, config, scope, cache);
     for (const auto& ctx : levels) class_a(ctx, sink);
     for (const auto& ctx : levels) class_b(ctx, sink);
     if (!job.contiguous)
@@ -231,6 +272,15 @@ int generate_job_bids(const Cluster& cluster, const FreeArrays& free, const Wind
     if (sink.added() > 0) break;
   }
   return sink.added();
+}
+
+}  // namespace
+
+int generate_job_bids(const Cluster& cluster, const FreeArrays& free, const WindowJob& job,
+                      int slot, std::span<const char> mask, const AuctionConfig& config,
+                      int budget, std::vector<Candidate>& out) {
+  NodesetCache cache;
+  return job_bids(cluster, free, job, slot, mask, config, budget, cache, out);
 }
 
 namespace {
@@ -261,8 +311,9 @@ std::optional<Candidate> slurm_bid(const AuctionInput& in, const ClusterState& s
 // Whether the job's usable free nodes hold its cores and node minimum at some gres level
 // (the cheap test that guards the Slurm fallback).
 bool free_resources_suffice(const Cluster& cluster, const FreeArrays& free, const WindowJob& job,
-                            int slot, std::span<const char> mask, const AuctionConfig& config) {
-  return !gres_levels(cluster, free, job, slot, mask, config, 0).empty();
+                            int slot, std::span<const char> mask, const AuctionConfig& config,
+                            NodesetCache& cache) {
+  return !gres_levels(cluster, free, job, slot, mask, config, 0, cache).empty();
 }
 
 }  // namespace
@@ -271,6 +322,7 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
   const FreeArrays free = FreeArrays::from(*in.cluster, *in.state);
   ClusterState slurm_state = *in.state;
   std::vector<Candidate> out;
+  NodesetCache cache;  // `free` stays fixed for the whole call
   for (int slot = 0; slot < static_cast<int>(in.window.size()); ++slot) {
     int count = 0;
     if (config.slurm_bids) {
@@ -280,10 +332,10 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
         ++count;
       }
     }
-    count += generate_job_bids(*in.cluster, free, in.window[slot], slot, in.masks[slot], config,
-                               config.max_bids_per_job - count, out);
+    count += job_bids(*in.cluster, free, in.window[slot], slot, in.masks[slot], config,
+                      config.max_bids_per_job - count, cache, out);
     if (count == 0 && free_resources_suffice(*in.cluster, free, in.window[slot], slot,
-                                             in.masks[slot], config)) {
+                                             in.masks[slot], config, cache)) {
       // Last resort so that a job the free nodes can hold is never left without a bid.
       if (auto c = slurm_bid(in, *in.state, slot)) out.push_back(std::move(*c));
     }
