@@ -73,6 +73,29 @@ std::optional<std::string> find_problem_defect(const WindowProblem& problem) {
   return std::nullopt;
 }
 
+namespace {
+
+// Mean usable bid value over the total capacity of each dimension.
+std::vector<double> base_prices(const CompactProblem& p) {
+  double value_sum = 0.0;
+  std::int32_t usable_count = 0;
+  for (std::int32_t b = 0; b < p.bid_count(); ++b)
+    if (p.usable[b]) {
+      value_sum += p.value[b];
+      ++usable_count;
+    }
+  const double mean_value = usable_count > 0 ? value_sum / usable_count : 0.0;
+  std::vector<double> price(p.dims, 0.0);
+  for (std::int32_t d = 0; d < p.dims; ++d) {
+    double total = 0.0;
+    for (std::int32_t n = 0; n < p.nodes; ++n) total += p.capacity[static_cast<std::size_t>(n) * p.dims + d];
+    if (total > 0.0) price[d] = mean_value / total;
+  }
+  return price;
+}
+
+}  // namespace
+
 CompactProblem compact(const WindowProblem& problem) {
   CompactProblem c;
   c.jobs = problem.job_count;
@@ -94,6 +117,7 @@ CompactProblem compact(const WindowProblem& problem) {
   }
   c.usable.resize(problem.bids.size());
   for (std::int32_t b = 0; b < c.bid_count(); ++b) c.usable[b] = fits_empty_cluster(c, b);
+  c.base_price = base_prices(c);
   group_bids_by_job(c);
   return c;
 }

@@ -25,6 +25,8 @@ struct CompactProblem {
   std::vector<std::int32_t> job_bid_begin;  // jobs + 1 offsets into job_bids
   std::vector<std::int32_t> job_bids;       // bid indices grouped by job, ascending
   std::vector<std::uint8_t> usable;         // per bid: fits the empty cluster
+  // Per dimension: mean usable bid value / total capacity (the density ranking's base price).
+  std::vector<double> base_price;
 
   std::int32_t bid_count() const { return static_cast<std::int32_t>(value.size()); }
   std::int32_t use_count(std::int32_t bid) const { return use_begin[bid + 1] - use_begin[bid]; }
