@@ -7,6 +7,27 @@ namespace hs::solver {
 
 namespace {
 constexpr std::int64_t kAverageWindow = 20;  // the average forgets at about this rate
+
+// Reduced value v_b - sum a_{b,n,d} lambda_{n,d} of every usable bid. Dims > 0 fixes the
+// dimension count at compile time so the inner loop unrolls; the sums are the same.
+template <int Dims>
+void fill_reduced(const CompactProblem& p, const std::vector<double>& lambda,
+                  std::vector<double>& reduced) {
+  const std::int32_t dims = Dims > 0 ? Dims : p.dims;
+  for (std::int32_t b = 0; b < p.bid_count(); ++b) {
+    if (!p.usable[b]) {
+      reduced[b] = -std::numeric_limits<double>::infinity();
+      continue;
+    }
+    double priced = 0.0;
+    for (std::int32_t u = p.use_begin[b]; u < p.use_begin[b + 1]; ++u) {
+      const double* price = &lambda[static_cast<std::size_t>(p.use_node[u]) * dims];
+      const double* amount = &p.use_amount_real[static_cast<std::size_t>(u) * dims];
+      for (std::int32_t d = 0; d < dims; ++d) priced += price[d] * amount[d];
+    }
+    reduced[b] = p.value[b] - priced;
+  }
+}
 }  // namespace
 
 LagrangianDual::LagrangianDual(const CompactProblem& problem, std::int64_t& effort)
@@ -33,19 +54,10 @@ LagrangianDual::LagrangianDual(const CompactProblem& problem, std::int64_t& effo
 
 double LagrangianDual::evaluate() {
   const CompactProblem& p = problem_;
-  const std::int32_t dims = p.dims;
-  for (std::int32_t b = 0; b < p.bid_count(); ++b) {
-    if (!p.usable[b]) {
-      reduced_[b] = -std::numeric_limits<double>::infinity();
-      continue;
-    }
-    double priced = 0.0;
-    for (std::int32_t u = p.use_begin[b]; u < p.use_begin[b + 1]; ++u) {
-      const double* price = &lambda_[static_cast<std::size_t>(p.use_node[u]) * dims];
-      const double* amount = &p.use_amount_real[static_cast<std::size_t>(u) * dims];
-      for (std::int32_t d = 0; d < dims; ++d) priced += price[d] * amount[d];
-    }
-    reduced_[b] = p.value[b] - priced;
+  switch (p.dims) {
+    case 2: fill_reduced<2>(p, lambda_, reduced_); break;
+    case 3: fill_reduced<3>(p, lambda_, reduced_); break;
+    default: fill_reduced<0>(p, lambda_, reduced_); break;
   }
   *effort_ += static_cast<std::int64_t>(p.use_node.size()) + p.bid_count();
   double bound = 0.0;
