@@ -61,6 +61,9 @@ struct Workspace {
   std::vector<std::int32_t> start, end, cpus, nodes, weight;  // consecutive node sets
   std::vector<std::int32_t> sw_count, sw_dist;
   std::vector<char> in_top;
+  // A --contiguous job found no consecutive set that can hold it. Dropping nodes only
+  // splits or shrinks sets, so choose_nodes' retries cannot succeed either.
+  bool no_contiguous_set = false;
 };
 
 Workspace& workspace() {
@@ -178,6 +181,15 @@ void keep_best_single_node(Workspace& ws, int first, int last, const Progress& p
     if (i != best) ws.avail[i] = 0;
 }
 
+// True when no consecutive set could hold what is still needed (pick_set's weight rule
+// can pick an insufficient set over a sufficient one, so its answer is not enough).
+bool no_set_suffices(const Workspace& ws, const Progress& p, const Needs& n) {
+  for (std::size_t i = 0; i < ws.nodes.size(); ++i)
+    if (ws.nodes[i] > 0 && ws.cpus[i] >= p.rem_cpus && enough_nodes(ws.nodes[i], p.rem_nodes, n))
+      return false;
+  return true;
+}
+
 bool eval_flat(const Cluster& cluster, Workspace& ws, const Needs& n) {
   build_sets(cluster, ws, n.contiguous);
   Progress p = progress_of(n);
@@ -185,7 +197,10 @@ bool eval_flat(const Cluster& cluster, Workspace& ws, const Needs& n) {
     bool sufficient = false;
     const int s = pick_set(ws, p, n, sufficient);
     if (s < 0) break;
-    if (n.contiguous && !sufficient) break;  // no hole large enough
+    if (n.contiguous && !sufficient) {  // no hole large enough
+      ws.no_contiguous_set = ws.picked.empty() && no_set_suffices(ws, p, n);
+      break;
+    }
     const int first = ws.start[s], last = ws.end[s];
     if (p.rem_nodes <= 1) keep_best_single_node(ws, first, last, p);
     for (int i = first; i <= last; ++i) {
@@ -340,6 +355,7 @@ bool evaluate(const Cluster& cluster, Workspace& ws, const Needs& n, Method m,
   ws.avail = offer;
   ws.taken.assign(offer.size(), 0);
   ws.picked.clear();
+  ws.no_contiguous_set = false;
   if (m == Method::Flat) return eval_flat(cluster, ws, n);
   return eval_topo(cluster, ws, n, m == Method::TreeLowestTop);
 }
@@ -355,6 +371,7 @@ std::int32_t resource_count(const NodeFree& f, std::int32_t offer, const Needs& 
 bool choose_nodes(const Cluster& cluster, const ClusterState& state, Workspace& ws,
                   const Needs& n, Method topo, std::vector<std::int32_t>& offer) {
   if (evaluate(cluster, ws, n, topo, offer)) return true;
+  if (ws.no_contiguous_set) return false;
   std::int32_t remaining = 0, most = 0;
   for (std::size_t i = 0; i < offer.size(); ++i) {
     if (offer[i] <= 0) continue;
