@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "solver/bid_density.hpp"
+#include "solver/ejection_walk.hpp"
 #include "solver/incumbent.hpp"
 #include "solver/lagrangian_branch_and_bound.hpp"
 #include "solver/lagrangian_dual.hpp"
@@ -25,11 +26,14 @@ constexpr double kLocalSearchShare = 0.6;
 // ones, where its effort is better spent on the large-neighbourhood search.
 constexpr double kSmallWindowBranchAndBoundShare = 0.15;
 constexpr double kLargeWindowBranchAndBoundShare = 0.05;
+// The ejection walk stops at this total; the re-packing search and kicks share the rest.
+constexpr double kWalkShare = 0.85;
 constexpr std::int32_t kSmallWindowJobs = 64;  // large-neighbourhood search stops at this total
 
 struct DualPhaseResult {
   double bound = std::numeric_limits<double>::infinity();
   std::vector<double> lambda;    // multipliers of the best bound
+  std::vector<double> job_estimate;  // per job: how often it was in the relaxed choice lately
 };
 
 // Rotates three repair orders: reduced value; value over priced use; how often the bid
@@ -69,7 +73,24 @@ DualPhaseResult run_dual_phase(const CompactProblem& p, Budget& budget, std::int
     if (phase.bound - best.objective <= optimality_tolerance(phase.bound)) break;
     if (theta < kMinTheta || !dual.step(value - best.objective, theta)) break;
   }
+  phase.job_estimate.assign(p.jobs, 0.0);
+  for (std::int32_t b = 0; b < p.bid_count(); ++b)
+    phase.job_estimate[p.job_of_bid[b]] += dual.average_choice()[b];
+  budget.effort() += p.bid_count();
   return phase;
+}
+
+// Jobs that do not start, most often in the relaxed choice first (ties: lower index).
+std::vector<std::int32_t> walk_targets(const Incumbent& best, const DualPhaseResult& dual,
+                                       Budget& budget) {
+  std::vector<std::int32_t> targets;
+  for (std::int32_t j = 0; j < static_cast<std::int32_t>(best.bid_of_job.size()); ++j)
+    if (best.bid_of_job[j] < 0) targets.push_back(j);
+  std::stable_sort(targets.begin(), targets.end(), [&](std::int32_t a, std::int32_t b) {
+    return dual.job_estimate[a] > dual.job_estimate[b];
+  });
+  budget.effort() += sort_effort(targets.size());
+  return targets;
 }
 
 std::vector<std::int32_t> all_jobs(const CompactProblem& p) {
@@ -106,6 +127,11 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
     const std::int64_t cap = std::min(limit, budget.spent() + until(share));
     if (lagrangian_branch_and_bound(p, priced, all_jobs(p), budget, cap, best))
       bound = best.objective;  // the search completed: proven optimal
+    if (open_gap()) {
+      EjectionWalk walk(p, budget, options.seed);
+      if (walk.improve(best, walk_targets(best, dual, budget), until(kWalkShare)))
+        search.improve(best, until(kWalkShare));
+    }
     if (open_gap()) {
       NeighbourhoodSearch neighbourhoods(p, priced.reduced, budget);
       if (neighbourhoods.improve(best, limit)) search.improve(best, limit);
