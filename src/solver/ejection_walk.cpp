@@ -30,6 +30,7 @@ EjectionWalk::EjectionWalk(const CompactProblem& problem, Budget& budget, std::u
       rng_(seed),
       job_bids_begin_(problem.jobs + 1, 0),
       job_value_(problem.jobs, 0.0),
+      value_weight_(problem.jobs, 0.0),
       occupants_(problem.nodes),
       moves_(problem.jobs, 0),
       tabu_until_(problem.jobs, 0),
@@ -65,7 +66,10 @@ bool EjectionWalk::improve(Incumbent& best, const std::vector<std::int32_t>& tar
 
 bool EjectionWalk::walk(const Incumbent& start, std::int32_t target, bool allow_drops) {
   load(start);
-  target_value_ = job_value_[target];
+  const double target_value = job_value_[target];
+  for (std::int32_t job = 0; job < problem_.jobs; ++job)
+    value_weight_[job] = kValueWeight * job_value_[job] / target_value;
+  budget_.effort() += problem_.jobs;
   best_objective_ = start.objective;
   const double start_objective = start.objective;
   double dropped_value = 0.0;
@@ -77,7 +81,7 @@ bool EjectionWalk::walk(const Incumbent& start, std::int32_t target, bool allow_
     std::int32_t bid = choose_bid(job, true, cost, ejected);
     if (bid < 0) bid = choose_bid(job, false, cost, ejected);  // aspiration: ignore tabu
     const bool may_drop = allow_drops && job != target &&
-                          dropped_value + job_value_[job] < target_value_;
+                          dropped_value + job_value_[job] < target_value;
     if (bid < 0 || (may_drop && cost > kDropWeight)) {
       if (may_drop) dropped_value += job_value_[job];
       continue;  // the job stays out
@@ -179,7 +183,7 @@ double EjectionWalk::ejection_cost(std::int32_t bid, bool respect_tabu, double c
 }
 
 double EjectionWalk::weight(std::int32_t job) const {
-  return 1.0 + kMoveWeight * moves_[job] + kValueWeight * job_value_[job] / target_value_;
+  return 1.0 + kMoveWeight * moves_[job] + value_weight_[job];
 }
 
 bool EjectionWalk::fits_at(std::int32_t use) const {

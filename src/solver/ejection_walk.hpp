@@ -53,6 +53,7 @@ class EjectionWalk {
   std::vector<std::int32_t> job_bids_begin_;  // jobs + 1 offsets into job_bids_
   std::vector<std::int32_t> job_bids_;        // usable bids per job, descending value
   std::vector<double> job_value_;             // value of the job's best usable bid
+  std::vector<double> value_weight_;  // per job, this walk: kValueWeight * value / target's
   // Walk state.
   std::vector<std::int32_t> bid_of_job_;
   std::vector<std::int32_t> remaining_;               // nodes * dims
@@ -63,7 +64,6 @@ class EjectionWalk {
   std::vector<std::int32_t> ejected_stamp_;
   std::int32_t stamp_ = 0;
   std::int32_t step_ = 0;
-  double target_value_ = 0.0;
   double objective_ = 0.0;
   double best_objective_ = 0.0;
   std::vector<std::int32_t> best_bid_of_job_;
