@@ -14,18 +14,8 @@ namespace hs::solver {
 namespace {
 
 using testing::add_bid;
+using testing::incumbent_with;
 using testing::uniform_problem;
-
-Incumbent start_with(const CompactProblem& p, std::int64_t& effort,
-                     const std::vector<std::int32_t>& bids) {
-  Incumbent incumbent(p, effort);
-  for (std::int32_t bid : bids) {
-    incumbent.ledger.take(bid);
-    incumbent.bid_of_job[p.job_of_bid[bid]] = bid;
-    incumbent.objective += p.value[bid];
-  }
-  return incumbent;
-}
 
 // The ledger must hold capacity minus the loads of the chosen bids on every node.
 void expect_ledger_matches(const CompactProblem& p, const Incumbent& incumbent) {
@@ -56,59 +46,68 @@ WindowProblem long_chain_problem() {
   return p;
 }
 
+// Every job 0-5 where it sits.
+Incumbent chain_start(const CompactProblem& p, Budget& budget) {
+  return incumbent_with(p, budget.effort(), {0, 2, 4, 6, 8, 10});
+}
+
 TEST(EjectionWalk, FollowsAChainSixJobsDeep) {
   const WindowProblem problem = long_chain_problem();
   const CompactProblem p = compact(problem);
   Budget budget(1'000'000, 0.0);
-  Incumbent incumbent = start_with(p, budget.effort(), {0, 2, 4, 6, 8, 10});
-  EjectionWalk walk(p, budget, 1);
-  ASSERT_TRUE(walk.improve(incumbent, {6}, 1'000'000));
+  Incumbent incumbent = chain_start(p, budget);
+  ASSERT_TRUE(EjectionWalk(p, budget, 1).improve(incumbent, {6}, 1'000'000));
   EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{1, 3, 5, 7, 9, 11, 12}));
   EXPECT_DOUBLE_EQ(incumbent.objective, 6 * 9.5 + 10.0);
   EXPECT_FALSE(check_solution(problem, {incumbent.bid_of_job, incumbent.objective}));
   expect_ledger_matches(p, incumbent);
 }
 
-TEST(EjectionWalk, TradesACheaperJobForAMoreValuableOne) {
-  // Two nodes of one core. Job 0 (value 5) holds node 0, job 1 (value 8) holds node 1;
-  // job 2 (value 20) needs both. The best choice starts job 2 alone.
+// Two nodes of one core. Job 0 (value 5) holds node 0, job 1 (value 8) holds node 1;
+// job 2 needs both and is worth `needs_both_value`.
+WindowProblem two_for_one_problem(double needs_both_value) {
   WindowProblem problem = uniform_problem(3, 2, {1});
   add_bid(problem, 0, 5.0, {0}, {1});
   add_bid(problem, 1, 8.0, {1}, {1});
-  add_bid(problem, 2, 20.0, {0, 1}, {1});
-  const CompactProblem p = compact(problem);
-  Budget budget(1'000'000, 0.0);
-  Incumbent incumbent = start_with(p, budget.effort(), {0, 1});
+  add_bid(problem, 2, needs_both_value, {0, 1}, {1});
+  return problem;
+}
+
+// Runs one walk for job 2 from the choice {job 0 on node 0, job 1 on node 1}.
+Incumbent walk_two_for_one(const CompactProblem& p, Budget& budget, bool& improved) {
+  Incumbent incumbent = incumbent_with(p, budget.effort(), {0, 1});
   EjectionWalk walk(p, budget, 1);
-  ASSERT_TRUE(walk.improve(incumbent, {2}, 1'000'000));
+  improved = walk.improve(incumbent, {2}, 1'000'000);
+  return incumbent;
+}
+
+TEST(EjectionWalk, TradesCheaperJobsForAMoreValuableOne) {
+  const CompactProblem p = compact(two_for_one_problem(20.0));
+  Budget budget(1'000'000, 0.0);
+  bool improved = false;
+  const Incumbent incumbent = walk_two_for_one(p, budget, improved);
+  EXPECT_TRUE(improved);
   EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{-1, -1, 2}));
   EXPECT_DOUBLE_EQ(incumbent.objective, 20.0);
   expect_ledger_matches(p, incumbent);
 }
 
 TEST(EjectionWalk, KeepsTheIncumbentWhenNothingBetterExists) {
-  // As above, but job 2 is worth less than the two jobs it would displace.
-  WindowProblem problem = uniform_problem(3, 2, {1});
-  add_bid(problem, 0, 5.0, {0}, {1});
-  add_bid(problem, 1, 8.0, {1}, {1});
-  add_bid(problem, 2, 12.0, {0, 1}, {1});
-  const CompactProblem p = compact(problem);
+  const CompactProblem p = compact(two_for_one_problem(12.0));  // less than 5 + 8
   Budget budget(1'000'000, 0.0);
-  Incumbent incumbent = start_with(p, budget.effort(), {0, 1});
-  EjectionWalk walk(p, budget, 1);
-  EXPECT_FALSE(walk.improve(incumbent, {2}, 1'000'000));
+  bool improved = true;
+  const Incumbent incumbent = walk_two_for_one(p, budget, improved);
+  EXPECT_FALSE(improved);
   EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{0, 1, -1}));
   EXPECT_DOUBLE_EQ(incumbent.objective, 13.0);
   expect_ledger_matches(p, incumbent);
 }
 
 TEST(EjectionWalk, StopsAtTheEffortCap) {
-  const WindowProblem problem = long_chain_problem();
-  const CompactProblem p = compact(problem);
+  const CompactProblem p = compact(long_chain_problem());
   Budget budget(1'000'000, 0.0);
-  Incumbent incumbent = start_with(p, budget.effort(), {0, 2, 4, 6, 8, 10});
-  EjectionWalk walk(p, budget, 1);
-  EXPECT_FALSE(walk.improve(incumbent, {6}, budget.spent()));  // no effort left
+  Incumbent incumbent = chain_start(p, budget);
+  EXPECT_FALSE(EjectionWalk(p, budget, 1).improve(incumbent, {6}, budget.spent()));  // no effort left
   EXPECT_EQ(incumbent.bid_of_job[6], -1);
 }
 
@@ -117,11 +116,7 @@ TEST(EjectionWalk, StopsAtTheEffortCap) {
 TEST(EjectionWalk, RandomWindowsStayFeasibleAndDeterministic) {
   int improved = 0;
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-    RandomWindowSpec spec;
-    spec.nodes = 64;
-    spec.jobs = 40;
-    spec.seed = seed;
-    const WindowProblem problem = make_random_window(spec);
+    const WindowProblem problem = testing::random_window(64, 40, seed);
     const CompactProblem p = compact(problem);
     std::vector<std::int32_t> first_answer;
     for (int run = 0; run < 2; ++run) {

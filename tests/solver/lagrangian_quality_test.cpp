@@ -6,6 +6,7 @@
 
 #include "solver/random_instances.hpp"
 #include "solver/solvers.hpp"
+#include "window_builders.hpp"
 
 namespace hs::solver {
 namespace {
@@ -132,11 +133,7 @@ TEST(LagrangianQuality, WallClockCapAndSeedsStillGiveFeasibleAnswers) {
 
 TEST(LagrangianQuality, BeatsOrMatchesPlainGreedy) {
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-    RandomWindowSpec spec;
-    spec.nodes = 256;
-    spec.jobs = 80;
-    spec.seed = seed;
-    const WindowProblem p = make_random_window(spec);
+    const WindowProblem p = testing::random_window(256, 80, seed);
     const SolveResult greedy = make_window_solver("greedy")->solve(p, {});
     const SolveResult lagrangian = make_window_solver("lagrangian")->solve(p, {});
     EXPECT_GE(lagrangian.solution.objective, greedy.solution.objective - 1e-9) << seed;

@@ -12,19 +12,9 @@ namespace hs::solver {
 namespace {
 
 using testing::add_bid;
+using testing::incumbent_with;
 using testing::node_range;
 using testing::uniform_problem;
-
-Incumbent start_with(const CompactProblem& p, std::int64_t& effort,
-                     const std::vector<std::int32_t>& bids) {
-  Incumbent incumbent(p, effort);
-  for (std::int32_t bid : bids) {
-    incumbent.ledger.take(bid);
-    incumbent.bid_of_job[p.job_of_bid[bid]] = bid;
-    incumbent.objective += p.value[bid];
-  }
-  return incumbent;
-}
 
 // Six one-core nodes. Job 0 sits on nodes 0-1 and could move to 2-3; job 1 sits on 2-3 and
 // could move to 4-5; job 2 (not started) fits only on nodes 0-1. Starting job 2 needs both
@@ -43,7 +33,7 @@ TEST(NeighbourhoodPacking, ShiftsAChainOfJobsToStartOneMore) {
   const WindowProblem problem = chain_problem();
   const CompactProblem p = compact(problem);
   Budget budget(1'000'000, 0.0);
-  Incumbent incumbent = start_with(p, budget.effort(), {0, 2});
+  Incumbent incumbent = incumbent_with(p, budget.effort(), {0, 2});
   ASSERT_TRUE(repack_neighbourhood(p, {2, 0, 1}, 0, budget, 100'000, incumbent));
   EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{1, 3, 4}));
   EXPECT_DOUBLE_EQ(incumbent.objective, 23.0);
@@ -57,7 +47,7 @@ TEST(NeighbourhoodPacking, LeavesTheIncumbentAloneWhenNoPackingExists) {
   problem.bids[3].uses[1].node = 3;
   const CompactProblem p = compact(problem);
   Budget budget(1'000'000, 0.0);
-  Incumbent incumbent = start_with(p, budget.effort(), {0, 2});
+  Incumbent incumbent = incumbent_with(p, budget.effort(), {0, 2});
   EXPECT_FALSE(repack_neighbourhood(p, {2, 0, 1}, 0, budget, 100'000, incumbent));
   EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{0, 2, -1}));
   EXPECT_DOUBLE_EQ(incumbent.objective, 20.0);
@@ -74,7 +64,7 @@ TEST(NeighbourhoodPacking, RefusesAPackingThatLosesValue) {
   add_bid(problem, 1, 2.0, node_range(0, 2), {1});
   const CompactProblem p = compact(problem);
   Budget budget(1'000'000, 0.0);
-  Incumbent incumbent = start_with(p, budget.effort(), {0});
+  Incumbent incumbent = incumbent_with(p, budget.effort(), {0});
   EXPECT_FALSE(repack_neighbourhood(p, {1, 0}, 0, budget, 100'000, incumbent));
   EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{0, -1}));
   EXPECT_DOUBLE_EQ(incumbent.objective, 10.0);
@@ -87,7 +77,7 @@ TEST(NeighbourhoodPacking, LeavesOutACheaperJobOnlyWhenAllowedAndWorthIt) {
   add_bid(problem, 1, 8.0, node_range(0, 2), {1});
   const CompactProblem p = compact(problem);
   Budget budget(1'000'000, 0.0);
-  Incumbent incumbent = start_with(p, budget.effort(), {0});
+  Incumbent incumbent = incumbent_with(p, budget.effort(), {0});
   EXPECT_FALSE(repack_neighbourhood(p, {1, 0}, 0, budget, 100'000, incumbent));
   ASSERT_TRUE(repack_neighbourhood(p, {1, 0}, 1, budget, 100'000, incumbent));
   EXPECT_EQ(incumbent.bid_of_job, (std::vector<std::int32_t>{-1, 1}));
@@ -102,7 +92,7 @@ TEST(NeighbourhoodPacking, StopsAtItsEffortLimit) {
   const WindowProblem problem = chain_problem();
   const CompactProblem p = compact(problem);
   Budget budget(1'000'000, 0.0);
-  Incumbent incumbent = start_with(p, budget.effort(), {0, 2});
+  Incumbent incumbent = incumbent_with(p, budget.effort(), {0, 2});
   const std::int64_t before = budget.spent();
   EXPECT_FALSE(repack_neighbourhood(p, {2, 0, 1}, 0, budget, 0, incumbent));
   EXPECT_LE(budget.spent() - before, 200);

@@ -5,6 +5,9 @@
 #include <utility>
 #include <vector>
 
+#include "solver/compact_problem.hpp"
+#include "solver/incumbent.hpp"
+#include "solver/random_instances.hpp"
 #include "solver/window_problem.hpp"
 
 namespace hs::solver::testing {
@@ -41,6 +44,27 @@ inline std::vector<std::int32_t> node_range(std::int32_t first, std::int32_t cou
   std::vector<std::int32_t> nodes;
   for (std::int32_t n = first; n < first + count; ++n) nodes.push_back(n);
   return nodes;
+}
+
+// Random window of the benchmark family with the generator's other defaults.
+inline WindowProblem random_window(std::int32_t nodes, std::int32_t jobs, std::uint64_t seed) {
+  RandomWindowSpec spec;
+  spec.nodes = nodes;
+  spec.jobs = jobs;
+  spec.seed = seed;
+  return make_random_window(spec);
+}
+
+// Incumbent holding the given bids (assumed feasible together).
+inline Incumbent incumbent_with(const CompactProblem& p, std::int64_t& effort,
+                                const std::vector<std::int32_t>& bids) {
+  Incumbent incumbent(p, effort);
+  for (std::int32_t bid : bids) {
+    incumbent.ledger.take(bid);
+    incumbent.bid_of_job[p.job_of_bid[bid]] = bid;
+    incumbent.objective += p.value[bid];
+  }
+  return incumbent;
 }
 
 }  // namespace hs::solver::testing
