@@ -58,7 +58,8 @@ void list_options(const std::string& scheduler) {
 
 void list_solvers() {
   std::cout << "window solvers (option solver=NAME of the window schedulers):\n";
-  for (const auto& s : solver::window_solver_names()) print_row(s, "");
+  for (const auto& s : solver::window_solver_names())
+    print_row(s, std::string(solver::window_solver_summary(s)));
 }
 
 }  // namespace

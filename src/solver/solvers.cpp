@@ -13,6 +13,16 @@ std::vector<std::string> window_solver_names() {
   return names;
 }
 
+std::string_view window_solver_summary(std::string_view name) {
+  if (name == "lagrangian")
+    return "default: Lagrangian bound, guided repair, local search, ejection walk, re-packing; "
+           "deterministic effort limit";
+  if (name == "greedy") return "one greedy pass by value over priced use (a baseline)";
+  if (name == "exhaustive") return "exact depth-first branch and bound, windows of up to 24 jobs";
+  if (name == "cbc") return "COIN-OR CBC in a child process under a time limit (for checking)";
+  return "";
+}
+
 std::unique_ptr<WindowSolver> make_window_solver(std::string_view name) {
   if (name == "lagrangian") return std::make_unique<LagrangianSolver>();
   if (name == "greedy") return std::make_unique<GreedySolver>();

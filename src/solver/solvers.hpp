@@ -13,6 +13,8 @@ namespace hs::solver {
 // Throws hs::InputError naming the unknown solver and the known ones.
 std::unique_ptr<WindowSolver> make_window_solver(std::string_view name);
 std::vector<std::string> window_solver_names();
+// One line on what the named solver does ("" for unknown names).
+std::string_view window_solver_summary(std::string_view name);
 inline constexpr std::string_view kDefaultWindowSolver = "lagrangian";
 
 }  // namespace hs::solver

@@ -17,6 +17,12 @@ TEST(SolverFactory, KnowsItsSolversByName) {
   EXPECT_EQ(std::count(names.begin(), names.end(), "cbc"), cbc_available() ? 1 : 0);
 }
 
+TEST(SolverFactory, EverySolverHasASummaryForTheListing) {
+  for (const std::string& name : window_solver_names())
+    EXPECT_FALSE(window_solver_summary(name).empty()) << name;
+  EXPECT_TRUE(window_solver_summary("simplex").empty());
+}
+
 TEST(SolverFactory, UnknownNameIsAnInputErrorListingKnownNames) {
   try {
     make_window_solver("simplex");
