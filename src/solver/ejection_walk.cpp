@@ -65,40 +65,47 @@ bool EjectionWalk::improve(Incumbent& best, const std::vector<std::int32_t>& tar
 }
 
 bool EjectionWalk::walk(const Incumbent& start, std::int32_t target, bool allow_drops) {
+  begin_walk(start, target);
+  double dropped_value = 0.0;  // of jobs left out by choice (walks that allow drops)
+  for (step_ = 0; step_ < kMaxSteps && !pool_.empty() && !out_of_effort(); ++step_) {
+    const std::int32_t job = pop_most_valuable();
+    const bool may_drop = allow_drops && job != target &&
+                          dropped_value + job_value_[job] < job_value_[target];
+    if (!place_pooled(job, may_drop) && may_drop) dropped_value += job_value_[job];
+    if (objective_ > best_objective_ + kGain) {
+      best_objective_ = objective_;
+      best_bid_of_job_ = bid_of_job_;
+    }
+  }
+  return best_objective_ > start.objective + kGain;
+}
+
+void EjectionWalk::begin_walk(const Incumbent& start, std::int32_t target) {
   load(start);
   const double target_value = job_value_[target];
   for (std::int32_t job = 0; job < problem_.jobs; ++job)
     value_weight_[job] = kValueWeight * job_value_[job] / target_value;
   budget_.effort() += problem_.jobs;
   best_objective_ = start.objective;
-  const double start_objective = start.objective;
-  double dropped_value = 0.0;
   pool_.assign(1, target);
-  std::vector<std::int32_t> ejected;
-  for (step_ = 0; step_ < kMaxSteps && !pool_.empty() && !out_of_effort(); ++step_) {
-    const std::int32_t job = pop_most_valuable();
-    double cost = 0.0;
-    std::int32_t bid = choose_bid(job, true, cost, ejected);
-    if (bid < 0) bid = choose_bid(job, false, cost, ejected);  // aspiration: ignore tabu
-    const bool may_drop = allow_drops && job != target &&
-                          dropped_value + job_value_[job] < target_value;
-    if (bid < 0 || (may_drop && cost > kDropWeight)) {
-      if (may_drop) dropped_value += job_value_[job];
-      continue;  // the job stays out
-    }
-    for (std::int32_t other : ejected) {
-      remove(other);
-      pool_.push_back(other);
-    }
-    place(job, bid);
-    ++moves_[job];
-    tabu_until_[job] = step_ + kTabuSteps + static_cast<std::int32_t>(rng_.uniform_int(0, kTabuSpread - 1));
-    if (objective_ > best_objective_ + kGain) {
-      best_objective_ = objective_;
-      best_bid_of_job_ = bid_of_job_;
-    }
+}
+
+// Places `job` at its lightest bid, pooling the jobs it ejects; false when the job stays
+// out (no bid possible, or `may_drop` and the lightest bid weighs more than kDropWeight).
+bool EjectionWalk::place_pooled(std::int32_t job, bool may_drop) {
+  double cost = 0.0;
+  std::int32_t bid = choose_bid(job, true, cost, ejected_);
+  if (bid < 0) bid = choose_bid(job, false, cost, ejected_);  // aspiration: ignore tabu
+  if (bid < 0 || (may_drop && cost > kDropWeight)) return false;
+  for (std::int32_t other : ejected_) {
+    remove(other);
+    pool_.push_back(other);
   }
-  return best_objective_ > start_objective + kGain;
+  place(job, bid);
+  ++moves_[job];
+  tabu_until_[job] = step_ + kTabuSteps +
+                     static_cast<std::int32_t>(rng_.uniform_int(0, kTabuSpread - 1));
+  return true;
 }
 
 void EjectionWalk::load(const Incumbent& start) {

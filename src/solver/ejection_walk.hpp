@@ -29,6 +29,8 @@ class EjectionWalk {
 
  private:
   bool walk(const Incumbent& start, std::int32_t target, bool allow_drops);
+  void begin_walk(const Incumbent& start, std::int32_t target);
+  bool place_pooled(std::int32_t job, bool may_drop);
   void load(const Incumbent& start);
   std::int32_t pop_most_valuable();
   // Cheapest bid of `job` to place now and the jobs it ejects; -1 when none can be placed.
@@ -59,6 +61,7 @@ class EjectionWalk {
   std::vector<std::int32_t> remaining_;               // nodes * dims
   std::vector<std::vector<std::int32_t>> occupants_;  // per node: jobs placed on it
   std::vector<std::int32_t> pool_;
+  std::vector<std::int32_t> ejected_;     // scratch: the jobs the chosen bid ejects
   std::vector<std::int32_t> moves_;       // per job: placements during this walk
   std::vector<std::int32_t> tabu_until_;  // per job: not ejectable before this step
   std::vector<std::int32_t> ejected_stamp_;
