@@ -14,6 +14,62 @@ std::vector<NodeIndex> eligible_nodes(const FreeArrays& free, const WindowJob& j
   return v;
 }
 
+// eligible_nodes on `free`, given `base`, the eligible nodes on a state that differs from
+// `free` only on the `changed` nodes: only those are tested again.
+std::vector<NodeIndex> eligible_after_change(const FreeArrays& free, const WindowJob& job,
+                                             std::span<const char> mask,
+                                             const std::vector<NodeIndex>& base,
+                                             std::span<const NodeIndex> changed_nodes) {
+  std::vector<NodeIndex> changed(changed_nodes.begin(), changed_nodes.end());
+  std::sort(changed.begin(), changed.end());
+  changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+  std::vector<NodeIndex> v;
+  v.reserve(base.size() + changed.size());
+  std::size_t i = 0, k = 0;
+  while (i < base.size() || k < changed.size()) {
+    if (k == changed.size() || (i < base.size() && base[i] < changed[k])) {
+      v.push_back(base[i++]);
+      continue;
+    }
+    const NodeIndex n = changed[k++];
+    if (i < base.size() && base[i] == n) ++i;
+    if (node_fits(free, job, mask, n, job.gres_min)) v.push_back(n);
+  }
+  return v;
+}
+
+// eligible_nodes on `free` when `free` only lost capacity since `base` was computed (a
+// sequential fill taking columns): eligibility cannot appear, so only `base` is tested.
+std::vector<NodeIndex> still_eligible(const FreeArrays& free, const WindowJob& job,
+                                      std::span<const char> mask,
+                                      const std::vector<NodeIndex>& base) {
+  std::vector<NodeIndex> v;
+  v.reserve(base.size());
+  for (NodeIndex n : base)
+    if (node_fits(free, job, mask, n, job.gres_min)) v.push_back(n);
+  return v;
+}
+
+// Eligible nodes per window slot on one free state, computed on first use.
+class EligibleCache {
+ public:
+  EligibleCache(const FreeArrays& free, std::span<const WindowJob> window,
+                std::span<const std::vector<char>> masks)
+      : free_(free), window_(window), masks_(masks), nodes_(window.size()), known_(window.size(), 0) {}
+  const std::vector<NodeIndex>& of(int slot) {
+    if (!known_[slot]) nodes_[slot] = eligible_nodes(free_, window_[slot], masks_[slot]);
+    known_[slot] = 1;
+    return nodes_[slot];
+  }
+
+ private:
+  const FreeArrays& free_;
+  std::span<const WindowJob> window_;
+  std::span<const std::vector<char>> masks_;
+  std::vector<std::vector<NodeIndex>> nodes_;
+  std::vector<char> known_;
+};
+
 std::int32_t spare_gres(const FreeArrays& free, const WindowJob& job, NodeIndex n) {
   std::int32_t s = 0;
   for (auto g : free.gres[n]) s += g;
@@ -108,9 +164,12 @@ bool best_fit(const std::vector<NodeIndex>& nodes, const std::vector<std::int32_
 
 }  // namespace
 
-bool build_column(const FreeArrays& free, const WindowJob& job, int slot,
-                  std::span<const char> mask, ColumnShape shape, Candidate& out) {
-  auto nodes = eligible_nodes(free, job, mask);
+namespace {
+
+// build_column on the job's eligible nodes, computed once by callers that try several
+// shapes on the same free state (the eligibility scan dominated IPSCHED's pricing).
+bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
+                     std::vector<NodeIndex> nodes, ColumnShape shape, Candidate& out) {
   std::int64_t usable = 0;
   for (NodeIndex n : nodes) usable += core_cap(free, job, n);
   if (usable < job.cores || static_cast<std::int32_t>(nodes.size()) < job.nodes_min)
@@ -143,6 +202,13 @@ bool build_column(const FreeArrays& free, const WindowJob& job, int slot,
   if (!spread_evenly(std::span(caps).first(k), job.cores, out.cores)) return false;
   normalise(out);
   return true;
+}
+
+}  // namespace
+
+bool build_column(const FreeArrays& free, const WindowJob& job, int slot,
+                  std::span<const char> mask, ColumnShape shape, Candidate& out) {
+  return build_column_on(free, job, slot, eligible_nodes(free, job, mask), shape, out);
 }
 
 namespace {
@@ -229,21 +295,38 @@ bool ColumnPool::add(Candidate c) {
 }
 
 namespace {
+
 constexpr ColumnShape kShapes[] = {ColumnShape::Packed, ColumnShape::GresSaving,
                                    ColumnShape::Spread, ColumnShape::BestFit};
-}
 
+// One pass over the window in `order`, each job placed on what the earlier ones left.
 void sequential_fill(const FreeArrays& free, std::span<const WindowJob> window,
                      std::span<const std::vector<char>> masks, const std::vector<int>& order,
-                     ColumnShape shape, ColumnPool& pool);
+                     ColumnShape shape, EligibleCache& on_free, ColumnPool& pool) {
+  FreeArrays residual = free;
+  for (int slot : order) {
+    Candidate c;
+    const auto nodes = still_eligible(residual, window[slot], masks[slot], on_free.of(slot));
+    if (!build_column_on(residual, window[slot], slot, nodes, shape, c) &&
+        !build_column_on(residual, window[slot], slot, nodes, ColumnShape::Packed, c))
+      continue;
+    residual.take(c, window[slot]);
+    pool.add(std::move(c));
+  }
+}
+
+}  // namespace
 
 void initial_columns(const FreeArrays& free, std::span<const WindowJob> window,
                      std::span<const std::vector<char>> masks, ColumnPool& pool) {
-  for (int slot = 0; slot < static_cast<int>(window.size()); ++slot)
+  EligibleCache eligible(free, window, masks);
+  for (int slot = 0; slot < static_cast<int>(window.size()); ++slot) {
+    const auto& nodes = eligible.of(slot);
     for (ColumnShape shape : kShapes) {
       Candidate c;
-      if (build_column(free, window[slot], slot, masks[slot], shape, c)) pool.add(std::move(c));
+      if (build_column_on(free, window[slot], slot, nodes, shape, c)) pool.add(std::move(c));
     }
+  }
   // Sequential fills in window order and in ascending size order (small jobs first gives
   // them distinct nodes, the columns a large job at the window front would otherwise hide).
   std::vector<int> by_window(window.size()), by_size(window.size());
@@ -252,21 +335,8 @@ void initial_columns(const FreeArrays& free, std::span<const WindowJob> window,
   std::stable_sort(by_size.begin(), by_size.end(),
                    [&](int a, int b) { return window[a].cores < window[b].cores; });
   for (const auto* order : {&by_window, &by_size})
-    for (ColumnShape shape : kShapes) sequential_fill(free, window, masks, *order, shape, pool);
-}
-
-void sequential_fill(const FreeArrays& free, std::span<const WindowJob> window,
-                     std::span<const std::vector<char>> masks, const std::vector<int>& order,
-                     ColumnShape shape, ColumnPool& pool) {
-  FreeArrays residual = free;
-  for (int slot : order) {
-    Candidate c;
-    if (!build_column(residual, window[slot], slot, masks[slot], shape, c) &&
-        !build_column(residual, window[slot], slot, masks[slot], ColumnShape::Packed, c))
-      continue;
-    residual.take(c, window[slot]);
-    pool.add(std::move(c));
-  }
+    for (ColumnShape shape : kShapes)
+      sequential_fill(free, window, masks, *order, shape, eligible, pool);
 }
 
 namespace {
@@ -280,22 +350,30 @@ void release(FreeArrays& free, const Candidate& c, const WindowJob& job) {
   }
 }
 
-// The loser placed where the winner was, the winner re-placed on what is left.
+// The loser placed where the winner was, the winner re-placed on what is left. `eligible`
+// holds both jobs' eligible nodes on `residual`; opening the winner's nodes and taking the
+// loser's column change eligibility only on those nodes.
 int repack_pair(const FreeArrays& residual, std::span<const WindowJob> window,
                 std::span<const std::vector<char>> masks, int loser, const Candidate& winner,
-                ColumnPool& pool) {
+                EligibleCache& eligible, ColumnPool& pool) {
   FreeArrays opened = residual;
   release(opened, winner, window[winner.slot]);
+  const int ws_slot = winner.slot;
+  const auto loser_nodes =
+      eligible_after_change(opened, window[loser], masks[loser], eligible.of(loser), winner.nodes);
+  const auto winner_opened = eligible_after_change(opened, window[ws_slot], masks[ws_slot],
+                                                   eligible.of(ws_slot), winner.nodes);
   int added = 0;
   for (ColumnShape ls : kShapes) {
     Candidate lc;
-    if (!build_column(opened, window[loser], loser, masks[loser], ls, lc)) continue;
+    if (!build_column_on(opened, window[loser], loser, loser_nodes, ls, lc)) continue;
     FreeArrays rest = opened;
     rest.take(lc, window[loser]);
+    const auto winner_nodes =
+        eligible_after_change(rest, window[ws_slot], masks[ws_slot], winner_opened, lc.nodes);
     for (ColumnShape ws : kShapes) {
       Candidate wc;
-      if (!build_column(rest, window[winner.slot], winner.slot, masks[winner.slot], ws, wc))
-        continue;
+      if (!build_column_on(rest, window[ws_slot], ws_slot, winner_nodes, ws, wc)) continue;
       added += pool.add(lc) ? 1 : 0;
       added += pool.add(std::move(wc)) ? 1 : 0;
       break;
@@ -313,16 +391,19 @@ int residual_columns(const FreeArrays& residual_in, std::span<const WindowJob> w
   std::vector<char> started(window.size(), 0);
   for (const Candidate& w : winners) started[w.slot] = 1;
   FreeArrays residual = residual_in;
+  EligibleCache eligible(residual_in, window, masks);
   int added = 0;
   for (int slot = 0; slot < static_cast<int>(window.size()); ++slot) {
     if (started[slot]) continue;
     bool taken = false;
+    auto nodes = still_eligible(residual, window[slot], masks[slot], eligible.of(slot));
     for (ColumnShape shape : kShapes) {
       Candidate c;
-      if (!build_column(residual, window[slot], slot, masks[slot], shape, c)) continue;
+      if (!build_column_on(residual, window[slot], slot, nodes, shape, c)) continue;
       if (!taken) {
         residual.take(c, window[slot]);
         taken = true;
+        nodes = still_eligible(residual, window[slot], masks[slot], nodes);  // after the take
       }
       added += pool.add(std::move(c)) ? 1 : 0;
     }
@@ -333,7 +414,7 @@ int residual_columns(const FreeArrays& residual_in, std::span<const WindowJob> w
     ++losers;
     for (const Candidate& w : winners) {
       if (pairs++ >= repack_pairs) return added;
-      added += repack_pair(residual_in, window, masks, slot, w, pool);
+      added += repack_pair(residual_in, window, masks, slot, w, eligible, pool);
     }
   }
   return added;
