@@ -15,7 +15,8 @@ constexpr NeighbourhoodShape kShapes[] = {{32, 4, 0}, {32, 4, 1}, {48, 5, 0}, {4
 
 NeighbourhoodSearch::NeighbourhoodSearch(const CompactProblem& problem,
                                          const std::vector<double>& reduced, Budget& budget)
-    : problem_(problem), budget_(budget), member_stamp_(problem.jobs, 0) {
+    : problem_(problem), budget_(budget), winners_on_node_(problem.nodes),
+      member_stamp_(problem.jobs, 0) {
   const CompactProblem& p = problem_;
   job_order_begin_.push_back(0);
   for (std::int32_t job = 0; job < p.jobs; ++job) {
@@ -30,6 +31,21 @@ NeighbourhoodSearch::NeighbourhoodSearch(const CompactProblem& problem,
   }
   build_node_index();
   budget_.effort() += static_cast<std::int64_t>(node_bids_.size()) * 2 + sort_effort(bids_by_reduced_.size());
+}
+
+// Per node, the incumbent's winning bids on it in ascending bid order (the order of
+// node_bids_), rebuilt only when the incumbent changed since the last call.
+void NeighbourhoodSearch::index_winners(const Incumbent& incumbent) {
+  if (incumbent.bid_of_job == indexed_choice_) return;
+  indexed_choice_ = incumbent.bid_of_job;
+  for (auto& on_node : winners_on_node_) on_node.clear();
+  std::vector<std::int32_t> winners;
+  for (std::int32_t bid : incumbent.bid_of_job)
+    if (bid >= 0) winners.push_back(bid);
+  std::sort(winners.begin(), winners.end());
+  for (std::int32_t bid : winners)
+    for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1]; ++u)
+      winners_on_node_[problem_.use_node[u]].push_back(bid);
 }
 
 void NeighbourhoodSearch::build_node_index() {
@@ -72,6 +88,7 @@ std::vector<std::int32_t> NeighbourhoodSearch::targets(const Incumbent& incumben
 std::vector<std::int32_t> NeighbourhoodSearch::neighbourhood(const Incumbent& incumbent,
                                                              std::int32_t target,
                                                              const NeighbourhoodShape& shape) {
+  index_winners(incumbent);
   ++stamp_;
   std::vector<std::int32_t> members{target};
   member_stamp_[target] = stamp_;
@@ -83,10 +100,12 @@ std::vector<std::int32_t> NeighbourhoodSearch::neighbourhood(const Incumbent& in
       const std::int32_t bid = bids_by_reduced_[k];
       for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1] && !full(); ++u) {
         const std::int32_t node = problem_.use_node[u];
+        // Charged as a scan of every bid on the node (the effort model predates the index).
         budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
-        for (std::int32_t n = node_bid_begin_[node]; n < node_bid_begin_[node + 1] && !full(); ++n) {
-          const std::int32_t owner = problem_.job_of_bid[node_bids_[n]];
-          if (member_stamp_[owner] == stamp_ || incumbent.bid_of_job[owner] != node_bids_[n]) continue;
+        for (std::int32_t winner : winners_on_node_[node]) {
+          if (full()) break;
+          const std::int32_t owner = problem_.job_of_bid[winner];
+          if (member_stamp_[owner] == stamp_) continue;
           member_stamp_[owner] = stamp_;
           members.push_back(owner);
         }

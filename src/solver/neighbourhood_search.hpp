@@ -35,6 +35,7 @@ class NeighbourhoodSearch {
   std::vector<std::int32_t> neighbourhood(const Incumbent& incumbent, std::int32_t target,
                                           const NeighbourhoodShape& shape);
   void build_node_index();
+  void index_winners(const Incumbent& incumbent);
   bool out_of_effort() { return budget_.spent() >= effort_cap_ || budget_.exhausted(); }
 
   const CompactProblem& problem_;
@@ -43,6 +44,8 @@ class NeighbourhoodSearch {
   std::vector<std::int32_t> bids_by_reduced_;  // per job, usable bids, best reduced first
   std::vector<std::int32_t> node_bid_begin_;   // nodes + 1
   std::vector<std::int32_t> node_bids_;        // usable bids using each node
+  std::vector<std::vector<std::int32_t>> winners_on_node_;  // per node: winning bids on it
+  std::vector<std::int32_t> indexed_choice_;   // the incumbent choice winners_on_node_ shows
   std::vector<std::int32_t> member_stamp_;     // per job
   std::int32_t stamp_ = 0;
   std::int64_t effort_cap_ = 0;
