@@ -2,11 +2,16 @@
 
 namespace hs::solver {
 
-std::vector<double> density_keys(const CompactProblem& p, const std::vector<double>& lambda,
-                                 std::int64_t& effort) {
+namespace {
+
+// Dims > 0 fixes the dimension count at compile time so the inner loop unrolls; the sums
+// are formed in the same order, so the keys are the same.
+template <int Dims>
+void fill_density(const CompactProblem& p, const std::vector<double>& lambda,
+                  std::vector<double>& key, std::int64_t& effort) {
+  const std::size_t dims = Dims > 0 ? Dims : static_cast<std::size_t>(p.dims);
   const std::vector<double>& base = p.base_price;
-  const std::size_t dims = static_cast<std::size_t>(p.dims);
-  std::vector<double> key(p.bid_count(), 0.0);
+  const bool priced = !lambda.empty();
   for (std::int32_t b = 0; b < p.bid_count(); ++b) {
     if (!p.usable[b]) continue;
     double priced_use = 0.0;
@@ -14,10 +19,22 @@ std::vector<double> density_keys(const CompactProblem& p, const std::vector<doub
       const std::size_t entry = static_cast<std::size_t>(p.use_node[u]) * dims;
       const double* amount = &p.use_amount_real[static_cast<std::size_t>(u) * dims];
       for (std::size_t d = 0; d < dims; ++d)
-        priced_use += (base[d] + (lambda.empty() ? 0.0 : lambda[entry + d])) * amount[d];
+        priced_use += (base[d] + (priced ? lambda[entry + d] : 0.0)) * amount[d];
     }
     key[b] = p.value[b] / (1e-12 * p.value[b] + priced_use);
     effort += p.use_count(b) + 1;
+  }
+}
+
+}  // namespace
+
+std::vector<double> density_keys(const CompactProblem& p, const std::vector<double>& lambda,
+                                 std::int64_t& effort) {
+  std::vector<double> key(p.bid_count(), 0.0);
+  switch (p.dims) {
+    case 2: fill_density<2>(p, lambda, key, effort); break;
+    case 3: fill_density<3>(p, lambda, key, effort); break;
+    default: fill_density<0>(p, lambda, key, effort); break;
   }
   return key;
 }
