@@ -1,8 +1,11 @@
 // Window-solve latency and quality of the specialised solvers on seeded random windows.
 // Usage: bench_window_solver [--instances N] [--cbc] [--cbc-limit S] [--solver NAME]
 //                            [--effort N] [--json PATH] [--quick] [--cbc-cache PATH]
-//                            [--shape NODESxJOBSxBIDS]
-// --shape 1024x200x15 runs only the given shapes (repeatable).
+//                            [--shape NODESxJOBSxBIDS] [--busy FRACTION]
+// --shape 1024x200x15 runs only the given shapes (repeatable). --busy (default 0.5) is the
+// share of nodes running jobs already use in part: 0.0 gives every job its 15 distinct
+// placements (about 2,900 bids per 200-job window), 0.5 about 8 (1,700 bids).
+// JSON goes to out/bench/bench_window_solver.json unless --json says otherwise.
 // --cbc-cache keeps CBC's objective per instance in a text file ("nodes jobs bids instance
 // objective" per line) so repeated runs while tuning skip the 3-5 s CBC solves.
 // Prints one row per configuration and writes the same as JSON stamped with the setup.
@@ -16,6 +19,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -34,7 +38,7 @@ struct Config {
   double cbc_limit_s = 5.0;
   std::string solver = "lagrangian";
   std::int64_t effort = 0;
-  std::string json_path = "bench_window_solver.json";
+  std::string json_path = "out/bench/bench_window_solver.json";
   bool quick = false;
   std::string cbc_cache;
   double busy_node_fraction = 0.5;  // --busy: share of nodes partly used by running jobs
@@ -215,11 +219,13 @@ std::string git_commit() {
 }
 
 void write_json(const Config& c, const std::vector<Row>& rows) {
+  const std::filesystem::path parent = std::filesystem::path(c.json_path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
   std::ofstream out(c.json_path);
   out << "{\n  \"bench\": \"window_solver\",\n  \"commit\": \"" << git_commit() << "\",\n"
       << "  \"config\": {\"solver\": \"" << c.solver << "\", \"instances\": " << c.instances
       << ", \"effort_limit\": " << c.effort << ", \"cbc\": " << (c.with_cbc ? "true" : "false")
-      << ", \"cbc_limit_s\": " << c.cbc_limit_s
+      << ", \"cbc_limit_s\": " << c.cbc_limit_s << ", \"busy_node_fraction\": " << c.busy_node_fraction
       << ", \"node\": {\"cores\": 12, \"gpus\": 3}, \"generator\": \"make_random_window defaults\"},\n"
       << "  \"rows\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
