@@ -1,4 +1,5 @@
 #include "cli/comparison.hpp"
+#include "cli/version.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -49,7 +50,8 @@ int run_one(const Prepared& p, std::size_t sched, std::size_t rep) {
   const std::string dir = run_dir(s, sched, rep);
   write_run_outputs(dir, p.cluster, run.bound, run.result, run.summary);
   std::ofstream check(dir + "/check.txt");
-  check << "scheduler " << run.scheduler_name << " [" << run.effective_options << "]\n"
+  check << "hetsched " << version_string() << "\n"
+        << "scheduler " << run.scheduler_name << " [" << run.effective_options << "]\n"
         << "seed " << s.seed + rep << "\nwall_seconds " << run.wall_seconds << "\n"
         << "violations " << run.check.violations.size() << "\n";
   for (const auto& v : run.check.violations) check << v << "\n";
@@ -72,7 +74,9 @@ ComparisonInput report_input(const Prepared& p, const std::string& command) {
                      " jobs, seeds " + std::to_string(s.seed) + ".." +
                      std::to_string(s.seed + s.repeat - 1);
   if (!s.add_gpus.empty()) in.workload_text += ", GPU rule " + s.add_gpus;
+  for (const std::string& note : p.workloads.front().notes) in.workload_text += "; " + note;
   in.command = command;
+  in.version = version_string();
   for (std::size_t i = 0; i < s.schedulers.size(); ++i) {
     SchedulerRuns runs{s.schedulers[i], {}};
     for (int r = 0; r < s.repeat; ++r) runs.run_dirs.push_back(run_dir(s, i, r));

@@ -9,6 +9,7 @@
 #include "cli/single_run.hpp"
 #include "cli/version.hpp"
 #include "metrics/outputs.hpp"
+#include "metrics/run_manifest.hpp"
 
 namespace hs::cli {
 
@@ -38,7 +39,26 @@ void print_header(const Cluster& cluster, const Workload& workload, const std::s
             << "cluster    " << describe_cluster(cluster) << "\n"
             << "workload   " << workload_spec << " (" << workload.jobs.size() << " jobs, seed "
             << seed << ")\n"
-            << "scheduler  " << run.scheduler_name << " [" << run.effective_options << "]\n\n";
+            << "scheduler  " << run.scheduler_name << " [" << run.effective_options << "]\n";
+  for (const std::string& note : workload.notes) std::cout << "input      " << note << "\n";
+  std::cout << "\n";
+}
+
+RunManifest manifest_of(const Cluster& cluster, const Workload& workload,
+                        const std::string& workload_spec, const RunOutcome& run,
+                        std::uint64_t seed, int argc, char** argv) {
+  RunManifest m;
+  m.version = version_string();
+  m.command = "hetsched";
+  for (int i = 1; i < argc; ++i) m.command += std::string(" ") + argv[i];
+  m.cluster = describe_cluster(cluster);
+  m.workload = workload_spec;
+  m.jobs = static_cast<std::int64_t>(workload.jobs.size());
+  m.seed = seed;
+  m.input_notes = workload.notes;
+  m.scheduler = run.scheduler_name;
+  m.options = run.effective_options;
+  return m;
 }
 
 int report_check(const CheckReport& check) {
@@ -78,7 +98,9 @@ int run_simulate_command(int argc, char** argv) {
   const std::string out_dir = args.get("out", "out/simulate");
   std::filesystem::create_directories(out_dir);
   write_run_outputs(out_dir, cluster, run.bound, run.result, run.summary);
-  std::cout << "\noutputs    " << out_dir << "/ (jobs.csv summary.csv summary.json queue.csv usage.csv)\n";
+  write_run_manifest(out_dir, manifest_of(cluster, workload, workload_spec, run, seed, argc, argv));
+  std::cout << "\noutputs    " << out_dir
+            << "/ (jobs.csv summary.csv summary.json queue.csv usage.csv run.json)\n";
   std::printf("wall time  %.3f s (%.0f jobs/s)\n", run.wall_seconds,
               run.wall_seconds > 0 ? workload.jobs.size() / run.wall_seconds : 0.0);
   return report_check(run.check);

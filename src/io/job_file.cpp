@@ -155,7 +155,14 @@ void write_job_file(const Workload& w, std::ostream& out) {
 }
 
 Workload load_workload_file(const std::string& path) {
-  Workload w = looks_like_swf(path) ? read_swf(path).workload : read_job_file(path);
+  Workload w;
+  if (looks_like_swf(path)) {
+    SwfLoad load = read_swf(path);
+    w = std::move(load.workload);
+    for (const std::string& note : load.notes) w.notes.push_back(path + ": " + note);
+  } else {
+    w = read_job_file(path);
+  }
   std::stable_sort(w.jobs.begin(), w.jobs.end(), [](const Job& a, const Job& b) {
     return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
   });

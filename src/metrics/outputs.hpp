@@ -20,6 +20,9 @@ void write_summary_json(std::ostream& out, const Summary& summary);
 void write_queue_csv(std::ostream& out, const SimResult& result);
 void write_usage_csv(std::ostream& out, const Cluster& cluster, const SimResult& result);
 
+// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
+std::string json_string(const std::string& s);
+
 // Per-node allocation as "n0001:4c+2gpu;n0002:4c+2gpu" (gres named by cluster type).
 std::string allocation_text(const Cluster& cluster, const Allocation& alloc);
 

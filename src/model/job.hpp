@@ -45,6 +45,9 @@ struct Job {
 struct Workload {
   std::string name;
   std::vector<Job> jobs;
+  // Decisions taken while reading the input, with counts (e.g. SWF records skipped for an
+  // unknown run time); reported with the run so nothing is lost without a trace.
+  std::vector<std::string> notes;
 };
 
 }  // namespace hs

@@ -18,6 +18,7 @@ struct ComparisonInput {
   std::string cluster_text;   // one-line cluster description
   std::string workload_text;  // workload spec and seeds
   std::string command;        // the command line that produced it
+  std::string version;        // hetsched version and commit that produced it
   std::vector<SchedulerRuns> schedulers;
   std::vector<std::string> headline_metrics;  // summary.csv metric names to put first / chart
 };

@@ -100,7 +100,8 @@ std::string render_markdown(const ReportContent& c) {
      << "| input | value |\n|---|---|\n"
      << "| cluster | " << md_cell(in.cluster_text) << " |\n"
      << "| workload | " << md_cell(in.workload_text) << " |\n"
-     << "| schedulers | " << md_cell(scheduler_list(in)) << " |\n\n"
+     << "| schedulers | " << md_cell(scheduler_list(in)) << " |\n"
+     << "| hetsched | " << md_cell(in.version) << " |\n\n"
      << "Command:\n\n```\n"
      << in.command << "\n```\n\n";
   md << "## " << table_heading(c) << "\n\n" << kTableNote << "\n\n| metric |";
@@ -159,6 +160,7 @@ std::string render_html(const ReportContent& c) {
     << "<tr><th>cluster</th><td>" << html_escape(in.cluster_text) << "</td></tr>\n"
     << "<tr><th>workload</th><td>" << html_escape(in.workload_text) << "</td></tr>\n"
     << "<tr><th>schedulers</th><td>" << html_escape(scheduler_list(in)) << "</td></tr>\n"
+    << "<tr><th>hetsched</th><td>" << html_escape(in.version) << "</td></tr>\n"
     << "</table>\n<p>Command:</p>\n<pre>" << html_escape(in.command) << "</pre>\n";
   h << "<h2>" << html_escape(table_heading(c)) << "</h2>\n<p>" << html_escape(kTableNote)
     << "</p>\n<table>\n<tr><th>metric</th>";

@@ -109,6 +109,24 @@ TEST(Cli, SimulateWritesOutputsAndIsDeterministic) {
   }
 }
 
+TEST(Cli, RunManifestRecordsVersionOptionsAndSkippedTraceRecords) {
+  const std::string dir = temp_dir("manifest");
+  const std::string trace = dir + "/t.swf";
+  std::ofstream(trace) << "; MaxProcs: 128\n"
+                       << "1 0 -1 10 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n"
+                       << "2 5 -1 -1 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n"
+                       << "3 6 -1 10 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n";
+  const Outcome o = run({"simulate", "--cluster", "sdsc-sp2", "--workload", trace,
+                         "--scheduler", "backfill-easy", "--out", dir + "/run"});
+  ASSERT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("1 records skipped: run time <= 0"), std::string::npos) << o.out;
+  const std::string manifest = read_file(dir + "/run/run.json");
+  EXPECT_NE(manifest.find("\"hetsched\": \"0.1.0 (commit "), std::string::npos) << manifest;
+  EXPECT_NE(manifest.find("\"jobs\": 2"), std::string::npos) << manifest;
+  EXPECT_NE(manifest.find("records skipped: run time <= 0"), std::string::npos) << manifest;
+  EXPECT_NE(manifest.find("mode=easy"), std::string::npos) << manifest;
+}
+
 TEST(Cli, CompareRunsEverySchedulerOnTheSameJobs) {
   const std::string dir = temp_dir("compare");
   const Outcome o = run({"compare", "--cluster", "S", "--workload", "esp",

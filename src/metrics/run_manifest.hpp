@@ -1,0 +1,28 @@
+#pragma once
+// run.json: what produced a run's outputs — version and commit, the command line, the
+// cluster, the workload with its seed and the decisions taken while reading it, and the
+// scheduler with every effective option — so a result can be traced and re-run.
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace hs {
+
+struct RunManifest {
+  std::string version;    // "0.1.0 (commit ...)"
+  std::string command;    // the command line as given
+  std::string cluster;    // description (name, nodes, cores, gres, topology)
+  std::string workload;   // generator spec or file path
+  std::int64_t jobs = 0;  // jobs in the workload after reading
+  std::uint64_t seed = 0;
+  std::vector<std::string> input_notes;  // e.g. SWF records skipped, with counts
+  std::string scheduler;
+  std::string options;    // effective options, "key=value, ..."
+};
+
+void write_run_manifest(std::ostream& out, const RunManifest& manifest);
+// Writes DIR/run.json; throws InputError when the file cannot be written.
+void write_run_manifest(const std::string& dir, const RunManifest& manifest);
+
+}  // namespace hs
