@@ -7,12 +7,16 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <set>
 
 #include "cli/exit_codes.hpp"
 #include "cli/parallel_runs.hpp"
 #include "cli/run_setup.hpp"
 #include "cli/single_run.hpp"
 #include "metrics/outputs.hpp"
+#include "policy/registry.hpp"
+#include "util/error.hpp"
+#include "util/params.hpp"
 
 namespace hs::cli {
 
@@ -28,6 +32,7 @@ struct Prepared {
   const ComparisonSpec* spec;
   Cluster cluster;
   std::vector<Workload> workloads;  // one per repetition
+  std::vector<std::vector<std::string>> options;  // per scheduler: the --opt items it reads
 };
 
 std::string run_label(const std::string& spec) {
@@ -45,7 +50,7 @@ int run_one(const Prepared& p, std::size_t sched, std::size_t rep) {
   const ComparisonSpec& s = *p.spec;
   RunRequest request;
   request.scheduler_spec = s.schedulers[sched];
-  request.options = s.options;
+  request.options = p.options[sched];
   const RunOutcome run = run_checked(p.cluster, p.workloads[rep], request);
   const std::string dir = run_dir(s, sched, rep);
   write_run_outputs(dir, p.cluster, run.bound, run.result, run.summary);
@@ -58,8 +63,31 @@ int run_one(const Prepared& p, std::size_t sched, std::size_t rep) {
   return run.check.ok() ? kExitOk : kExitViolations;
 }
 
+// Every scheduler spec is built once here, so a bad name or option is one clear error
+// before any child starts; each --opt item must be read by at least one scheduler.
+std::vector<std::vector<std::string>> options_per_scheduler(const ComparisonSpec& spec) {
+  const InputLocation where{"<command line>", 0};
+  std::vector<std::vector<std::string>> per_scheduler;
+  std::set<std::string> labels, read_items;
+  for (const std::string& sched : spec.schedulers) {
+    if (!labels.insert(run_label(sched)).second)
+      throw InputError(where, "--scheduler", sched, "given twice");
+    per_scheduler.push_back(options_read_by(sched, spec.options));
+    make_scheduler(sched, per_scheduler.back());
+    read_items.insert(per_scheduler.back().begin(), per_scheduler.back().end());
+  }
+  for (const std::string& opt : spec.options) {
+    const Params items = Params::parse(opt, "<--opt>");
+    for (const auto& [k, v] : items.values())
+      if (read_items.count(k + "=" + v) == 0)
+        throw InputError(where, "--opt", k + "=" + v, "no compared scheduler reads this option");
+  }
+  return per_scheduler;
+}
+
 Prepared prepare(const ComparisonSpec& spec) {
-  Prepared p{&spec, load_cluster(spec.cluster), {}};
+  Prepared p{&spec, load_cluster(spec.cluster), {}, options_per_scheduler(spec)};
+  prepare_output_dir(spec.out_dir);
   for (int r = 0; r < spec.repeat; ++r)
     p.workloads.push_back(load_workload(spec.workload, p.cluster, spec.seed + r, spec.add_gpus));
   return p;

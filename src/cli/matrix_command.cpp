@@ -175,6 +175,8 @@ int run_matrix_command(int argc, char** argv) {
                                  "allocators", heuristic_allocator_list());
   const auto preds = split_list(args.get("predictors", "walltime,datadriven,oracle"), "predictors",
                                 heuristic_predictor_list());
+  const std::string out_dir = args.get("out", "");
+  if (!out_dir.empty()) prepare_output_dir(out_dir);
   std::vector<Cell> cells;
   for (const auto& s : scheds)
     for (const auto& p : preds)
@@ -189,12 +191,10 @@ int run_matrix_command(int argc, char** argv) {
   run_cells(cluster, workload, cells, threads);
   print_table(cluster, cells, std::cout);
 
-  const std::string out_dir = args.get("out", "");
   if (out_dir.empty()) {
     std::cout << "\n";
     write_csv(cluster, cells, std::cout);
   } else {
-    std::filesystem::create_directories(out_dir);
     std::ofstream csv(out_dir + "/matrix.csv");
     write_csv(cluster, cells, csv);
     if (!csv) throw InputError({out_dir + "/matrix.csv", 0}, "out", out_dir, "cannot write");

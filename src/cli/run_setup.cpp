@@ -1,10 +1,12 @@
 #include "cli/run_setup.hpp"
 
 #include <filesystem>
+#include <fstream>
 
 #include "io/builtin_clusters.hpp"
 #include "io/job_file.hpp"
 #include "workload/gpu_rule.hpp"
+#include "util/error.hpp"
 #include "workload/registry.hpp"
 
 namespace hs::cli {
@@ -18,6 +20,17 @@ Workload load_workload(const std::string& spec, const Cluster& cluster, std::uin
                           : generate_workload(spec, cluster, seed);
   if (!gpu_rule.empty()) add_gpu_requests(workload, parse_gpu_rule(gpu_rule), seed);
   return workload;
+}
+
+void prepare_output_dir(const std::string& dir) {
+  const InputLocation where{"<command line>", 0};
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(where, "--out", dir, "cannot create the directory: " + ec.message());
+  const std::filesystem::path probe = std::filesystem::path(dir) / ".hetsched-write-test";
+  const bool writable = static_cast<bool>(std::ofstream(probe));
+  std::filesystem::remove(probe, ec);
+  if (!writable) throw InputError(where, "--out", dir, "cannot write files in the directory");
 }
 
 std::string describe_cluster(const Cluster& cluster) {

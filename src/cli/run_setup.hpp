@@ -22,6 +22,10 @@ Cluster load_cluster(const std::string& spec);
 Workload load_workload(const std::string& spec, const Cluster& cluster, std::uint64_t seed,
                        const std::string& gpu_rule);
 
+// Creates the output directory `dir` and checks that a file can be written in it, before any
+// run starts; InputError naming `--out` and the directory otherwise.
+void prepare_output_dir(const std::string& dir);
+
 // One line describing a cluster: nodes, cores, gres totals, topology.
 std::string describe_cluster(const Cluster& cluster);
 

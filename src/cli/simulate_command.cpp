@@ -85,6 +85,8 @@ int run_simulate_command(int argc, char** argv) {
   const Cluster cluster = load_cluster(args.get("cluster", kDefaultCluster));
   const std::string workload_spec = args.get("workload", kDefaultWorkload);
   const Workload workload = load_workload(workload_spec, cluster, seed, args.get("add-gpus", ""));
+  const std::string out_dir = args.get("out", "out/simulate");
+  prepare_output_dir(out_dir);
 
   RunRequest request;
   request.scheduler_spec = args.get("scheduler", kDefaultScheduler);
@@ -95,8 +97,6 @@ int run_simulate_command(int argc, char** argv) {
 
   print_header(cluster, workload, workload_spec, run, seed);
   print_summary(run.summary, std::cout);
-  const std::string out_dir = args.get("out", "out/simulate");
-  std::filesystem::create_directories(out_dir);
   write_run_outputs(out_dir, cluster, run.bound, run.result, run.summary);
   write_run_manifest(out_dir, manifest_of(cluster, workload, workload_spec, run, seed, argc, argv));
   std::cout << "\noutputs    " << out_dir

@@ -86,7 +86,13 @@ class ConfReader {
     if (iequals(tokens[0], "include")) {
       if (!allow_include_) throw InputError(where, "Include", logical, "not allowed in this file");
       if (tokens.size() != 2) throw InputError(where, "Include", logical, "expected one file name");
-      read(resolve(tokens[1], where.file), depth + 1, where);
+      const std::string target = resolve(tokens[1], where.file);
+      std::error_code ec;
+      if (!std::filesystem::exists(target, ec))
+        throw InputError(where, "Include", tokens[1], "no such file");
+      if (std::filesystem::is_directory(target, ec))
+        throw InputError(where, "Include", tokens[1], "is a directory, not a file");
+      read(target, depth + 1, where);
       return;
     }
     ConfLine line{where, {}};

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -13,10 +14,24 @@ namespace hs::text {
 
 namespace {
 
+// Inputs beyond this size are refused rather than read whole into memory (a gzip bomb, a
+// device such as /dev/zero); the largest archive traces are a few hundred MB.
+constexpr std::size_t kMaxTextBytes = std::size_t{1} << 30;
+
+void check_size(const std::string& path, std::size_t size) {
+  if (size > kMaxTextBytes)
+    throw InputError({path, 0}, "file", path, "larger than 1 GiB (decompressed); split the input");
+}
+
 std::string read_plain(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path, 0}, "file", path, "cannot open file");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    check_size(path, text.size());
+  }
   if (in.bad()) throw InputError({path, 0}, "file", path, "read error");
   return text;
 }
@@ -37,6 +52,7 @@ std::string read_gzip(const std::string& path) {
     }
     if (got == 0) break;
     text.append(buffer, static_cast<std::size_t>(got));
+    check_size(path, text.size());
   }
   // gzread returns 0 at a truncated end as well; gzerror tells the two apart.
   int code = 0;
@@ -56,6 +72,9 @@ bool is_gzip_file(const std::string& path) {
 }
 
 std::string read_text_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError({path, 0}, "file", path, "is a directory, not a file");
   return is_gzip_file(path) ? read_gzip(path) : read_plain(path);
 }
 

@@ -1,5 +1,7 @@
 #include "policy/registry.hpp"
 
+#include <algorithm>
+
 #include "policy/heuristic/heuristic_schedulers.hpp"
 #include "policy/slurm/slurm_scheduler.hpp"
 #include "policy/window/window_schedulers.hpp"
@@ -41,6 +43,20 @@ std::unique_ptr<Scheduler> build(const std::string& name, Params& params) {
   throw InputError(kSpec, "scheduler", name, "unknown scheduler (see 'hetsched list schedulers')");
 }
 
+std::string scheduler_name(const std::string& spec) { return spec.substr(0, spec.find(':')); }
+
+// The spec's own options, then the extra ones (later values win).
+Params merged_params(const std::string& spec, const std::vector<std::string>& extra_options) {
+  const auto colon = spec.find(':');
+  Params params = Params::parse(colon == std::string::npos ? "" : spec.substr(colon + 1),
+                                "<scheduler " + scheduler_name(spec) + ">");
+  for (const auto& opt : extra_options) {
+    const Params extra = Params::parse(opt, "<--opt>");
+    for (const auto& [k, v] : extra.values()) params.set(k, v);
+  }
+  return params;
+}
+
 }  // namespace
 
 std::vector<SchedulerInfo> scheduler_list() {
@@ -57,15 +73,24 @@ std::vector<SchedulerInfo> scheduler_list() {
   };
 }
 
-BuiltScheduler make_scheduler(const std::string& spec, const std::vector<std::string>& extra_options) {
-  const auto colon = spec.find(':');
-  const std::string name = spec.substr(0, colon);
-  Params params = Params::parse(colon == std::string::npos ? "" : spec.substr(colon + 1),
-                                "<scheduler " + name + ">");
-  for (const auto& opt : extra_options) {
-    const Params extra = Params::parse(opt, "<--opt>");
-    for (const auto& [k, v] : extra.values()) params.set(k, v);
+
+std::vector<std::string> options_read_by(const std::string& spec,
+                                         const std::vector<std::string>& options) {
+  Params params = merged_params(spec, options);
+  build(scheduler_name(spec), params);
+  const std::vector<std::string> unused = params.unused_keys();
+  std::vector<std::string> read;
+  for (const auto& opt : options) {
+    const Params items = Params::parse(opt, "<--opt>");
+    for (const auto& [k, v] : items.values())
+      if (std::find(unused.begin(), unused.end(), k) == unused.end()) read.push_back(k + "=" + v);
   }
+  return read;
+}
+
+BuiltScheduler make_scheduler(const std::string& spec, const std::vector<std::string>& extra_options) {
+  const std::string name = scheduler_name(spec);
+  Params params = merged_params(spec, extra_options);
   BuiltScheduler built;
   built.scheduler = build(name, params);
   params.reject_unused(name);

@@ -26,4 +26,10 @@ struct BuiltScheduler {
 // Throws InputError for unknown names, unknown options and invalid values.
 BuiltScheduler make_scheduler(const std::string& spec, const std::vector<std::string>& extra_options);
 
+// The "key=value" items of `options` that the scheduler of `spec` reads (each option entry
+// may hold several comma-separated items); for `compare`, whose --opt goes to every scheduler
+// that reads it. Throws InputError for an unknown scheduler or a bad spec.
+std::vector<std::string> options_read_by(const std::string& spec,
+                                         const std::vector<std::string>& options);
+
 }  // namespace hs

@@ -108,6 +108,13 @@ void Params::reject_unused(const std::string& owner) const {
   }
 }
 
+std::vector<std::string> Params::unused_keys() const {
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : values_)
+    if (effective_.count(key) == 0) keys.push_back(key);
+  return keys;
+}
+
 std::string Params::effective() const {
   std::string out;
   for (const auto& [k, v] : effective_) out += (out.empty() ? "" : ",") + k + "=" + v;

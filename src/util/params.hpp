@@ -37,6 +37,8 @@ class Params {
 
   // Throws InputError for any key set but never read by the policy.
   void reject_unused(const std::string& owner) const;
+  // Keys set but never read, sorted.
+  std::vector<std::string> unused_keys() const;
   const std::vector<ParamDoc>& docs() const { return docs_; }
   // The effective configuration, "key=value" sorted by key, for run headers.
   std::string effective() const;

@@ -73,6 +73,57 @@ TEST(Cli, UnknownClusterAndSchedulerOptionAreBadInput) {
   EXPECT_NE(o.err.find("bogus"), std::string::npos) << o.err;
 }
 
+TEST(Cli, UnwritableOutputDirectoryIsBadInputBeforeAnyRun) {
+  const std::string dir = temp_dir("unwritable");
+  const std::string file = dir + "/plain-file";
+  std::ofstream(file) << "x\n";
+  for (const char* command : {"simulate", "compare"}) {
+    std::vector<std::string> args = {command, "--cluster", kTinyCluster, "--workload", kTinyJobs,
+                                     "--scheduler", "backfill", "--out", file + "/sub"};
+    if (std::string(command) == "compare") args.insert(args.end(), {"--repeat", "1"});
+    const Outcome o = run(args);
+    EXPECT_EQ(o.code, kExitBadInput) << command << o.err;
+    EXPECT_NE(o.err.find("'--out'"), std::string::npos) << o.err;
+  }
+}
+
+TEST(Cli, CompareChecksSchedulersAndOptionsOnceBeforeRunning) {
+  auto compare = [](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"compare", "--cluster", kTinyCluster, "--workload", kTinyJobs,
+                                     "--repeat", "1", "--parallel", "1", "--out",
+                                     temp_dir("compare-opts")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  };
+  const Outcome unknown = compare({"--scheduler", "nosuch"});
+  EXPECT_EQ(unknown.code, kExitBadInput);
+  EXPECT_NE(unknown.err.find("nosuch"), std::string::npos) << unknown.err;
+  const Outcome unread = compare({"--scheduler", "backfill", "--opt", "nosuch=1"});
+  EXPECT_EQ(unread.code, kExitBadInput);
+  EXPECT_NE(unread.err.find("nosuch=1"), std::string::npos) << unread.err;
+  EXPECT_EQ(compare({"--scheduler", "backfill", "--scheduler", "backfill"}).code, kExitBadInput);
+  // bf_window is read by backfill only; the window scheduler runs without it.
+  const Outcome mixed = compare({"--scheduler", "backfill", "--scheduler", "aucsched2",
+                                 "--opt", "bf_window=100"});
+  EXPECT_EQ(mixed.code, kExitOk) << mixed.err;
+}
+
+TEST(Cli, ConfigurationFileThatIsADirectoryIsBadInput) {
+  const std::string dir = temp_dir("conf-dir");
+  std::ofstream(dir + "/slurm.conf") << "NodeName=n[1-2] CPUs=4\nPartitionName=p Nodes=ALL Default=YES\n";
+  fs::create_directories(dir + "/gres.conf");
+  const Outcome gres = run({"simulate", "--cluster", dir + "/slurm.conf", "--workload", kTinyJobs,
+                            "--out", dir + "/out"});
+  EXPECT_EQ(gres.code, kExitBadInput) << gres.err;
+  EXPECT_NE(gres.err.find("is a directory"), std::string::npos) << gres.err;
+  fs::remove_all(dir + "/gres.conf");
+  std::ofstream(dir + "/slurm.conf", std::ios::app) << "Include " << dir << "\n";
+  const Outcome include = run({"simulate", "--cluster", dir + "/slurm.conf", "--workload",
+                               kTinyJobs, "--out", dir + "/out"});
+  EXPECT_EQ(include.code, kExitBadInput) << include.err;
+  EXPECT_NE(include.err.find("slurm.conf:3"), std::string::npos) << include.err;
+}
+
 TEST(Cli, MalformedJobFileNamesFileLineAndValue) {
   const std::string dir = temp_dir("badjobs");
   const std::string path = dir + "/bad.jobs";
