@@ -28,6 +28,15 @@ std::vector<std::string_view> split_outside_parens(std::string_view text, char s
   return parts;
 }
 
+bool parentheses_balanced(std::string_view text) {
+  int depth = 0;
+  for (char c : text) {
+    depth += (c == '(') - (c == ')');
+    if (depth < 0) return false;
+  }
+  return depth == 0;
+}
+
 bool is_count(std::string_view text) {
   if (text.empty()) return false;
   if (text.back() == 'K' || text.back() == 'M' || text.back() == 'G' || text.back() == 'k' ||
@@ -77,6 +86,8 @@ std::map<std::string, std::int64_t> parse_node_gres(std::string_view text,
   std::map<std::string, std::int64_t> counts;
   const std::string_view all = trim(text);
   if (all.empty() || iequals(all, "(null)") || iequals(all, "none")) return counts;
+  if (!parentheses_balanced(all))
+    throw InputError(where, "Gres", std::string(all), "unbalanced parentheses");
   for (std::string_view item : split_outside_parens(all, ',')) {
     const std::string_view spec = trim(item.substr(0, item.find('(')));
     if (item.find('(') != std::string_view::npos && item.back() != ')')
