@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include "io/builtin_clusters.hpp"
 #include "io/job_file.hpp"
@@ -11,7 +12,12 @@
 
 namespace hs::cli {
 
-Cluster load_cluster(const std::string& spec) { return load_cluster_spec(spec); }
+Cluster load_cluster(const std::string& spec) {
+  std::vector<std::string> warnings;
+  Cluster cluster = load_cluster_spec(spec, &warnings);
+  for (const std::string& w : warnings) std::cerr << "hetsched: warning: " << w << "\n";
+  return cluster;
+}
 
 Workload load_workload(const std::string& spec, const Cluster& cluster, std::uint64_t seed,
                        const std::string& gpu_rule) {

@@ -129,13 +129,16 @@ std::vector<std::pair<std::string, std::string>> builtin_cluster_list() {
   return list;
 }
 
-Cluster load_cluster_spec(const std::string& name_or_path) {
+Cluster load_cluster_spec(const std::string& name_or_path, std::vector<std::string>* warnings) {
   if (auto cluster = builtin_cluster(name_or_path)) return std::move(*cluster);
   std::filesystem::path path(name_or_path);
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) path /= "slurm.conf";
-  if (std::filesystem::is_regular_file(path, ignored))
-    return load_slurm_conf(path.string()).cluster;
+  if (std::filesystem::is_regular_file(path, ignored)) {
+    SlurmConfig conf = load_slurm_conf(path.string());
+    if (warnings) warnings->insert(warnings->end(), conf.warnings.begin(), conf.warnings.end());
+    return std::move(conf.cluster);
+  }
   throw InputError({"<cluster>", 0}, "cluster", name_or_path,
                    "neither a built-in cluster (" + builtin_names() +
                        ") nor a readable slurm.conf path");

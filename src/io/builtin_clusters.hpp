@@ -19,9 +19,10 @@ std::optional<Cluster> builtin_cluster(std::string_view name);
 std::vector<std::pair<std::string, std::string>> builtin_cluster_list();
 
 // A built-in name, or a path to a slurm.conf (or to a directory holding one). InputError
-// naming the argument and listing the built-ins otherwise. Reader warnings are dropped:
-// call load_slurm_conf directly to see them.
-Cluster load_cluster_spec(const std::string& name_or_path);
+// naming the argument and listing the built-ins otherwise. The reader's warnings (ignored
+// keys, nodes under no switch, ...) are appended to `warnings` when given.
+Cluster load_cluster_spec(const std::string& name_or_path,
+                          std::vector<std::string>* warnings = nullptr);
 
 inline constexpr std::string_view kDefaultClusterName = "paper1024";
 

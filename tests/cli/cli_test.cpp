@@ -124,6 +124,16 @@ TEST(Cli, ConfigurationFileThatIsADirectoryIsBadInput) {
   EXPECT_NE(include.err.find("slurm.conf:3"), std::string::npos) << include.err;
 }
 
+TEST(Cli, IgnoredSlurmConfKeysAreWarnedAbout) {
+  const std::string dir = temp_dir("conf-typo");
+  std::ofstream(dir + "/slurm.conf") << "NodeName=n[1-4] CPUs=8 Gres=gpu:2 Wieght=3\n"
+                                     << "PartitionName=p Nodes=ALL Default=YES\n";
+  const Outcome o = run({"simulate", "--cluster", dir + "/slurm.conf", "--workload", kTinyJobs,
+                         "--out", dir + "/out"});
+  EXPECT_NE(o.err.find("warning: " + dir + "/slurm.conf:1"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("Wieght"), std::string::npos) << o.err;
+}
+
 TEST(Cli, MalformedJobFileNamesFileLineAndValue) {
   const std::string dir = temp_dir("badjobs");
   const std::string path = dir + "/bad.jobs";
