@@ -47,13 +47,42 @@ Decisions WindowScheduler::decide(const SystemView& view, std::span<const Event>
   // simulator flags a run as stalled when a pass starts nothing and no event is left, even
   // with a wake-up pending, so event passes may not be deferred to the next tick.)
   if (view.now < next_pass_ && events.empty()) {
-    out.wake_at = next_pass_;
+    if (next_pass_ != kNoTime) out.wake_at = next_pass_;
     return out;
   }
   next_pass_ = view.now + config_.interval;
   run_pass(view, out);
-  if (view.pending.size() > out.starts.size() + out.rejections.size()) out.wake_at = next_pass_;
+  if (idle_key_ && config_.skip_repeated_passes) next_pass_ = first_tick_at_or_after(quiet_until_);
+  const bool left = view.pending.size() > out.starts.size() + out.rejections.size();
+  if (left && next_pass_ != kNoTime) out.wake_at = next_pass_;
   return out;
+}
+
+// Passes keep the grid of the last pass that ran (next_pass_ + k * interval); the ticks
+// before `t` would only repeat an idle pass, so they are not requested at all.
+Time WindowScheduler::first_tick_at_or_after(Time t) const {
+  if (t == kNoTime) return kNoTime;
+  if (t <= next_pass_) return next_pass_;
+  const Time ticks = (t - next_pass_ + config_.interval - 1) / config_.interval;
+  if (ticks > (kNoTime - next_pass_) / config_.interval) return kNoTime;
+  return next_pass_ + ticks * config_.interval;
+}
+
+// Earliest time after `now` at which the pass key can change without a submission or an
+// end: multifactor priorities age, and a window job's bids start to overlap the
+// reservation once now + its time limit passes the reservation's start. kNoTime when
+// only events can change it.
+Time WindowScheduler::key_changes_at(const Pass& pass) const {
+  const Time now = pass.view->now;
+  if (config_.priority != PriorityKind::Basic) return now + 1;
+  if (!pass.reservation) return kNoTime;
+  const Reservation& r = *pass.reservation;
+  if (r.start <= now) return now + 1;
+  Time first = r.start;
+  for (int s = 0; s < static_cast<int>(pass.window.size()); ++s)
+    if (s != r.slot && !pass.holds[s])
+      first = std::min(first, r.start - pass.jobs[s]->req.time_limit + 1);
+  return std::max(first, now + 1);
 }
 
 WindowScheduler::PassKey WindowScheduler::key_of(const Pass& pass) {
@@ -108,6 +137,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   PassKey key = key_of(pass);
   if (config_.skip_repeated_passes && idle_key_ && *idle_key_ == key) {
     stats.repeated = true;
+    quiet_until_ = key_changes_at(pass);
     stats_.push_back(stats);
     return;
   }
@@ -121,6 +151,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   // IPSCHED's window size is state too: only a pass at the full window may be skipped later.
   const bool idle = out.starts.empty() && !stats.timed_out && window_now_ == config_.window;
   idle_key_ = idle ? std::optional<PassKey>(std::move(key)) : std::nullopt;
+  if (idle) quiet_until_ = key_changes_at(pass);
   stats.pass_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   stats_.push_back(stats);

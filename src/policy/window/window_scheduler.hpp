@@ -69,6 +69,8 @@ class WindowScheduler : public Scheduler {
     bool operator==(const PassKey&) const = default;
   };
   static PassKey key_of(const Pass& pass);
+  Time key_changes_at(const Pass& pass) const;
+  Time first_tick_at_or_after(Time t) const;
   void run_pass(const SystemView& view, Decisions& out);
   std::vector<WindowJob> take_window(const SystemView& view) const;
   std::vector<Candidate> auction_bids(const Pass& pass) const;
@@ -90,6 +92,7 @@ class WindowScheduler : public Scheduler {
   ProblemObserver observer_;
   // Key of the last pass when it started nothing: an identical pass would start nothing again.
   std::optional<PassKey> idle_key_;
+  Time quiet_until_ = kNoTime;  // with idle_key_: when the key can next change without events
 };
 
 }  // namespace hs::window
