@@ -31,6 +31,7 @@ const std::vector<std::string> kHeadlineMetrics = {
 struct Prepared {
   const ComparisonSpec* spec;
   Cluster cluster;
+  std::vector<OptionDefault> site_options;  // the Slurm model's defaults from slurm.conf
   std::vector<Workload> workloads;  // one per repetition
   std::vector<std::vector<std::string>> options;  // per scheduler: the --opt items it reads
 };
@@ -51,6 +52,7 @@ int run_one(const Prepared& p, std::size_t sched, std::size_t rep) {
   RunRequest request;
   request.scheduler_spec = s.schedulers[sched];
   request.options = p.options[sched];
+  request.slurm_site_options = p.site_options;
   const RunOutcome run = run_checked(p.cluster, p.workloads[rep], request);
   const std::string dir = run_dir(s, sched, rep);
   write_run_outputs(dir, p.cluster, run.bound, run.result, run.summary);
@@ -65,7 +67,8 @@ int run_one(const Prepared& p, std::size_t sched, std::size_t rep) {
 
 // Every scheduler spec is built once here, so a bad name or option is one clear error
 // before any child starts; each --opt item must be read by at least one scheduler.
-std::vector<std::vector<std::string>> options_per_scheduler(const ComparisonSpec& spec) {
+std::vector<std::vector<std::string>> options_per_scheduler(
+    const ComparisonSpec& spec, const std::vector<OptionDefault>& site_options) {
   const InputLocation where{"<command line>", 0};
   std::vector<std::vector<std::string>> per_scheduler;
   std::set<std::string> labels, read_items;
@@ -73,7 +76,7 @@ std::vector<std::vector<std::string>> options_per_scheduler(const ComparisonSpec
     if (!labels.insert(run_label(sched)).second)
       throw InputError(where, "--scheduler", sched, "given twice");
     per_scheduler.push_back(options_read_by(sched, spec.options));
-    make_scheduler(sched, per_scheduler.back());
+    make_scheduler(sched, per_scheduler.back(), site_options);
     read_items.insert(per_scheduler.back().begin(), per_scheduler.back().end());
   }
   for (const std::string& opt : spec.options) {
@@ -86,7 +89,9 @@ std::vector<std::vector<std::string>> options_per_scheduler(const ComparisonSpec
 }
 
 Prepared prepare(const ComparisonSpec& spec) {
-  Prepared p{&spec, load_cluster(spec.cluster), {}, options_per_scheduler(spec)};
+  Prepared p{&spec, {}, {}, {}, {}};
+  p.cluster = load_cluster(spec.cluster, &p.site_options);
+  p.options = options_per_scheduler(spec, p.site_options);
   prepare_output_dir(spec.out_dir);
   for (int r = 0; r < spec.repeat; ++r)
     p.workloads.push_back(load_workload(spec.workload, p.cluster, spec.seed + r, spec.add_gpus));

@@ -12,9 +12,9 @@
 
 namespace hs::cli {
 
-Cluster load_cluster(const std::string& spec) {
+Cluster load_cluster(const std::string& spec, std::vector<OptionDefault>* slurm_options) {
   std::vector<std::string> warnings;
-  Cluster cluster = load_cluster_spec(spec, &warnings);
+  Cluster cluster = load_cluster_spec(spec, &warnings, slurm_options);
   for (const std::string& w : warnings) std::cerr << "hetsched: warning: " << w << "\n";
   return cluster;
 }

@@ -7,6 +7,7 @@
 
 #include "model/cluster.hpp"
 #include "model/job.hpp"
+#include "util/params.hpp"
 
 namespace hs::cli {
 
@@ -15,7 +16,8 @@ inline constexpr const char* kDefaultWorkload = "esp-het";
 inline constexpr const char* kDefaultScheduler = "backfill";
 
 // A built-in cluster name or a path to a slurm.conf (gres.conf/topology.conf beside it).
-Cluster load_cluster(const std::string& spec);
+// Prints the reader's warnings. `slurm_options`: what a slurm.conf sets for the Slurm model.
+Cluster load_cluster(const std::string& spec, std::vector<OptionDefault>* slurm_options = nullptr);
 
 // A path to a job file / SWF trace, or a generator spec "name[:k=v,...]" drawn with `seed`.
 // `gpu_rule` (may be empty) adds GPU requests, e.g. "fraction=0.3,gpus=2" (docs/workloads.md).

@@ -40,6 +40,12 @@ void print_header(const Cluster& cluster, const Workload& workload, const std::s
             << "workload   " << workload_spec << " (" << workload.jobs.size() << " jobs, seed "
             << seed << ")\n"
             << "scheduler  " << run.scheduler_name << " [" << run.effective_options << "]\n";
+  if (!run.site_options_used.empty()) {
+    std::cout << "slurm.conf";
+    for (std::size_t i = 0; i < run.site_options_used.size(); ++i)
+      std::cout << (i ? "," : " ") << run.site_options_used[i];
+    std::cout << "\n";
+  }
   for (const std::string& note : workload.notes) std::cout << "input      " << note << "\n";
   std::cout << "\n";
 }
@@ -56,6 +62,7 @@ RunManifest manifest_of(const Cluster& cluster, const Workload& workload,
   m.jobs = static_cast<std::int64_t>(workload.jobs.size());
   m.seed = seed;
   m.input_notes = workload.notes;
+  m.site_options = run.site_options_used;
   m.scheduler = run.scheduler_name;
   m.options = run.effective_options;
   return m;
@@ -82,7 +89,8 @@ int run_simulate_command(int argc, char** argv) {
     return kExitOk;
   }
   const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, INT64_MAX));
-  const Cluster cluster = load_cluster(args.get("cluster", kDefaultCluster));
+  std::vector<OptionDefault> site_options;
+  const Cluster cluster = load_cluster(args.get("cluster", kDefaultCluster), &site_options);
   const std::string workload_spec = args.get("workload", kDefaultWorkload);
   const Workload workload = load_workload(workload_spec, cluster, seed, args.get("add-gpus", ""));
   const std::string out_dir = args.get("out", "out/simulate");
@@ -91,6 +99,7 @@ int run_simulate_command(int argc, char** argv) {
   RunRequest request;
   request.scheduler_spec = args.get("scheduler", kDefaultScheduler);
   request.options = args.get_all("opt");
+  request.slurm_site_options = site_options;
   request.periodic_interval = args.get_int("interval", 0, 0, 365LL * 86400);
   request.show_progress = args.has("progress");
   const RunOutcome run = run_checked(cluster, workload, request);

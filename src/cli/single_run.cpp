@@ -12,9 +12,10 @@ RunOutcome run_checked(const Cluster& cluster, const Workload& workload, const R
   RunOutcome outcome;
   outcome.bound = workload;
   bind_workload(cluster, outcome.bound);
-  BuiltScheduler built = make_scheduler(request.scheduler_spec, request.options);
+  BuiltScheduler built = make_scheduler(request.scheduler_spec, request.options, request.slurm_site_options);
   outcome.scheduler_name = built.scheduler->name();
   outcome.effective_options = built.effective_options;
+  outcome.site_options_used = built.site_options_used;
 
   SimConfig config;
   config.periodic_interval = request.periodic_interval;

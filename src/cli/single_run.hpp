@@ -9,12 +9,14 @@
 #include "model/job.hpp"
 #include "sim/invariant_checker.hpp"
 #include "sim/simulator.hpp"
+#include "util/params.hpp"
 
 namespace hs::cli {
 
 struct RunRequest {
   std::string scheduler_spec;
   std::vector<std::string> options;  // "k=v" strings merged into the scheduler's options
+  std::vector<OptionDefault> slurm_site_options;  // the Slurm model's defaults from slurm.conf
   Time periodic_interval = 0;
   bool show_progress = false;
 };
@@ -22,6 +24,7 @@ struct RunRequest {
 struct RunOutcome {
   std::string scheduler_name;
   std::string effective_options;
+  std::vector<std::string> site_options_used;  // "key=value" taken from slurm.conf
   Workload bound;  // the workload as bound to the cluster for this run
   SimResult result;
   Summary summary;

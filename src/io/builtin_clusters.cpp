@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "io/slurm_conf.hpp"
+#include "io/slurm_site_options.hpp"
 #include "io/text_file.hpp"
 
 namespace hs {
@@ -129,14 +130,20 @@ std::vector<std::pair<std::string, std::string>> builtin_cluster_list() {
   return list;
 }
 
-Cluster load_cluster_spec(const std::string& name_or_path, std::vector<std::string>* warnings) {
+Cluster load_cluster_spec(const std::string& name_or_path, std::vector<std::string>* warnings,
+                          std::vector<OptionDefault>* slurm_options) {
   if (auto cluster = builtin_cluster(name_or_path)) return std::move(*cluster);
   std::filesystem::path path(name_or_path);
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) path /= "slurm.conf";
   if (std::filesystem::is_regular_file(path, ignored)) {
     SlurmConfig conf = load_slurm_conf(path.string());
-    if (warnings) warnings->insert(warnings->end(), conf.warnings.begin(), conf.warnings.end());
+    SiteOptions site = slurm_model_options(conf);
+    if (warnings) {
+      warnings->insert(warnings->end(), conf.warnings.begin(), conf.warnings.end());
+      warnings->insert(warnings->end(), site.warnings.begin(), site.warnings.end());
+    }
+    if (slurm_options) *slurm_options = std::move(site.options);
     return std::move(conf.cluster);
   }
   throw InputError({"<cluster>", 0}, "cluster", name_or_path,

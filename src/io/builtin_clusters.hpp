@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/cluster.hpp"
+#include "util/params.hpp"
 
 namespace hs {
 
@@ -20,9 +21,11 @@ std::vector<std::pair<std::string, std::string>> builtin_cluster_list();
 
 // A built-in name, or a path to a slurm.conf (or to a directory holding one). InputError
 // naming the argument and listing the built-ins otherwise. The reader's warnings (ignored
-// keys, nodes under no switch, ...) are appended to `warnings` when given.
+// keys, nodes under no switch, ...) are appended to `warnings` when given; what the
+// slurm.conf sets for the Slurm model (io/slurm_site_options.hpp) to `slurm_options`.
 Cluster load_cluster_spec(const std::string& name_or_path,
-                          std::vector<std::string>* warnings = nullptr);
+                          std::vector<std::string>* warnings = nullptr,
+                          std::vector<OptionDefault>* slurm_options = nullptr);
 
 inline constexpr std::string_view kDefaultClusterName = "paper1024";
 

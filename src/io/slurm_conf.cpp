@@ -57,6 +57,7 @@ class SlurmConfParser {
     build_partitions();
     build_topology(dir);
     result_.cluster.name = cluster_name();
+    result_.path = path_;
     return std::move(result_);
   }
 
@@ -76,8 +77,10 @@ class SlurmConfParser {
     if (pair.key == "nodename" || pair.key == "partitionname")
       throw InputError(where, pair.written, pair.value, "must start its own line");
     if (pair.key == "grestypes") grestypes_ = {where, pair};
-    if (is_scheduler_setting(pair.key)) result_.settings[pair.key] = pair.value;
-    else if (!is_daemon_setting(pair.key)) warn(where, "unknown key '" + pair.written + "' ignored");
+    if (is_scheduler_setting(pair.key)) {
+      result_.settings[pair.key] = pair.value;
+      result_.setting_lines[pair.key] = where;
+    } else if (!is_daemon_setting(pair.key)) warn(where, "unknown key '" + pair.written + "' ignored");
   }
 
   // ---- nodes --------------------------------------------------------------------------

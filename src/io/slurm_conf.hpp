@@ -7,12 +7,15 @@
 #include <vector>
 
 #include "model/cluster.hpp"
+#include "util/error.hpp"
 
 namespace hs {
 
 struct SlurmConfig {
+  std::string path;                             // the slurm.conf read
   Cluster cluster;                              // nodes in natural name order
   std::map<std::string, std::string> settings;  // scheduler-relevant keys, lower case
+  std::map<std::string, InputLocation> setting_lines;  // where each setting was written
   std::vector<std::string> warnings;            // "file:line: ..." for ignored input
 };
 

@@ -19,7 +19,11 @@ void write_run_manifest(std::ostream& out, const RunManifest& m) {
   for (std::size_t i = 0; i < m.input_notes.size(); ++i)
     out << (i ? ", " : "") << json_string(m.input_notes[i]);
   out << "],\n  \"scheduler\": " << json_string(m.scheduler) << ",\n"
-      << "  \"options\": " << json_string(m.options) << "\n}\n";
+      << "  \"options\": " << json_string(m.options) << ",\n"
+      << "  \"options_from_slurm_conf\": [";
+  for (std::size_t i = 0; i < m.site_options.size(); ++i)
+    out << (i ? ", " : "") << json_string(m.site_options[i]);
+  out << "]\n}\n";
 }
 
 void write_run_manifest(const std::string& dir, const RunManifest& manifest) {

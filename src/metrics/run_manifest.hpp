@@ -19,6 +19,7 @@ struct RunManifest {
   std::vector<std::string> input_notes;  // e.g. SWF records skipped, with counts
   std::string scheduler;
   std::string options;    // effective options, "key=value, ..."
+  std::vector<std::string> site_options;  // "key=value" of those taken from slurm.conf
 };
 
 void write_run_manifest(std::ostream& out, const RunManifest& manifest);

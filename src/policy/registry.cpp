@@ -29,6 +29,10 @@ bool is_window(const std::string& n) {
   return n == "ipsched" || n == "aucsched1" || n == "aucsched2" || n == "aucsched3";
 }
 
+bool is_slurm_model(const std::string& n) {
+  return n == "backfill" || n == "slurm" || n == "backfill-easy";
+}
+
 std::unique_ptr<Scheduler> build(const std::string& name, Params& params) {
   if (name == "backfill" || name == "slurm") return slurm::make_slurm_scheduler(params);
   if (name == "backfill-easy") {
@@ -88,10 +92,14 @@ std::vector<std::string> options_read_by(const std::string& spec,
   return read;
 }
 
-BuiltScheduler make_scheduler(const std::string& spec, const std::vector<std::string>& extra_options) {
+BuiltScheduler make_scheduler(const std::string& spec, const std::vector<std::string>& extra_options,
+                              const std::vector<OptionDefault>& slurm_site_options) {
   const std::string name = scheduler_name(spec);
   Params params = merged_params(spec, extra_options);
   BuiltScheduler built;
+  if (is_slurm_model(name))
+    for (const OptionDefault& d : slurm_site_options)
+      if (params.set_default(d)) built.site_options_used.push_back(d.key + "=" + d.value);
   built.scheduler = build(name, params);
   params.reject_unused(name);
   built.effective_options = params.effective();

@@ -21,10 +21,14 @@ struct BuiltScheduler {
   std::unique_ptr<Scheduler> scheduler;
   std::string effective_options;  // "key=value,..." with defaults filled in, for run headers
   std::vector<ParamDoc> option_docs;
+  std::vector<std::string> site_options_used;  // "key=value" taken from slurm.conf
 };
 
 // Throws InputError for unknown names, unknown options and invalid values.
-BuiltScheduler make_scheduler(const std::string& spec, const std::vector<std::string>& extra_options);
+// `slurm_site_options` (from a site's slurm.conf, io/slurm_site_options.hpp) are defaults
+// for the Slurm model only: options in the spec or in `extra_options` win over them.
+BuiltScheduler make_scheduler(const std::string& spec, const std::vector<std::string>& extra_options,
+                              const std::vector<OptionDefault>& slurm_site_options = {});
 
 // The "key=value" items of `options` that the scheduler of `spec` reads (each option entry
 // may hold several comma-separated items); for `compare`, whose --opt goes to every scheduler

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "util/error.hpp"
+
 namespace hs {
 
 struct ParamDoc {
@@ -17,12 +19,23 @@ struct ParamDoc {
   std::string allowed;  // e.g. "[1, 1000]" or "conservative|easy"
 };
 
+// An option value from a configuration file (e.g. a site's slurm.conf), with where it
+// was written so a bad value is reported there.
+struct OptionDefault {
+  std::string key;
+  std::string value;
+  InputLocation where;
+};
+
 class Params {
  public:
   Params() = default;
   // Parses "k=v,k=v" (empty string allowed). `origin` labels errors.
   static Params parse(const std::string& text, const std::string& origin);
   void set(const std::string& key, const std::string& value);
+  // Sets `key` unless it is already set (options given explicitly win over defaults);
+  // true if it was set.
+  bool set_default(const OptionDefault& d);
   bool has(const std::string& key) const { return values_.count(key) != 0; }
   const std::map<std::string, std::string>& values() const { return values_; }
 
@@ -46,7 +59,9 @@ class Params {
  private:
   const std::string* lookup(const std::string& key, const std::string& def_text,
                             const std::string& allowed, const std::string& description);
+  InputLocation where_of(const std::string& key) const;
   std::map<std::string, std::string> values_;
+  std::map<std::string, InputLocation> default_where_;  // keys set by set_default
   std::map<std::string, std::string> effective_;
   std::vector<ParamDoc> docs_;
   std::string origin_ = "<options>";

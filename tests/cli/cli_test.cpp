@@ -10,45 +10,13 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/main_command.hpp"
+#include "cli_test_support.hpp"
 
 namespace hs::cli {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kSource = HETSCHED_SOURCE_DIR;
-const std::string kTinyCluster = kSource + "/examples/clusters/small-tree/slurm.conf";
-const std::string kTinyJobs = kSource + "/examples/workloads/tiny.jobs";
-
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-Outcome run(std::vector<std::string> args) {
-  args.insert(args.begin(), "hetsched");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  testing::internal::CaptureStdout();
-  testing::internal::CaptureStderr();
-  const int code = run_main(static_cast<int>(argv.size()), argv.data());
-  Outcome o{code, testing::internal::GetCapturedStdout(), testing::internal::GetCapturedStderr()};
-  return o;
-}
-
-std::string temp_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("hetsched-cli-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using namespace test;
 
 TEST(Cli, HelpAndUnknownCommands) {
   EXPECT_EQ(run({"--help"}).code, kExitOk);
