@@ -50,6 +50,23 @@ void print_header(const Cluster& cluster, const Workload& workload, const std::s
   std::cout << "\n";
 }
 
+// The first few jobs that never ran, with the reason, so a rejection is never silent.
+void print_unrun_jobs(const RunOutcome& run) {
+  constexpr int kShown = 5;
+  int shown = 0, total = 0;
+  for (std::size_t j = 0; j < run.result.records.size(); ++j) {
+    const JobRecord& rec = run.result.records[j];
+    if (rec.status != JobStatus::Rejected && rec.status != JobStatus::Stalled) continue;
+    if (++total > kShown) continue;
+    if (shown++ == 0) std::cout << "\n";
+    std::cout << (rec.status == JobStatus::Rejected ? "rejected" : "stalled ") << "   job "
+              << run.bound.jobs[j].id << ": " << rec.reason << "\n";
+  }
+  if (total > kShown)
+    std::cout << "           ... and " << total - kShown
+              << " more (jobs.csv, columns status and reason)\n";
+}
+
 RunManifest manifest_of(const Cluster& cluster, const Workload& workload,
                         const std::string& workload_spec, const RunOutcome& run,
                         std::uint64_t seed, int argc, char** argv) {
@@ -106,6 +123,7 @@ int run_simulate_command(int argc, char** argv) {
 
   print_header(cluster, workload, workload_spec, run, seed);
   print_summary(run.summary, std::cout);
+  print_unrun_jobs(run);
   write_run_outputs(out_dir, cluster, run.bound, run.result, run.summary);
   write_run_manifest(out_dir, manifest_of(cluster, workload, workload_spec, run, seed, argc, argv));
   std::cout << "\noutputs    " << out_dir

@@ -89,6 +89,53 @@ std::vector<char> eligible_nodes(const Cluster& cluster, const Job& job) {
   return ok;
 }
 
+std::string gres_name(const Cluster& cluster, int type) {
+  return type < static_cast<int>(cluster.gres_types.size()) ? cluster.gres_types[type]
+                                                            : "gres type " + str(type);
+}
+
+std::string count_of(std::int64_t n, const std::string& what) {
+  return str(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+// Why nodes of the job's partition are not eligible, e.g. "of 16 nodes in partition gpu:
+// 8 have fewer than 3 gpu, 2 have less than 2000 MB"; empty when all are eligible. A node
+// may count under several causes.
+std::string ineligible_breakdown(const Cluster& cluster, const Job& job) {
+  const JobRequest& r = job.req;
+  const Partition* partition =
+      cluster.partitions.empty() ? nullptr : cluster.find_partition(job.partition);
+  std::vector<NodeIndex> nodes;
+  if (partition) {
+    nodes = partition->nodes;
+  } else {
+    for (int i = 0; i < cluster.node_count(); ++i) nodes.push_back(i);
+  }
+  const std::int32_t min_cores = std::max(1, r.ntasks_per_node);
+  std::int64_t few_cores = 0, little_memory = 0;
+  std::vector<std::int64_t> few_gres(r.gres.size(), 0);
+  for (NodeIndex i : nodes) {
+    const Node& n = cluster.nodes[i];
+    few_cores += n.cores < min_cores;
+    little_memory += n.memory_mb > 0 && n.memory_mb < r.mem_per_node_mb;
+    for (std::size_t g = 0; g < r.gres.size(); ++g)
+      few_gres[g] += n.gres[r.gres[g].type] < r.gres[g].per_node_min;
+  }
+  std::vector<std::string> causes;
+  if (few_cores) causes.push_back(str(few_cores) + " have fewer than " + count_of(min_cores, "core"));
+  if (little_memory)
+    causes.push_back(str(little_memory) + " have less than " + str(r.mem_per_node_mb) + " MB");
+  for (std::size_t g = 0; g < r.gres.size(); ++g)
+    if (few_gres[g])
+      causes.push_back(str(few_gres[g]) + " have fewer than " + str(r.gres[g].per_node_min) + " " +
+                       gres_name(cluster, r.gres[g].type));
+  if (causes.empty()) return "";
+  std::string text = "of " + count_of(static_cast<std::int64_t>(nodes.size()), "node") +
+                     (partition ? " in partition " + partition->name : "") + ": ";
+  for (std::size_t k = 0; k < causes.size(); ++k) text += (k ? ", " : "") + causes[k];
+  return text;
+}
+
 // Cores a node can give the job: all of them, or exactly ntasks_per_node.
 std::int64_t usable_cores(const Node& n, const JobRequest& r) {
   return r.ntasks_per_node > 0 ? r.ntasks_per_node : n.cores;
@@ -107,7 +154,7 @@ std::optional<std::string> fits_in(std::vector<std::int64_t> cores, const JobReq
     return std::nullopt;
   }
   if (have < range.min)
-    return "needs at least " + str(range.min) + " nodes, only " + str(have) + " eligible";
+    return "needs at least " + count_of(range.min, "node") + ", only " + str(have) + " eligible";
   const std::int64_t use = std::min<std::int64_t>({have, range.max, r.ntasks});
   if (use < have)  // only the `use` largest count
     std::nth_element(cores.begin(), cores.begin() + use, cores.end(), std::greater<>());
@@ -226,11 +273,20 @@ std::optional<std::string> never_runnable_reason(const Cluster& cluster, const J
   if (!cluster.partitions.empty() && !cluster.find_partition(job.partition))
     return "unknown partition '" + job.partition + "'";
   const std::vector<char> ok = eligible_nodes(cluster, job);
-  if (job.req.contiguous) return fits_contiguous(cluster, ok, job.req);
-  std::vector<std::int64_t> cores;
-  for (std::size_t i = 0; i < ok.size(); ++i)
-    if (ok[i]) cores.push_back(usable_cores(cluster.nodes[i], job.req));
-  return fits_in(std::move(cores), job.req);
+  std::optional<std::string> reason;
+  if (job.req.contiguous) {
+    reason = fits_contiguous(cluster, ok, job.req);
+  } else {
+    std::vector<std::int64_t> cores;
+    for (std::size_t i = 0; i < ok.size(); ++i)
+      if (ok[i]) cores.push_back(usable_cores(cluster.nodes[i], job.req));
+    reason = fits_in(std::move(cores), job.req);
+  }
+  if (reason) {
+    const std::string why = ineligible_breakdown(cluster, job);
+    if (!why.empty()) *reason += " (" + why + ")";
+  }
+  return reason;
 }
 
 std::optional<std::string> allocation_violates_request(const Cluster& cluster, const Job& job,

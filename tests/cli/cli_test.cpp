@@ -178,5 +178,26 @@ TEST(Cli, CompareRunsEverySchedulerOnTheSameJobs) {
   }
 }
 
+// Jobs the cluster can never run are listed with the reason, naming what rules nodes out.
+TEST(Cli, RejectedJobsAreShownWithTheirReason) {
+  const std::string dir = temp_dir("rejected-shown");
+  const std::string jobs = dir + "/bad.jobs";
+  std::ofstream(jobs) << "# hetsched-jobs v1\n"
+                         "1 0 600 partition=gpu -n 8 -N 3 --gres=gpu:4 -t 20:00\n"
+                         "2 0 600 -n 4 --mem=100G -t 10\n3 0 60 -n 4 -t 10\n";
+  const Outcome o = run({"simulate", "--cluster", kTinyCluster, "--workload", jobs, "--out",
+                         dir + "/out"});
+  ASSERT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("rejected   job 1: needs at least 3 nodes, only 2 eligible (of 8 nodes "
+                       "in partition gpu: 6 have fewer than 4 gpu)"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("rejected   job 2: needs at least 1 node, only 0 eligible (of 8 nodes "
+                       "in partition cpu: 8 have less than 102400 MB)"),
+            std::string::npos)
+      << o.out;
+  EXPECT_EQ(o.out.find("job 3:"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace hs::cli

@@ -181,12 +181,16 @@ TEST(NeverRunnable, GresAndMemoryFilterNodes) {
   j = job_with(1);
   add_gpu(j, 3, 3);
   EXPECT_NE(reason_of(never_runnable_reason(c, j)).find("only 0 eligible"), std::string::npos);
+  EXPECT_NE(reason_of(never_runnable_reason(c, j)).find("have fewer than 3 gpu"),
+            std::string::npos)
+      << reason_of(never_runnable_reason(c, j));
   // 2000 MB: n5/n6 drop out (1000 MB), n1..n4 don't model memory, n7 has 4000.
   j = job_with(48);
   j.req.mem_per_node_mb = 2000;
   EXPECT_FALSE(never_runnable_reason(c, j));
   j.req.ntasks = 49;
-  EXPECT_TRUE(never_runnable_reason(c, j));
+  const std::string memory = reason_of(never_runnable_reason(c, j));
+  EXPECT_NE(memory.find("of 7 nodes: 2 have less than 2000 MB"), std::string::npos) << memory;
 }
 
 TEST(NeverRunnable, NtasksPerNode) {
