@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "solver/cbc_window_solver.hpp"
 #include "solver/solvers.hpp"
 #include "util/error.hpp"
 
@@ -32,8 +33,11 @@ void read_common(Params& p, window::WindowConfig& c) {
                           "window solver backend");
   c.solver_effort = p.get_int("solver_effort", 0, 0, INT64_MAX / 2,
                               "deterministic work limit per solve; 0 = the solver's default");
-  c.solver_time_limit = p.get_double("solver_time_limit", 0.0, 0.0, 3600.0,
-                                     "wall-clock cap per solve in seconds; 0 = none (deterministic)");
+  // CBC only stops on time, so it gets its own default; the others default to none.
+  const double default_limit = c.solver == "cbc" ? solver::CbcWindowSolver::kDefaultTimeLimit : 0.0;
+  c.solver_time_limit = p.get_double(
+      "solver_time_limit", default_limit, 0.0, 3600.0,
+      "wall-clock cap per solve in seconds; 0 = none (deterministic); cbc defaults to 5");
   c.skip_repeated_passes =
       p.get_choice("idle_passes", "skip", {"skip", "solve"},
                    "skip: a pass whose inputs equal those of the last pass that started "
