@@ -11,6 +11,7 @@
 
 #include "io/builtin_clusters.hpp"
 #include "metrics/summary.hpp"
+#include "policy/window/pass_summary.hpp"
 #include "policy/window/window_schedulers.hpp"
 #include "sim/bind.hpp"
 #include "sim/invariant_checker.hpp"
@@ -19,13 +20,6 @@
 #include "workload/registry.hpp"
 
 namespace {
-
-double percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
-  return v[std::min(k, v.size() - 1)];
-}
 
 struct Case {
   std::string label;
@@ -44,28 +38,21 @@ void run_case(const Case& c, const std::string& scheduler, const std::string& ex
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto check = hs::check_run(cluster, w, r);
   const hs::Summary sum = hs::summarize(cluster, w, r);
-  std::vector<double> solve, pass;  // over passes that called the solver
-  long timeouts = 0, fallbacks = 0, bad = 0;
-  double bids = 0;
-  for (const auto& p : hs::window::pass_stats(*s)) {
-    if (p.solves == 0) continue;
-    solve.push_back(p.solve_seconds);
-    pass.push_back(p.pass_seconds);
-    timeouts += p.timed_out;
-    fallbacks += p.fallback;
-    bad += p.rejected_proposals;
-    bids += p.bids;
-  }
+  const hs::window::PassSummary passes = hs::window::summarize_passes(hs::window::pass_stats(*s));
+  std::vector<double> pass;  // whole-pass time over passes that called the solver
+  for (const auto& p : hs::window::pass_stats(*s))
+    if (p.solves > 0) pass.push_back(p.pass_seconds);
   const double gpu_util = sum.gres_utilization.empty() ? 0.0 : sum.gres_utilization[0];
   std::printf(
       "%-8s %-10s jobs=%zu wall=%.2fs solved_passes=%zu solve_p50=%.4fs solve_p99=%.4fs "
       "pass_p99=%.4fs pass_max=%.4fs bids/pass=%.0f "
       "timeouts=%ld fallbacks=%ld bad_proposals=%ld | span=%lds util=%.3f gpu_util=%.3f "
       "wait=%.0fs wait_max=%.0fs slowdown=%.2f spread=%.2f%s rejected=%ld stalled=%ld audit=%s\n",
-      c.label.c_str(), scheduler.c_str(), w.jobs.size(), wall, solve.size(),
-      percentile(solve, 0.5), percentile(solve, 0.99), percentile(pass, 0.99),
-      percentile(pass, 1.0), solve.empty() ? 0.0 : bids / solve.size(),
-      timeouts, fallbacks, bad, static_cast<long>(sum.span), sum.utilization, gpu_util,
+      c.label.c_str(), scheduler.c_str(), w.jobs.size(), wall,
+      static_cast<std::size_t>(passes.solved), passes.solve_p50_s, passes.solve_p99_s,
+      hs::window::percentile(pass, 0.99), hs::window::percentile(pass, 1.0), passes.mean_bids,
+      static_cast<long>(passes.timeouts), static_cast<long>(passes.fallbacks),
+      static_cast<long>(passes.rejected_proposals), static_cast<long>(sum.span), sum.utilization, gpu_util,
       sum.wait.mean, sum.wait.max, sum.slowdown.mean, sum.spread.mean,
       sum.switch_level ? (" switch_level=" + std::to_string(sum.switch_level->mean)).c_str() : "",
       static_cast<long>(sum.rejected), static_cast<long>(sum.stalled), check.ok() ? "ok" : "FAIL");

@@ -67,6 +67,23 @@ void print_unrun_jobs(const RunOutcome& run) {
               << " more (jobs.csv, columns status and reason)\n";
 }
 
+// Window schedulers: how the passes went, and every failure signal of the solve.
+void print_window_passes(const RunOutcome& run) {
+  if (!run.window_passes) return;
+  const window::PassSummary& w = *run.window_passes;
+  std::printf("\nwindow     %lld passes: %lld solved, %lld with no bid that fits, %lld skipped "
+              "(same inputs as the last idle pass); %.1f jobs and %.0f bids per solved window\n",
+              static_cast<long long>(w.passes), static_cast<long long>(w.solved),
+              static_cast<long long>(w.passes - w.solved - w.repeated),
+              static_cast<long long>(w.repeated), w.mean_window, w.mean_bids);
+  std::printf("solver     wall time per pass p50 %.1f ms, p99 %.1f ms, max %.1f ms; %lld "
+              "time-outs, %lld greedy fallbacks, %lld proposals refused by the checker\n",
+              1e3 * w.solve_p50_s, 1e3 * w.solve_p99_s, 1e3 * w.solve_max_s,
+              static_cast<long long>(w.timeouts), static_cast<long long>(w.fallbacks),
+              static_cast<long long>(w.rejected_proposals));
+  if (!w.first_problem.empty()) std::printf("           first refusal: %s\n", w.first_problem.c_str());
+}
+
 RunManifest manifest_of(const Cluster& cluster, const Workload& workload,
                         const std::string& workload_spec, const RunOutcome& run,
                         std::uint64_t seed, int argc, char** argv) {
@@ -124,6 +141,7 @@ int run_simulate_command(int argc, char** argv) {
   print_header(cluster, workload, workload_spec, run, seed);
   print_summary(run.summary, std::cout);
   print_unrun_jobs(run);
+  print_window_passes(run);
   write_run_outputs(out_dir, cluster, run.bound, run.result, run.summary);
   write_run_manifest(out_dir, manifest_of(cluster, workload, workload_spec, run, seed, argc, argv));
   std::cout << "\noutputs    " << out_dir

@@ -26,6 +26,8 @@ RunOutcome run_checked(const Cluster& cluster, const Workload& workload, const R
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   finish_progress(static_cast<bool>(config.progress));
 
+  const auto& passes = window::pass_stats(*built.scheduler);
+  if (!passes.empty()) outcome.window_passes = window::summarize_passes(passes);
   outcome.check = check_run(cluster, outcome.bound, outcome.result);
   outcome.summary = summarize(cluster, outcome.bound, outcome.result);
   return outcome;

@@ -4,7 +4,10 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "metrics/summary.hpp"
+#include "policy/window/pass_summary.hpp"
 #include "model/cluster.hpp"
 #include "model/job.hpp"
 #include "sim/invariant_checker.hpp"
@@ -30,6 +33,7 @@ struct RunOutcome {
   Summary summary;
   CheckReport check;
   double wall_seconds = 0.0;
+  std::optional<window::PassSummary> window_passes;  // window schedulers only
 };
 
 // `workload` is copied and bound to `cluster` here.

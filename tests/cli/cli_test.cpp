@@ -199,5 +199,20 @@ TEST(Cli, RejectedJobsAreShownWithTheirReason) {
   EXPECT_EQ(o.out.find("job 3:"), std::string::npos);
 }
 
+// A window scheduler's run reports its passes and the solver's failure signals.
+TEST(Cli, WindowRunsReportTheirPasses) {
+  const std::string dir = temp_dir("window-passes");
+  const Outcome o = run({"simulate", "--cluster", kTinyCluster, "--workload", kTinyJobs,
+                         "--scheduler", "aucsched2", "--out", dir});
+  ASSERT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("\nwindow     "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("0 time-outs, 0 greedy fallbacks, 0 proposals refused by the checker"),
+            std::string::npos)
+      << o.out;
+  const Outcome backfill = run({"simulate", "--cluster", kTinyCluster, "--workload", kTinyJobs,
+                                "--out", dir});
+  EXPECT_EQ(backfill.out.find("\nwindow     "), std::string::npos);
+}
+
 }  // namespace
 }  // namespace hs::cli

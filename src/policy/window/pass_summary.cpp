@@ -1,0 +1,41 @@
+#include "policy/window/pass_summary.hpp"
+
+#include <algorithm>
+
+namespace hs::window {
+
+double percentile(std::vector<double> values, double q) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const auto k = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+  return values[std::min(k, values.size() - 1)];
+}
+
+PassSummary summarize_passes(const std::vector<PassStats>& passes) {
+  PassSummary s;
+  std::vector<double> solve_times;
+  double jobs = 0, bids = 0;
+  for (const PassStats& p : passes) {
+    ++s.passes;
+    s.repeated += p.repeated;
+    s.timeouts += p.timed_out;
+    s.fallbacks += p.fallback;
+    if (p.rejected_proposals > 0 && s.rejected_proposals == 0) s.first_problem = p.first_problem;
+    s.rejected_proposals += p.rejected_proposals;
+    if (p.solves == 0) continue;
+    ++s.solved;
+    jobs += p.window;
+    bids += p.bids;
+    solve_times.push_back(p.solve_seconds);
+  }
+  if (s.solved > 0) {
+    s.mean_window = jobs / static_cast<double>(s.solved);
+    s.mean_bids = bids / static_cast<double>(s.solved);
+  }
+  s.solve_p50_s = percentile(solve_times, 0.5);
+  s.solve_p99_s = percentile(solve_times, 0.99);
+  s.solve_max_s = percentile(solve_times, 1.0);
+  return s;
+}
+
+}  // namespace hs::window
