@@ -52,8 +52,10 @@ class Translator {
     const auto it = conf_.setting_lines.find(key);
     return it == conf_.setting_lines.end() ? InputLocation{conf_.path, 0} : it->second;
   }
-  void set(const std::string& from_key, const std::string& option, const std::string& v) {
-    out_.options.push_back({option, v, where(from_key)});
+  // `field`: the setting as a slurm.conf author wrote it, for error messages.
+  void set(const std::string& from_key, const std::string& option, const std::string& v,
+           const std::string& field) {
+    out_.options.push_back({option, v, where(from_key), field});
   }
   void warn(const std::string& key, const std::string& text) {
     const InputLocation w = where(key);
@@ -65,8 +67,8 @@ class Translator {
     const std::string* v = value("schedulertype");
     if (!v) return;
     const std::string type = to_lower(*v);
-    if (type == "sched/backfill") set("schedulertype", "scheduler_type", "backfill");
-    else if (type == "sched/builtin") set("schedulertype", "scheduler_type", "builtin");
+    if (type == "sched/backfill") set("schedulertype", "scheduler_type", "backfill", "SchedulerType");
+    else if (type == "sched/builtin") set("schedulertype", "scheduler_type", "builtin", "SchedulerType");
     else warn("schedulertype", "SchedulerType=" + *v + " is not modelled; sched/backfill is used");
   }
 
@@ -88,7 +90,8 @@ class Translator {
       if (eq == std::string::npos)
         throw InputError(where("schedulerparameters"), "SchedulerParameters", item,
                          "expected " + name + "=<integer>");
-      set("schedulerparameters", known->second, item.substr(eq + 1));
+      set("schedulerparameters", known->second, item.substr(eq + 1),
+          "SchedulerParameters " + name);
     }
   }
 
@@ -97,23 +100,27 @@ class Translator {
     const std::string* v = value(key);
     if (!v) return;
     const Time seconds = parse_slurm_time(*v, where(key), field, false);
-    set(key, option, std::to_string(seconds / 60));
+    set(key, option, std::to_string(seconds / 60), field + " (minutes)");
   }
 
   void priority() {
     if (const std::string* v = value("prioritytype")) {
       const std::string type = to_lower(*v);
-      if (type == "priority/basic") set("prioritytype", "priority", "basic");
-      else if (type == "priority/multifactor") set("prioritytype", "priority", "multifactor");
+      if (type == "priority/basic") set("prioritytype", "priority", "basic", "PriorityType");
+      else if (type == "priority/multifactor")
+        set("prioritytype", "priority", "multifactor", "PriorityType");
       else warn("prioritytype", "PriorityType=" + *v + " is not modelled; priority/basic is used");
     }
     minutes("prioritycalcperiod", "priority_calc_period", "PriorityCalcPeriod");
     minutes("prioritymaxage", "priority_max_age", "PriorityMaxAge");
-    if (const std::string* v = value("priorityweightage")) set("priorityweightage", "priority_weight_age", *v);
+    if (const std::string* v = value("priorityweightage"))
+      set("priorityweightage", "priority_weight_age", *v, "PriorityWeightAge");
     if (const std::string* v = value("priorityweightjobsize"))
-      set("priorityweightjobsize", "priority_weight_job_size", *v);
-    if (const std::string* v = value("priorityfavorsmall"))
-      set("priorityfavorsmall", "priority_favor_small", to_lower(*v));
+      set("priorityweightjobsize", "priority_weight_job_size", *v, "PriorityWeightJobSize");
+    if (const std::string* v = value("priorityfavorsmall")) {
+      const std::string flag = iequals(*v, "yes") ? "true" : iequals(*v, "no") ? "false" : *v;
+      set("priorityfavorsmall", "priority_favor_small", flag, "PriorityFavorSmall");
+    }
     for (const auto& [key, v] : conf_.settings)
       if (key.starts_with("priorityweight") && key != "priorityweightage" &&
           key != "priorityweightjobsize" && v != "0")
@@ -125,11 +132,16 @@ class Translator {
   void topology() {
     const std::string* v = value("topologyplugin");
     if (v) {
-      set("topologyplugin", "topology", to_lower(*v) == "topology/tree" ? "true" : "false");
+      const std::string plugin = to_lower(*v);
+      set("topologyplugin", "topology", plugin == "topology/tree" ? "true" : "false",
+          "TopologyPlugin");
+      if (plugin != "topology/tree" && plugin != "topology/none" && plugin != "topology/default")
+        warn("topologyplugin", "TopologyPlugin=" + *v + " is not modelled; nodes are placed "
+                               "without a topology");
       return;
     }
     if (!conf_.cluster.topology) return;
-    out_.options.push_back({"topology", "false", {conf_.path, 0}});
+    out_.options.push_back({"topology", "false", {conf_.path, 0}, "TopologyPlugin"});
     out_.warnings.push_back(conf_.path +
                             ": topology.conf is read but no TopologyPlugin is set: like Slurm, "
                             "the backfill model places without the switch tree (--opt "

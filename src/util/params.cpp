@@ -41,13 +41,20 @@ Params Params::parse(const std::string& text, const std::string& origin) {
 void Params::set(const std::string& key, const std::string& value) {
   values_[key] = value;
   default_where_.erase(key);
+  default_field_.erase(key);
 }
 
 bool Params::set_default(const OptionDefault& d) {
   if (values_.count(d.key)) return false;
   values_[d.key] = d.value;
   default_where_[d.key] = d.where;
+  if (!d.field.empty()) default_field_[d.key] = d.field;
   return true;
+}
+
+std::string Params::field_of(const std::string& key) const {
+  const auto it = default_field_.find(key);
+  return it == default_field_.end() ? key : it->second;
 }
 
 InputLocation Params::where_of(const std::string& key) const {
@@ -74,8 +81,8 @@ std::int64_t Params::get_int(const std::string& key, std::int64_t def, std::int6
   std::int64_t v = 0;
   const auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
   if (ec != std::errc() || ptr != text->data() + text->size())
-    throw InputError(where_of(key), key, *text, "expected an integer");
-  if (v < lo || v > hi) throw InputError(where_of(key), key, *text, "must be in " + allowed);
+    throw InputError(where_of(key), field_of(key), *text, "expected an integer");
+  if (v < lo || v > hi) throw InputError(where_of(key), field_of(key), *text, "must be in " + allowed);
   return v;
 }
 
@@ -90,9 +97,9 @@ double Params::get_double(const std::string& key, double def, double lo, double 
     v = std::stod(*text, &used);
     if (used != text->size()) throw std::invalid_argument("trailing");
   } catch (const std::exception&) {
-    throw InputError(where_of(key), key, *text, "expected a number");
+    throw InputError(where_of(key), field_of(key), *text, "expected a number");
   }
-  if (!(v >= lo && v <= hi)) throw InputError(where_of(key), key, *text, "must be in " + allowed);
+  if (!(v >= lo && v <= hi)) throw InputError(where_of(key), field_of(key), *text, "must be in " + allowed);
   return v;
 }
 
@@ -101,7 +108,7 @@ bool Params::get_bool(const std::string& key, bool def, const std::string& descr
   if (!text) return def;
   if (*text == "true" || *text == "1" || *text == "yes") return true;
   if (*text == "false" || *text == "0" || *text == "no") return false;
-  throw InputError(where_of(key), key, *text, "expected true or false");
+  throw InputError(where_of(key), field_of(key), *text, "expected true or false");
 }
 
 std::string Params::get_choice(const std::string& key, const std::string& def,
@@ -113,13 +120,13 @@ std::string Params::get_choice(const std::string& key, const std::string& def,
   if (!text) return def;
   for (const auto& a : allowed)
     if (*text == a) return a;
-  throw InputError(where_of(key), key, *text, "must be one of " + list);
+  throw InputError(where_of(key), field_of(key), *text, "must be one of " + list);
 }
 
 void Params::reject_unused(const std::string& owner) const {
   for (const auto& [key, value] : values_) {
     if (effective_.count(key) == 0)
-      throw InputError(where_of(key), key, value, "unknown option for " + owner);
+      throw InputError(where_of(key), field_of(key), value, "unknown option for " + owner);
   }
 }
 

@@ -25,6 +25,7 @@ struct OptionDefault {
   std::string key;
   std::string value;
   InputLocation where;
+  std::string field;  // as written there (e.g. "PriorityWeightAge"); empty = the key
 };
 
 class Params {
@@ -60,8 +61,10 @@ class Params {
   const std::string* lookup(const std::string& key, const std::string& def_text,
                             const std::string& allowed, const std::string& description);
   InputLocation where_of(const std::string& key) const;
+  std::string field_of(const std::string& key) const;
   std::map<std::string, std::string> values_;
   std::map<std::string, InputLocation> default_where_;  // keys set by set_default
+  std::map<std::string, std::string> default_field_;
   std::map<std::string, std::string> effective_;
   std::vector<ParamDoc> docs_;
   std::string origin_ = "<options>";

@@ -73,7 +73,7 @@ TEST(SiteOptions, BadValuesNameTheSlurmConfLine) {
   const std::string dir = temp_dir("site-bad");
   const Outcome range = simulate(write_conf(dir, "\nSchedulerParameters=bf_window=0\n"), dir + "/o");
   EXPECT_EQ(range.code, kExitBadInput);
-  EXPECT_NE(range.err.find(dir + "/slurm.conf:2: field 'bf_window' value '0'"), std::string::npos)
+  EXPECT_NE(range.err.find(dir + "/slurm.conf:2: field 'SchedulerParameters bf_window' value '0'"), std::string::npos)
       << range.err;
   const Outcome unmodelled =
       simulate(write_conf(dir, "SchedulerParameters=bf_continue,bf_max_job_user=4\n"), dir + "/o");

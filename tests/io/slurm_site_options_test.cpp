@@ -50,7 +50,7 @@ TEST(SlurmSiteOptions, SchedulerAndPriorityKeysBecomeModelOptions) {
   EXPECT_EQ(option(site, "priority_calc_period"), "10");
   EXPECT_EQ(option(site, "priority_weight_age"), "500");
   EXPECT_EQ(option(site, "priority_weight_job_size"), "250");
-  EXPECT_EQ(option(site, "priority_favor_small"), "yes");
+  EXPECT_EQ(option(site, "priority_favor_small"), "true");
   EXPECT_EQ(option(site, "topology"), "<unset>");  // no topology.conf
   EXPECT_TRUE(has_warning(site, "slurm.conf:2: SchedulerParameters item 'bf_continue'"));
   EXPECT_TRUE(has_warning(site, "slurm.conf:9: priorityweightfairshare=100"));
