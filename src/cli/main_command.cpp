@@ -4,6 +4,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "cli/bridge_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/list_command.hpp"
@@ -33,6 +34,7 @@ const Subcommand kSubcommands[] = {
     {"compare", run_compare_command, "several schedulers on identical inputs, mean ± std, report with plots"},
     {"matrix", run_matrix_command, "allocator x scheduler x predictor matrix on an Eurora-like month"},
     {"reproduce", run_reproduce_command, "rerun the documents' result tables, write docs/reproduction.md"},
+    {"bridge", run_bridge_command, "schedule the held jobs of a live Slurm with a hetsched scheduler"},
     {"generate", run_generate_command, "write a generated workload as a job file"},
     {"list", run_list_command, "list built-in clusters, workload generators, schedulers, solvers"},
     {"version", run_version, "print the version"},

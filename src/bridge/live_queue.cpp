@@ -1,0 +1,186 @@
+#include "bridge/live_queue.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "model/request_fit.hpp"
+#include "util/error.hpp"
+
+namespace hs::bridge {
+
+namespace {
+
+const InputLocation kListing{"scontrol show job", 0};
+
+// "hetsched:gpu=1-3[,mic=0-1]" in the job's comment: per-node gres ranges.
+void apply_comment_ranges(const std::string& comment, Job& job) {
+  const std::string prefix = "hetsched:";
+  if (comment.rfind(prefix, 0) != 0) return;
+  std::size_t pos = prefix.size();
+  while (pos < comment.size()) {
+    std::size_t comma = comment.find(',', pos);
+    if (comma == std::string::npos) comma = comment.size();
+    const std::string item = comment.substr(pos, comma - pos);
+    pos = comma + 1;
+    const std::size_t eq = item.find('='), dash = item.find('-');
+    if (eq == std::string::npos || dash == std::string::npos || dash < eq)
+      throw InputError(kListing, "Comment", comment,
+                       "job " + std::to_string(job.id) + ": expected hetsched:NAME=MIN-MAX");
+    const std::string name = item.substr(0, eq);
+    std::int32_t lo = 0, hi = 0;
+    try {
+      lo = std::stoi(item.substr(eq + 1, dash - eq - 1));
+      hi = std::stoi(item.substr(dash + 1));
+    } catch (const std::exception&) {
+      lo = hi = -1;
+    }
+    if (lo < 0 || hi < lo)
+      throw InputError(kListing, "Comment", comment,
+                       "job " + std::to_string(job.id) + ": range must be MIN-MAX with 0 <= MIN <= MAX");
+    auto it = std::find_if(job.req.gres.begin(), job.req.gres.end(),
+                           [&](const GresRequest& g) { return g.name == name; });
+    if (it == job.req.gres.end()) it = job.req.gres.insert(job.req.gres.end(), GresRequest{name});
+    it->per_node_min = lo;
+    it->per_node_max = hi;
+  }
+}
+
+}  // namespace
+
+Job job_from_live(const LiveJob& live) {
+  Job job;
+  job.id = live.id;
+  job.name = "slurm-" + std::to_string(live.id);
+  job.partition = live.partition;
+  job.submit = live.submit_epoch;
+  JobRequest& r = job.req;
+  r.ntasks = live.cpus;
+  r.nodes_min = live.nodes_min;
+  r.nodes_max = live.nodes_max;
+  r.ntasks_per_node = live.ntasks_per_node * live.cpus_per_task;
+  r.contiguous = live.contiguous;
+  r.time_limit = live.time_limit == kNoTime ? 0 : live.time_limit;
+  for (const auto& [name, count] : live.gres_per_node) r.gres.push_back({name, -1, count, count});
+  apply_comment_ranges(live.comment, job);
+  job.run_time = r.time_limit;  // unknown before the job ends; schedulers see limits only
+  return job;
+}
+
+LiveQueue::LiveQueue(const Cluster& cluster, std::string partition)
+    : cluster_(cluster), partition_(std::move(partition)) {
+  for (NodeIndex n = 0; n < cluster.node_count(); ++n) node_index_[cluster.nodes[n].name] = n;
+}
+
+bool LiveQueue::is_ours(const LiveJob& live) const {
+  return live.held() && (partition_.empty() || live.partition == partition_);
+}
+
+JobRef LiveQueue::register_job(const LiveJob& live) {
+  if (auto it = ref_of_id_.find(live.id); it != ref_of_id_.end()) return it->second;
+  Job job = job_from_live(live);
+  std::optional<std::string> reason = bind_to_cluster(cluster_, job);
+  if (!reason) reason = never_runnable_reason(cluster_, job);
+  const auto ref = static_cast<JobRef>(workload_.jobs.size());
+  workload_.jobs.push_back(std::move(job));
+  ref_of_id_[live.id] = ref;
+  if (reason) rejected_[ref] = *reason;
+  return ref;
+}
+
+Allocation LiveQueue::allocation_of(const LiveJob& live) const {
+  Allocation alloc;
+  for (const NodeGroupShare& group : live.shares)
+    for (const std::string& name : group.nodes) {
+      auto it = node_index_.find(name);
+      if (it == node_index_.end())
+        throw InputError(kListing, "Nodes", name,
+                         "job " + std::to_string(live.id) + " runs on a node the cluster file does not have");
+      NodeShare share;
+      share.node = it->second;
+      share.cores = group.cores;
+      for (const auto& [gres, count] : group.gres) {
+        const int type = cluster_.gres_index(gres);
+        if (type >= 0) share.gres[type] += count;
+      }
+      alloc.shares.push_back(share);
+    }
+  alloc.sort_by_node();
+  return alloc;
+}
+
+void LiveQueue::mark_started(JobRef job, const Allocation& alloc, Time now) {
+  in_flight_[job] = {alloc, now};
+}
+
+LiveSnapshot LiveQueue::update(const std::vector<LiveJob>& jobs, Time now) {
+  LiveSnapshot snap(cluster_);
+  std::vector<std::tuple<Time, JobRef, Time, Allocation>> running;  // start, job, end, alloc
+  auto hold_resources = [&](JobRef ref, Time start, const Allocation& alloc) {
+    if (!snap.free.can_hold(alloc))
+      throw InputError(kListing, "JobId", std::to_string(slurm_id(ref)),
+                       "its allocation exceeds what the cluster file leaves free on its nodes");
+    snap.free.take(alloc);
+    const Time limit = workload_.jobs[ref].req.time_limit;
+    const Time end = limit > 0 && limit != kNoTime ? start + limit : kNoTime;
+    running.emplace_back(start, ref, end, alloc);
+  };
+  for (const LiveJob& live : jobs) {
+    if (live.holds_resources()) {
+      const JobRef ref = register_job(live);
+      in_flight_.erase(ref);
+      hold_resources(ref, live.start_epoch >= 0 ? live.start_epoch : now, allocation_of(live));
+      continue;
+    }
+    if (live.state != "PENDING") continue;
+    auto known = ref_of_id_.find(live.id);
+    if (known != ref_of_id_.end()) {
+      auto flight = in_flight_.find(known->second);
+      if (flight != in_flight_.end() && !live.held()) {
+        if (now - flight->second.requested_at > kStartGrace) {
+          snap.start_overdue.push_back(live.id);
+          in_flight_.erase(flight);
+        } else {
+          hold_resources(known->second, flight->second.requested_at, flight->second.alloc);
+        }
+        continue;
+      }
+      if (flight != in_flight_.end()) in_flight_.erase(flight);
+    }
+    if (!is_ours(live)) continue;
+    const bool first_seen = known == ref_of_id_.end();
+    const JobRef ref = register_job(live);
+    if (auto r = rejected_.find(ref); r != rejected_.end()) {
+      if (first_seen) snap.rejected.push_back("job " + std::to_string(live.id) + ": " + r->second);
+      continue;
+    }
+    snap.pending.push_back(ref);
+  }
+  std::sort(snap.pending.begin(), snap.pending.end(), [&](JobRef a, JobRef b) {
+    const Job &x = workload_.jobs[a], &y = workload_.jobs[b];
+    return std::tie(x.submit, x.id) < std::tie(y.submit, y.id);
+  });
+  std::sort(running.begin(), running.end(), [&](const auto& a, const auto& b) {
+    return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+  });
+  snap.allocations.reserve(running.size());
+  for (auto& [start, ref, end, alloc] : running) snap.allocations.push_back(std::move(alloc));
+  for (std::size_t i = 0; i < running.size(); ++i)
+    snap.running.push_back({std::get<1>(running[i]), std::get<0>(running[i]),
+                            std::get<2>(running[i]), &snap.allocations[i]});
+  // Events since the previous listing, in JobRef order.
+  std::set<JobRef> now_running;
+  for (const RunningJob& r : snap.running) now_running.insert(r.job);
+  const std::set<JobRef> was_pending(previous_pending_.begin(), previous_pending_.end());
+  const std::set<JobRef> was_running(previous_running_.begin(), previous_running_.end());
+  for (JobRef ref : snap.pending)
+    if (!was_pending.count(ref) && !was_running.count(ref))
+      snap.events.push_back({EventKind::Submitted, ref});
+  for (JobRef ref : was_running)
+    if (!now_running.count(ref)) snap.events.push_back({EventKind::Ended, ref});
+  previous_pending_ = snap.pending;
+  previous_running_.assign(now_running.begin(), now_running.end());
+  return snap;
+}
+
+}  // namespace hs::bridge

@@ -1,0 +1,208 @@
+#include "bridge/scontrol_jobs.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <ctime>
+
+#include "io/hostlist.hpp"
+#include "io/slurm_time.hpp"
+#include "util/error.hpp"
+
+namespace hs::bridge {
+
+namespace {
+
+struct Field {
+  std::string key;
+  std::string value;
+};
+
+// `Key=Value` tokens; a token without '=' continues the previous value (values such as
+// Command or WorkDir may contain spaces).
+std::vector<Field> split_fields(std::string_view line) {
+  std::vector<Field> fields;
+  std::size_t pos = 0;
+  while (pos < line.size()) {
+    while (pos < line.size() && line[pos] == ' ') ++pos;
+    std::size_t end = line.find(' ', pos);
+    if (end == std::string_view::npos) end = line.size();
+    const std::string_view token = line.substr(pos, end - pos);
+    pos = end;
+    if (token.empty()) continue;
+    const std::size_t eq = token.find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      if (!fields.empty()) fields.back().value += " " + std::string(token);
+      continue;
+    }
+    fields.push_back({std::string(token.substr(0, eq)), std::string(token.substr(eq + 1))});
+  }
+  return fields;
+}
+
+class LineReader {
+ public:
+  LineReader(const std::string& source, long line) : where_{source, line} {}
+
+  std::int64_t integer(const Field& f, std::int64_t lo) const {
+    std::int64_t v = 0;
+    const char* first = f.value.data();
+    const char* last = first + f.value.size();
+    auto [ptr, ec] = std::from_chars(first, last, v);
+    if (ec != std::errc() || ptr != last || v < lo)
+      throw InputError(where_, f.key, f.value, "expected an integer >= " + std::to_string(lo));
+    return v;
+  }
+
+  std::int64_t integer_text(const std::string& key, const std::string& text, std::int64_t lo) const {
+    return integer(Field{key, text}, lo);
+  }
+
+  // "a" or "a-b".
+  void range(const Field& f, std::int32_t& lo, std::int32_t& hi) const {
+    const std::size_t dash = f.value.find('-');
+    if (dash == std::string::npos) {
+      lo = static_cast<std::int32_t>(integer(f, 0));
+      hi = 0;
+      return;
+    }
+    lo = static_cast<std::int32_t>(integer_text(f.key, f.value.substr(0, dash), 0));
+    hi = static_cast<std::int32_t>(integer_text(f.key, f.value.substr(dash + 1), lo));
+    if (hi == 0) throw InputError(where_, f.key, f.value, "range must end above 0");
+  }
+
+  // "0-2,4-5" -> 5.
+  std::int32_t cpu_count(const Field& f) const {
+    std::int32_t count = 0;
+    std::size_t pos = 0;
+    while (pos <= f.value.size() && !f.value.empty()) {
+      std::size_t comma = f.value.find(',', pos);
+      if (comma == std::string::npos) comma = f.value.size();
+      const std::string part = f.value.substr(pos, comma - pos);
+      const std::size_t dash = part.find('-');
+      if (dash == std::string::npos) {
+        integer_text(f.key, part, 0);
+        count += 1;
+      } else {
+        const auto a = integer_text(f.key, part.substr(0, dash), 0);
+        const auto b = integer_text(f.key, part.substr(dash + 1), a);
+        count += static_cast<std::int32_t>(b - a + 1);
+      }
+      pos = comma + 1;
+    }
+    return count;
+  }
+
+  // "gpu:1(IDX:0),mic:2(IDX:0-1)" or "gres:gpu:tesla:2,gres:mic:1": name and count per item;
+  // commas inside parentheses belong to the item.
+  std::vector<std::pair<std::string, std::int32_t>> gres_list(const Field& f) const {
+    std::vector<std::pair<std::string, std::int32_t>> out;
+    std::string item;
+    int depth = 0;
+    auto finish = [&] {
+      if (item.empty() || item == "(null)") return;
+      std::string body = item.substr(0, item.find('('));
+      if (body.rfind("gres:", 0) == 0) body = body.substr(5);
+      const std::size_t first_colon = body.find(':');
+      const std::size_t last_colon = body.rfind(':');
+      if (first_colon == std::string::npos)
+        throw InputError(where_, f.key, f.value, "expected name:count in '" + item + "'");
+      const auto count = integer_text(f.key, body.substr(last_colon + 1), 0);
+      out.emplace_back(body.substr(0, first_colon), static_cast<std::int32_t>(count));
+      item.clear();
+    };
+    for (char c : f.value) {
+      if (c == '(') ++depth;
+      if (c == ')') --depth;
+      if (c == ',' && depth == 0) {
+        finish();
+      } else {
+        item += c;
+      }
+    }
+    finish();
+    return out;
+  }
+
+  Time time_limit(const Field& f) const {
+    if (f.value == "Partition_Limit" || f.value == "NONE") return kNoTime;
+    return parse_slurm_time(f.value, where_, f.key, true);
+  }
+
+  std::vector<std::string> hosts(const Field& f) const {
+    if (f.value.empty() || f.value == "(null)") return {};
+    return expand_hostlist(f.value, where_);
+  }
+
+  const InputLocation& where() const { return where_; }
+
+ private:
+  InputLocation where_;
+};
+
+void apply_field(const LineReader& in, const Field& f, LiveJob& job) {
+  const std::string& k = f.key;
+  if (k == "JobId") job.id = in.integer(f, 1);
+  else if (k == "JobState") job.state = f.value;
+  else if (k == "Reason") job.reason = f.value;
+  else if (k == "Partition") job.partition = f.value;
+  else if (k == "Comment") job.comment = f.value == "(null)" ? "" : f.value;
+  else if (k == "SubmitTime") job.submit_epoch = parse_slurm_timestamp(f.value);
+  else if (k == "StartTime") job.start_epoch = parse_slurm_timestamp(f.value);
+  else if (k == "TimeLimit") job.time_limit = in.time_limit(f);
+  else if (k == "NumNodes") in.range(f, job.nodes_min, job.nodes_max);
+  else if (k == "NumCPUs") job.cpus = static_cast<std::int32_t>(in.integer(f, 0));
+  else if (k == "CPUs/Task") job.cpus_per_task = static_cast<std::int32_t>(in.integer(f, 1));
+  else if (k == "NtasksPerN:B:S:C")
+    job.ntasks_per_node = static_cast<std::int32_t>(
+        in.integer_text(k, f.value.substr(0, f.value.find(':')), 0));
+  else if (k == "Contiguous") job.contiguous = in.integer(f, 0) != 0;
+  else if (k == "TresPerNode") job.gres_per_node = in.gres_list(f);
+  else if (k == "ReqNodeList") job.req_nodes = in.hosts(f);
+  else if (k == "Nodes") job.shares.push_back({in.hosts(f), 0, {}});
+  else if (k == "CPU_IDs" && !job.shares.empty()) job.shares.back().cores = in.cpu_count(f);
+  else if (k == "GRES" && !job.shares.empty()) job.shares.back().gres = in.gres_list(f);
+}
+
+}  // namespace
+
+std::int64_t parse_slurm_timestamp(std::string_view text) {
+  std::tm tm{};
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  const std::string s(text);
+  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d", &year, &month, &day, &hour, &minute,
+                  &second) != 6)
+    return -1;
+  tm.tm_year = year - 1900;
+  tm.tm_mon = month - 1;
+  tm.tm_mday = day;
+  tm.tm_hour = hour;
+  tm.tm_min = minute;
+  tm.tm_sec = second;
+  tm.tm_isdst = -1;  // Slurm prints local time; mktime makes it comparable with time()
+  return static_cast<std::int64_t>(std::mktime(&tm));
+}
+
+std::vector<LiveJob> parse_scontrol_jobs(std::string_view text, const std::string& source) {
+  std::vector<LiveJob> jobs;
+  long line_number = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    if (line.rfind("No jobs in the system", 0) == 0) continue;
+    const LineReader in(source, line_number);
+    LiveJob job;
+    for (const Field& f : split_fields(line)) apply_field(in, f, job);
+    if (job.id == 0) throw InputError(in.where(), "JobId", "", "line has no JobId");
+    if (job.state.empty()) throw InputError(in.where(), "JobState", "", "line has no JobState");
+    if (!job.holds_resources()) job.start_epoch = -1;
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+}  // namespace hs::bridge

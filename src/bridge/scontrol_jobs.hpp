@@ -1,0 +1,52 @@
+#pragma once
+// Reads the job table of a live Slurm as `scontrol show job --details --oneliner` prints it
+// (one job per line, `Key=Value` tokens, then per allocated node group
+// `Nodes=... CPU_IDs=... Mem=... GRES=...`). Only the fields the bridge needs are kept.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/types.hpp"
+
+namespace hs::bridge {
+
+// Cores and generic resources a running job holds on a group of nodes.
+struct NodeGroupShare {
+  std::vector<std::string> nodes;  // expanded host list
+  std::int32_t cores = 0;          // per node (the CPU_IDs count)
+  std::vector<std::pair<std::string, std::int32_t>> gres;  // per node, e.g. {"gpu", 1}
+};
+
+struct LiveJob {
+  std::int64_t id = 0;
+  std::string state;      // PENDING, RUNNING, COMPLETING, ...
+  std::string reason;     // JobHeldUser, Resources, None, ...
+  std::string partition;
+  std::string comment;
+  std::int64_t submit_epoch = 0;
+  std::int64_t start_epoch = -1;  // -1: not started (StartTime Unknown or in the future)
+  Time time_limit = kNoTime;      // seconds; kNoTime = UNLIMITED
+  std::int32_t nodes_min = 0;
+  std::int32_t nodes_max = 0;     // 0: no upper bound given
+  std::int32_t cpus = 0;          // NumCPUs: total cores
+  std::int32_t cpus_per_task = 1;
+  std::int32_t ntasks_per_node = 0;
+  bool contiguous = false;
+  std::vector<std::pair<std::string, std::int32_t>> gres_per_node;  // from TresPerNode
+  std::vector<std::string> req_nodes;  // ReqNodeList, expanded
+  std::vector<NodeGroupShare> shares;  // running jobs only
+
+  bool held() const { return state == "PENDING" && reason == "JobHeldUser"; }
+  bool holds_resources() const { return state == "RUNNING" || state == "COMPLETING" ||
+                                        state == "SUSPENDED"; }
+};
+
+// One LiveJob per non-empty line. Malformed fields are InputErrors naming `source`, the
+// line, the field and its value. "No jobs in the system" gives an empty list.
+std::vector<LiveJob> parse_scontrol_jobs(std::string_view text, const std::string& source);
+
+// Seconds since the epoch for Slurm's local "YYYY-MM-DDTHH:MM:SS"; -1 for "Unknown"/"None".
+std::int64_t parse_slurm_timestamp(std::string_view text);
+
+}  // namespace hs::bridge

@@ -1,0 +1,64 @@
+#include "bridge/scontrol_process.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace hs::bridge {
+
+int run_process(const std::vector<std::string>& argv, std::string& output) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    dup2(fds[1], STDERR_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    const std::string message = "cannot run " + argv[0] + ": " + std::strerror(errno) + "\n";
+    [[maybe_unused]] auto ignored = write(STDOUT_FILENO, message.data(), message.size());
+    _exit(127);
+  }
+  close(fds[1]);
+  output.clear();
+  char buffer[4096];
+  ssize_t n = 0;
+  while ((n = read(fds[0], buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0) output.append(buffer, static_cast<std::size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string ScontrolProcess::list_jobs() {
+  std::string output;
+  if (run_process({"scontrol", "show", "job", "--details", "--oneliner"}, output) != 0)
+    throw std::runtime_error("scontrol show job failed: " + output);
+  return output;
+}
+
+bool ScontrolProcess::run(const std::vector<std::string>& argv, std::string& error) {
+  std::string line;
+  for (const std::string& a : argv) line += (line.empty() ? "" : " ") + a;
+  if (dry_run_) {
+    echo_ << "  (dry run) " << line << "\n";
+    return true;
+  }
+  std::string output;
+  const int status = run_process(argv, output);
+  if (status == 0) return true;
+  while (!output.empty() && output.back() == '\n') output.pop_back();
+  error = "exit " + std::to_string(status) + (output.empty() ? "" : ": " + output);
+  return false;
+}
+
+}  // namespace hs::bridge
