@@ -53,8 +53,13 @@ class LineReader {
     return v;
   }
 
-  std::int64_t integer_text(const std::string& key, const std::string& text, std::int64_t lo) const {
-    return integer(Field{key, text}, lo);
+  // A number inside the field's value; errors show the whole value.
+  std::int64_t number_in(const Field& f, const std::string& text, std::int64_t lo) const {
+    try {
+      return integer(Field{f.key, text}, lo);
+    } catch (const InputError& e) {
+      throw InputError(where_, f.key, f.value, "'" + text + "': " + e.problem());
+    }
   }
 
   // "a" or "a-b".
@@ -65,8 +70,8 @@ class LineReader {
       hi = 0;
       return;
     }
-    lo = static_cast<std::int32_t>(integer_text(f.key, f.value.substr(0, dash), 0));
-    hi = static_cast<std::int32_t>(integer_text(f.key, f.value.substr(dash + 1), lo));
+    lo = static_cast<std::int32_t>(number_in(f, f.value.substr(0, dash), 0));
+    hi = static_cast<std::int32_t>(number_in(f, f.value.substr(dash + 1), lo));
     if (hi == 0) throw InputError(where_, f.key, f.value, "range must end above 0");
   }
 
@@ -80,11 +85,11 @@ class LineReader {
       const std::string part = f.value.substr(pos, comma - pos);
       const std::size_t dash = part.find('-');
       if (dash == std::string::npos) {
-        integer_text(f.key, part, 0);
+        number_in(f, part, 0);
         count += 1;
       } else {
-        const auto a = integer_text(f.key, part.substr(0, dash), 0);
-        const auto b = integer_text(f.key, part.substr(dash + 1), a);
+        const auto a = number_in(f, part.substr(0, dash), 0);
+        const auto b = number_in(f, part.substr(dash + 1), a);
         count += static_cast<std::int32_t>(b - a + 1);
       }
       pos = comma + 1;
@@ -106,7 +111,7 @@ class LineReader {
       const std::size_t last_colon = body.rfind(':');
       if (first_colon == std::string::npos)
         throw InputError(where_, f.key, f.value, "expected name:count in '" + item + "'");
-      const auto count = integer_text(f.key, body.substr(last_colon + 1), 0);
+      const auto count = number_in(f, body.substr(last_colon + 1), 0);
       out.emplace_back(body.substr(0, first_colon), static_cast<std::int32_t>(count));
       item.clear();
     };
@@ -154,7 +159,7 @@ void apply_field(const LineReader& in, const Field& f, LiveJob& job) {
   else if (k == "CPUs/Task") job.cpus_per_task = static_cast<std::int32_t>(in.integer(f, 1));
   else if (k == "NtasksPerN:B:S:C")
     job.ntasks_per_node = static_cast<std::int32_t>(
-        in.integer_text(k, f.value.substr(0, f.value.find(':')), 0));
+        in.number_in(f, f.value.substr(0, f.value.find(':')), 0));
   else if (k == "Contiguous") job.contiguous = in.integer(f, 0) != 0;
   else if (k == "TresPerNode") job.gres_per_node = in.gres_list(f);
   else if (k == "ReqNodeList") job.req_nodes = in.hosts(f);

@@ -75,7 +75,7 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
 CycleReport SlurmBridge::cycle(Time now) {
   CycleReport report;
   report.now = now;
-  LiveSnapshot snap = queue_.update(parse_scontrol_jobs(slurm_.list_jobs(), "scontrol show job"), now);
+  LiveSnapshot snap = queue_.update(parse_scontrol_jobs(slurm_.list_jobs(), slurm_.listing_name()), now);
   for (std::int64_t id : snap.start_overdue) hold_again(id, report);
   for (const std::string& r : snap.rejected) report.log.push_back(r + " (left held)");
   report.pending = snap.pending.size();

@@ -23,6 +23,8 @@ class SlurmCommands {
   virtual ~SlurmCommands() = default;
   // `scontrol show job --details --oneliner` output.
   virtual std::string list_jobs() = 0;
+  // Names the listing in error messages.
+  virtual std::string listing_name() const { return "scontrol show job"; }
   // Runs one scontrol command; false (with `error` set) when it failed.
   virtual bool run(const std::vector<std::string>& argv, std::string& error) = 0;
 };

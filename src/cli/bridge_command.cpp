@@ -49,8 +49,9 @@ Args bridge_args() {
 // The listing from a file, and the scontrol commands only printed.
 class RecordedListing : public bridge::SlurmCommands {
  public:
-  explicit RecordedListing(std::string text) : text_(std::move(text)) {}
+  explicit RecordedListing(std::string path) : path_(std::move(path)), text_(text::read_text_file(path_)) {}
   std::string list_jobs() override { return text_; }
+  std::string listing_name() const override { return path_; }
   bool run(const std::vector<std::string>& argv, std::string&) override {
     std::cout << "  (dry run)";
     for (const std::string& a : argv) std::cout << " " << a;
@@ -59,6 +60,7 @@ class RecordedListing : public bridge::SlurmCommands {
   }
 
  private:
+  std::string path_;
   std::string text_;
 };
 
@@ -103,7 +105,7 @@ int run_bridge_command(int argc, char** argv) {
   if (listing_file.empty()) {
     slurm = std::make_unique<bridge::ScontrolProcess>(dry_run, std::cout);
   } else {
-    slurm = std::make_unique<RecordedListing>(text::read_text_file(listing_file));
+    slurm = std::make_unique<RecordedListing>(listing_file);
   }
   bridge::SlurmBridge bridge(cluster, *built.scheduler, *slurm, args.get("partition", ""));
   if (!listing_file.empty()) {

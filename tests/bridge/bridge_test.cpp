@@ -1,0 +1,264 @@
+// The Slurm bridge on a job table captured from the real Slurm 22.05 lab
+// (tests/bridge/data/listing.txt, 4 nodes x (8 cores, 2 GPUs)): job 14 runs on n1 with 6
+// cores and both GPUs; jobs 15-17 are held (15: -N 2 -n 16; 16: -N 1-2 -n 4 --gres=gpu:1
+// with the comment hetsched:gpu=1-2; 17: -n 64, more than the cluster has).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "bridge/slurm_bridge.hpp"
+#include "io/builtin_clusters.hpp"
+#include "io/text_file.hpp"
+#include "policy/registry.hpp"
+#include "util/error.hpp"
+
+namespace hs::bridge {
+namespace {
+
+const std::string kData = std::string(HETSCHED_SOURCE_DIR) + "/tests/bridge/data/";
+
+std::string listing() { return text::read_text_file(kData + "listing.txt"); }
+Cluster lab_cluster() { return load_cluster_spec(kData + "slurm.conf"); }
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += to.size())
+    text.replace(pos, from.size(), to);
+  return text;
+}
+
+// Only the lines of the given jobs.
+std::string only_jobs(const std::string& text, const std::vector<int>& ids) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line))
+    for (int id : ids)
+      if (line.rfind("JobId=" + std::to_string(id) + " ", 0) == 0) out += line + "\n";
+  return out;
+}
+
+class FakeSlurm : public SlurmCommands {
+ public:
+  std::string table;
+  std::vector<std::vector<std::string>> commands;
+  std::string list_jobs() override { return table; }
+  bool run(const std::vector<std::string>& argv, std::string&) override {
+    commands.push_back(argv);
+    return true;
+  }
+};
+
+// Remembers what it was shown and proposes fixed starts.
+class ScriptedScheduler : public Scheduler {
+ public:
+  std::vector<StartDecision> proposals;
+  std::vector<std::vector<Event>> events_seen;
+  std::vector<std::vector<JobRef>> pending_seen;
+  std::string name() const override { return "scripted"; }
+  Decisions decide(const SystemView& view, std::span<const Event> events) override {
+    events_seen.emplace_back(events.begin(), events.end());
+    pending_seen.emplace_back(view.pending.begin(), view.pending.end());
+    Decisions d;
+    d.starts = proposals;
+    proposals.clear();
+    return d;
+  }
+};
+
+Time start_of_job_14() { return parse_slurm_timestamp("2026-11-22T10:22:00"); }
+
+std::string argument(const std::vector<std::string>& command, const std::string& key) {
+  for (const std::string& a : command)
+    if (a.rfind(key + "=", 0) == 0) return a.substr(key.size() + 1);
+  return "";
+}
+
+TEST(ScontrolJobs, ReadsRunningAndHeldJobsOfTheRealListing) {
+  const std::vector<LiveJob> jobs = parse_scontrol_jobs(listing(), "listing.txt");
+  ASSERT_EQ(jobs.size(), 17u);
+  std::map<std::int64_t, LiveJob> by_id;
+  for (const LiveJob& j : jobs) by_id[j.id] = j;
+  const LiveJob& running = by_id.at(14);
+  EXPECT_TRUE(running.holds_resources());
+  EXPECT_EQ(running.start_epoch, start_of_job_14());
+  EXPECT_EQ(running.time_limit, 600);
+  ASSERT_EQ(running.shares.size(), 1u);
+  EXPECT_EQ(running.shares[0].nodes, std::vector<std::string>{"n1"});
+  EXPECT_EQ(running.shares[0].cores, 6);  // CPU_IDs=0-2,4-6
+  ASSERT_EQ(running.shares[0].gres.size(), 1u);
+  EXPECT_EQ(running.shares[0].gres[0], (std::pair<std::string, std::int32_t>{"gpu", 2}));
+  const LiveJob& range = by_id.at(16);
+  EXPECT_TRUE(range.held());
+  EXPECT_EQ(range.nodes_min, 1);
+  EXPECT_EQ(range.nodes_max, 2);
+  EXPECT_EQ(range.cpus, 4);
+  EXPECT_EQ(range.time_limit, 86400);
+  EXPECT_EQ(range.comment, "hetsched:gpu=1-2");
+  EXPECT_EQ(range.start_epoch, -1);
+  const LiveJob& big = by_id.at(17);
+  EXPECT_EQ(big.nodes_min, 8);
+  EXPECT_EQ(big.nodes_max, 0);  // Slurm's minimum, no maximum
+  EXPECT_EQ(big.time_limit, kNoTime);
+  EXPECT_FALSE(by_id.at(12).holds_resources());  // completed: its node details are ignored
+}
+
+TEST(ScontrolJobs, EmptyTableAndMalformedFields) {
+  EXPECT_TRUE(parse_scontrol_jobs("No jobs in the system\n", "x").empty());
+  const std::string bad = replace_all(only_jobs(listing(), {14, 15}), "NumNodes=2-2", "NumNodes=2-x");
+  try {
+    parse_scontrol_jobs(bad, "listing.txt");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 2);
+    EXPECT_EQ(e.field(), "NumNodes");
+    EXPECT_EQ(e.value(), "2-x");
+  }
+  EXPECT_THROW(parse_scontrol_jobs("JobName=x JobState=PENDING\n", "x"), InputError);
+}
+
+TEST(ScontrolJobs, CommentRangeWidensTheGresRequest) {
+  const std::vector<LiveJob> jobs = parse_scontrol_jobs(only_jobs(listing(), {16}), "x");
+  const Job job = job_from_live(jobs.at(0));
+  ASSERT_EQ(job.req.gres.size(), 1u);
+  EXPECT_EQ(job.req.gres[0].per_node_min, 1);
+  EXPECT_EQ(job.req.gres[0].per_node_max, 2);
+  LiveJob bad = jobs.at(0);
+  bad.comment = "hetsched:gpu=2-1";
+  EXPECT_THROW(job_from_live(bad), InputError);
+}
+
+TEST(SlurmBridge, AucschedStartsTheHeldJobsAroundTheRunningOneAndRejectsTheImpossible) {
+  const Cluster cluster = lab_cluster();
+  BuiltScheduler built = make_scheduler("aucsched2", {});
+  FakeSlurm slurm;
+  slurm.table = listing();
+  SlurmBridge bridge(cluster, *built.scheduler, slurm, "");
+  const CycleReport report = bridge.cycle(start_of_job_14() + 10);
+  EXPECT_EQ(report.pending, 2u);
+  EXPECT_EQ(report.running, 1u);
+  EXPECT_EQ(report.started, 2u);
+  ASSERT_EQ(slurm.commands.size(), 4u);
+  // Replay the pinned allocations on the free capacity independently.
+  std::map<std::string, int> free_cores = {{"n1", 2}, {"n2", 8}, {"n3", 8}, {"n4", 8}};
+  std::map<std::string, int> free_gpus = {{"n1", 0}, {"n2", 2}, {"n3", 2}, {"n4", 2}};
+  for (std::size_t i = 0; i < slurm.commands.size(); i += 2) {
+    const auto& update = slurm.commands[i];
+    const auto& release = slurm.commands[i + 1];
+    ASSERT_EQ(update[1], "update");
+    ASSERT_EQ(release[1], "release");
+    EXPECT_EQ("JobId=" + release[2], update[2]);
+    const int cores = std::stoi(argument(update, "MinCPUsNode"));
+    const std::string tres = argument(update, "TresPerNode");
+    const int gpus = tres.empty() ? 0 : tres.back() - '0';
+    std::stringstream nodes(argument(update, "ReqNodeList"));
+    int count = 0;
+    for (std::string n; std::getline(nodes, n, ',');) {
+      free_cores[n] -= cores;
+      free_gpus[n] -= gpus;
+      EXPECT_GE(free_cores[n], 0) << n;
+      EXPECT_GE(free_gpus[n], 0) << n;
+      ++count;
+    }
+    EXPECT_EQ(argument(update, "NumNodes"), std::to_string(count) + "-" + std::to_string(count));
+    if (release[2] == "15") EXPECT_EQ(cores * count, 16);
+    if (release[2] == "16") EXPECT_TRUE(gpus == 1 || gpus == 2);
+  }
+  bool rejection_logged = false;
+  for (const std::string& line : report.log)
+    rejection_logged |= line.rfind("job 17: ", 0) == 0 && line.find("left held") != std::string::npos;
+  EXPECT_TRUE(rejection_logged);
+  // Slurm has not started them yet: their resources stay booked, nothing is asked twice.
+  slurm.table = replace_all(listing(), "Reason=JobHeldUser", "Reason=Priority");
+  slurm.commands.clear();
+  const CycleReport second = bridge.cycle(start_of_job_14() + 15);
+  EXPECT_EQ(second.pending, 0u);
+  EXPECT_EQ(second.running, 3u);
+  EXPECT_TRUE(slurm.commands.empty());
+  // Still not started after the grace time: held again, to be decided anew.
+  const CycleReport third = bridge.cycle(start_of_job_14() + 10 + LiveQueue::kStartGrace + 5);
+  ASSERT_EQ(slurm.commands.size(), 2u);
+  EXPECT_EQ(slurm.commands[0], (std::vector<std::string>{"scontrol", "hold", "15"}));
+  EXPECT_EQ(slurm.commands[1], (std::vector<std::string>{"scontrol", "hold", "16"}));
+  EXPECT_EQ(third.running, 1u);
+}
+
+TEST(SlurmBridge, RefusesAProposalThatExceedsWhatIsFree) {
+  const Cluster cluster = lab_cluster();
+  ScriptedScheduler scheduler;
+  FakeSlurm slurm;
+  slurm.table = listing();
+  SlurmBridge bridge(cluster, scheduler, slurm, "");
+  bridge.cycle(start_of_job_14() + 1);  // registers the jobs
+  const JobRef job15 = scheduler.pending_seen.at(0).at(0);
+  ASSERT_EQ(bridge.queue().slurm_id(job15), 15);
+  Allocation on_busy_node;  // n1 (index 0) has 2 cores left, n2 (1) has 8
+  on_busy_node.shares = {NodeShare{0, 8, {}, 0}, NodeShare{1, 8, {}, 0}};
+  scheduler.proposals = {{job15, on_busy_node}};
+  slurm.commands.clear();
+  const CycleReport report = bridge.cycle(start_of_job_14() + 2);
+  EXPECT_EQ(report.refused, 1u);
+  EXPECT_EQ(report.started, 0u);
+  EXPECT_TRUE(slurm.commands.empty());
+}
+
+TEST(SlurmBridge, ReportsSubmissionsAndEndsAsEvents) {
+  const Cluster cluster = lab_cluster();
+  ScriptedScheduler scheduler;
+  FakeSlurm slurm;
+  slurm.table = listing();
+  SlurmBridge bridge(cluster, scheduler, slurm, "");
+  bridge.cycle(start_of_job_14() + 1);
+  ASSERT_EQ(scheduler.events_seen.at(0).size(), 2u);  // 15 and 16; 17 was rejected
+  for (const Event& e : scheduler.events_seen[0]) EXPECT_EQ(e.kind, EventKind::Submitted);
+  slurm.table = only_jobs(listing(), {15, 16, 17});  // job 14 is gone
+  bridge.cycle(start_of_job_14() + 6);
+  ASSERT_EQ(scheduler.events_seen.at(1).size(), 1u);
+  EXPECT_EQ(scheduler.events_seen[1][0].kind, EventKind::Ended);
+  EXPECT_EQ(bridge.queue().slurm_id(scheduler.events_seen[1][0].job), 14);
+  EXPECT_EQ(scheduler.pending_seen.at(1).size(), 2u);
+}
+
+TEST(SlurmBridge, PartitionFilterLeavesOtherHeldJobsAlone) {
+  const Cluster cluster = lab_cluster();
+  ScriptedScheduler scheduler;
+  FakeSlurm slurm;
+  slurm.table = listing();
+  SlurmBridge bridge(cluster, scheduler, slurm, "other");
+  const CycleReport report = bridge.cycle(start_of_job_14() + 1);
+  EXPECT_EQ(report.pending, 0u);
+  EXPECT_EQ(report.running, 1u);  // running jobs always count: they hold resources
+}
+
+}  // namespace
+}  // namespace hs::bridge
+
+namespace hs::bridge {
+namespace {
+
+// Every field value of the real listing replaced by a malformed one: an InputError or a
+// parse, never a crash.
+TEST(ScontrolJobs, MalformedValuesNeverCrash) {
+  const std::string text = listing();
+  const std::vector<std::string> junk = {"", "-", "x-", "-1", "1-", "99999999999999999999", "(",
+                                         "gpu:", "a:b:c", "0-"};
+  int errors = 0, parsed = 0;
+  for (std::size_t eq = text.find('='); eq != std::string::npos; eq = text.find('=', eq + 1)) {
+    std::size_t end = text.find_first_of(" \n", eq + 1);
+    if (end == std::string::npos) end = text.size();
+    for (const std::string& value : junk) {
+      const std::string mutated = text.substr(0, eq + 1) + value + text.substr(end);
+      try {
+        parse_scontrol_jobs(mutated, "mutated");
+        ++parsed;
+      } catch (const InputError&) {
+        ++errors;
+      }
+    }
+  }
+  EXPECT_GT(errors, 100);
+  EXPECT_GT(parsed, 1000);
+}
+
+}  // namespace
+}  // namespace hs::bridge

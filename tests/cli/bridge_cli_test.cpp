@@ -1,0 +1,30 @@
+// `hetsched bridge --jobs-from`: one dry-run cycle on a job table captured from the lab.
+#include "cli/cli_test_support.hpp"
+
+namespace hs::cli::test {
+namespace {
+
+const std::string kBridgeData = kSource + "/tests/bridge/data/";
+
+TEST(BridgeCommand, DryRunCycleOnACapturedTable) {
+  const Outcome o = run({"bridge", "--cluster", kBridgeData + "slurm.conf", "--jobs-from",
+                         kBridgeData + "listing.txt", "--scheduler", "aucsched1"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("scheduler  aucsched1"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("(dry run) scontrol release 15"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("(dry run) scontrol release 16"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("job 17: "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("waiting 2, running 1, started 2"), std::string::npos) << o.out;
+}
+
+TEST(BridgeCommand, BadTableNamesLineAndField) {
+  const std::string dir = temp_dir("bridge-bad");
+  const std::string table = dir + "/table.txt";
+  std::ofstream(table) << "JobId=5 JobState=PENDING Reason=JobHeldUser NumCPUs=four\n";
+  const Outcome o = run({"bridge", "--cluster", kBridgeData + "slurm.conf", "--jobs-from", table});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find(table + ":1: field 'NumCPUs' value 'four'"), std::string::npos) << o.err;
+}
+
+}  // namespace
+}  // namespace hs::cli::test
