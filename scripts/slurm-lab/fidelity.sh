@@ -14,51 +14,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 HETSCHED=${HETSCHED:-$ROOT/build/hetsched}
 source <("$HERE/lab.sh" env)
 
-# Limits in whole minutes ("-t HH:MM:SS" -> "-t M", rounded up). A node count without an
-# upper end ("-N 4-", which sbatch rejects) means exactly that many nodes in hetsched's
-# model, so it becomes "-N 4" for both sides.
-prepare_jobs() {
-  awk '/^#/ {print; next} {
-  for (i = 1; i <= NF; ++i) {
-    if ($i == "-t") { split($(i+1), p, ":"); s = p[1] * 3600 + p[2] * 60 + p[3]; $(i+1) = int((s + 59) / 60) }
-    if ($i == "-N" && $(i+1) ~ /-$/) sub(/-$/, "", $(i+1))
-  }
-  print
-}' "$JOBS" > "$OUT/jobs.txt"
-}
-
-submit_all() {
-  local id submit runtime
-  while read -r id submit runtime rest; do
-    [[ "$id" == \#* || -z "$id" ]] && continue
-    local opts=() word
-    for word in $rest; do
-      case "$word" in user=*|partition=*|moldable=*) ;; name=*) opts+=(-J "${word#name=}") ;; *) opts+=("$word") ;; esac
-    done
-    timeout 10 sbatch -Q -o /dev/null "${opts[@]}" --wrap "sleep $runtime" >/dev/null
-  done < "$OUT/jobs.txt"
-}
-
-wait_until_done() {
-  while [[ -n "$(timeout 10 squeue -h -o %i)" ]]; do sleep 5; done
-  sleep 2
-}
-
-# jobcomp lines -> real.csv: id,start,end,nodes in seconds after the first submission
-# ("+" separates node ranges inside a node list).
-collect_real() {
-  awk '{
-    for (i = 1; i <= NF; ++i) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
-    for (k in t) delete t[k]
-    split("SubmitTime StartTime EndTime", keys, " ")
-    for (k = 1; k <= 3; ++k) { cmd = "date -d " f[keys[k]] " +%s"; cmd | getline t[k]; close(cmd) }
-    nodes = f["NodeList"]; gsub(/,/, "+", nodes)
-    print f["JobId"] "," t[1] "," t[2] "," t[3] "," nodes
-  }' "$(dirname "$SLURM_CONF")/jobcomp.txt" | sort -t, -k1,1n > "$OUT/real_raw.csv"
-  awk -F, 'NR == FNR { if (t0 == "" || $2 < t0) t0 = $2; next }
-    FNR == 1 { print "id,start,end,nodes" }
-    { print $1 "," $3 - t0 "," $4 - t0 "," $5 }' "$OUT/real_raw.csv" "$OUT/real_raw.csv" > "$OUT/real.csv"
-}
+source "$HERE/replay-lib.sh"
 
 run_model() {
   "$HETSCHED" simulate --cluster "$SLURM_CONF" --workload "$OUT/jobs.txt" --scheduler backfill \
