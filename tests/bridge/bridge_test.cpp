@@ -66,6 +66,17 @@ class ScriptedScheduler : public Scheduler {
   }
 };
 
+// A bridge over the captured table with a scripted scheduler.
+struct ScriptedBridge {
+  explicit ScriptedBridge(const std::string& partition = "") : bridge(cluster, scheduler, slurm, partition) {
+    slurm.table = listing();
+  }
+  Cluster cluster = lab_cluster();
+  ScriptedScheduler scheduler;
+  FakeSlurm slurm;
+  SlurmBridge bridge;
+};
+
 Time start_of_job_14() { return parse_slurm_timestamp("2026-11-22T10:22:00"); }
 
 std::string argument(const std::vector<std::string>& command, const std::string& key) {
@@ -161,8 +172,12 @@ TEST(SlurmBridge, AucschedStartsTheHeldJobsAroundTheRunningOneAndRejectsTheImpos
       ++count;
     }
     EXPECT_EQ(argument(update, "NumNodes"), std::to_string(count) + "-" + std::to_string(count));
-    if (release[2] == "15") EXPECT_EQ(cores * count, 16);
-    if (release[2] == "16") EXPECT_TRUE(gpus == 1 || gpus == 2);
+    if (release[2] == "15") {
+      EXPECT_EQ(cores * count, 16);
+    }
+    if (release[2] == "16") {
+      EXPECT_TRUE(gpus == 1 || gpus == 2);
+    }
   }
   bool rejection_logged = false;
   for (const std::string& line : report.log)
@@ -184,11 +199,8 @@ TEST(SlurmBridge, AucschedStartsTheHeldJobsAroundTheRunningOneAndRejectsTheImpos
 }
 
 TEST(SlurmBridge, RefusesAProposalThatExceedsWhatIsFree) {
-  const Cluster cluster = lab_cluster();
-  ScriptedScheduler scheduler;
-  FakeSlurm slurm;
-  slurm.table = listing();
-  SlurmBridge bridge(cluster, scheduler, slurm, "");
+  ScriptedBridge run;
+  auto& [cluster, scheduler, slurm, bridge] = run;
   bridge.cycle(start_of_job_14() + 1);  // registers the jobs
   const JobRef job15 = scheduler.pending_seen.at(0).at(0);
   ASSERT_EQ(bridge.queue().slurm_id(job15), 15);
@@ -203,11 +215,8 @@ TEST(SlurmBridge, RefusesAProposalThatExceedsWhatIsFree) {
 }
 
 TEST(SlurmBridge, ReportsSubmissionsAndEndsAsEvents) {
-  const Cluster cluster = lab_cluster();
-  ScriptedScheduler scheduler;
-  FakeSlurm slurm;
-  slurm.table = listing();
-  SlurmBridge bridge(cluster, scheduler, slurm, "");
+  ScriptedBridge run;
+  auto& [cluster, scheduler, slurm, bridge] = run;
   bridge.cycle(start_of_job_14() + 1);
   ASSERT_EQ(scheduler.events_seen.at(0).size(), 2u);  // 15 and 16; 17 was rejected
   for (const Event& e : scheduler.events_seen[0]) EXPECT_EQ(e.kind, EventKind::Submitted);
@@ -220,12 +229,8 @@ TEST(SlurmBridge, ReportsSubmissionsAndEndsAsEvents) {
 }
 
 TEST(SlurmBridge, PartitionFilterLeavesOtherHeldJobsAlone) {
-  const Cluster cluster = lab_cluster();
-  ScriptedScheduler scheduler;
-  FakeSlurm slurm;
-  slurm.table = listing();
-  SlurmBridge bridge(cluster, scheduler, slurm, "other");
-  const CycleReport report = bridge.cycle(start_of_job_14() + 1);
+  ScriptedBridge run("other");
+  const CycleReport report = run.bridge.cycle(start_of_job_14() + 1);
   EXPECT_EQ(report.pending, 0u);
   EXPECT_EQ(report.running, 1u);  // running jobs always count: they hold resources
 }
