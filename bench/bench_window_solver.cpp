@@ -1,10 +1,11 @@
 // Window-solve latency and quality of the specialised solvers on seeded random windows.
 // Usage: bench_window_solver [--instances N] [--cbc] [--cbc-limit S] [--solver NAME]
 //                            [--effort N] [--json PATH] [--quick] [--cbc-cache PATH]
-//                            [--shape NODESxJOBSxBIDS] [--busy FRACTION]
+//                            [--shape NODESxJOBSxBIDS] [--busy FRACTION] [--first-instance K]
 // --shape 1024x200x15 runs only the given shapes (repeatable). --busy (default 0.5) is the
 // share of nodes running jobs already use in part: 0.0 gives every job its 15 distinct
 // placements (about 2,900 bids per 200-job window), 0.5 about 8 (1,700 bids).
+// --first-instance K draws windows K..K+N-1 (fresh windows beside the cached 0..N-1).
 // JSON goes to out/bench/bench_window_solver.json unless --json says otherwise.
 // --cbc-cache keeps CBC's objective per instance in a text file ("nodes jobs bids instance
 // objective" per line) so repeated runs while tuning skip the 3-5 s CBC solves.
@@ -34,6 +35,7 @@ using namespace hs::solver;
 
 struct Config {
   int instances = 20;
+  int first_instance = 0;  // --first-instance: draw windows first..first+instances-1
   bool with_cbc = false;
   double cbc_limit_s = 5.0;
   std::string solver = "lagrangian";
@@ -84,6 +86,7 @@ Config parse(int argc, char** argv) {
       return argv[++i];
     };
     if (arg == "--instances") c.instances = std::stoi(next());
+    else if (arg == "--first-instance") c.first_instance = std::stoi(next());
     else if (arg == "--cbc") c.with_cbc = true;
     else if (arg == "--cbc-limit") c.cbc_limit_s = std::stod(next());
     else if (arg == "--solver") c.solver = next();
@@ -151,7 +154,7 @@ Row run_case(const Config& config, const Case& shape) {
   auto solver = make_window_solver(config.solver);
   auto cbc = config.with_cbc && cbc_available() ? make_window_solver("cbc") : nullptr;
   std::vector<double> ms, cpu_ms, gaps, ratios;
-  for (int i = 0; i < config.instances; ++i) {
+  for (int i = config.first_instance; i < config.first_instance + config.instances; ++i) {
     const WindowProblem problem = make_random_window(spec_for(config, shape, i));
     row.mean_bids += static_cast<double>(problem.bids.size()) / config.instances;
     SolverOptions options;
@@ -224,6 +227,7 @@ void write_json(const Config& c, const std::vector<Row>& rows) {
   std::ofstream out(c.json_path);
   out << "{\n  \"bench\": \"window_solver\",\n  \"commit\": \"" << git_commit() << "\",\n"
       << "  \"config\": {\"solver\": \"" << c.solver << "\", \"instances\": " << c.instances
+      << ", \"first_instance\": " << c.first_instance
       << ", \"effort_limit\": " << c.effort << ", \"cbc\": " << (c.with_cbc ? "true" : "false")
       << ", \"cbc_limit_s\": " << c.cbc_limit_s << ", \"busy_node_fraction\": " << c.busy_node_fraction
       << ", \"node\": {\"cores\": 12, \"gpus\": 3}, \"generator\": \"make_random_window defaults\"},\n"

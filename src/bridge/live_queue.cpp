@@ -113,74 +113,92 @@ void LiveQueue::mark_started(JobRef job, const Allocation& alloc, Time now) {
   in_flight_[job] = {alloc, now};
 }
 
+void LiveQueue::hold(LiveSnapshot& snap, std::vector<RunningEntry>& running, JobRef ref,
+                     Time start, Allocation alloc) const {
+  if (!snap.free.can_hold(alloc))
+    throw InputError(kListing, "JobId", std::to_string(slurm_id(ref)),
+                     "its allocation exceeds what the cluster file leaves free on its nodes");
+  snap.free.take(alloc);
+  const Time limit = workload_.jobs[ref].req.time_limit;
+  const Time end = limit > 0 && limit != kNoTime ? start + limit : kNoTime;
+  running.push_back({start, ref, end, std::move(alloc)});
+}
+
+// A pending job the bridge released: still in its grace time it keeps its resources
+// reserved; past it, it is reported overdue. Returns false for jobs that are not in flight.
+bool LiveQueue::handle_in_flight(const LiveJob& live, JobRef ref, Time now, LiveSnapshot& snap,
+                                 std::vector<RunningEntry>& running) {
+  auto flight = in_flight_.find(ref);
+  if (flight == in_flight_.end()) return false;
+  if (live.held()) {  // held again (by an operator or by us): back to the queue
+    in_flight_.erase(flight);
+    return false;
+  }
+  if (now - flight->second.requested_at > kStartGrace) {
+    snap.start_overdue.push_back(live.id);
+    in_flight_.erase(flight);
+  } else {
+    hold(snap, running, ref, flight->second.requested_at, flight->second.alloc);
+  }
+  return true;
+}
+
+void LiveQueue::add_pending(const LiveJob& live, LiveSnapshot& snap) {
+  if (!is_ours(live)) return;
+  const bool first_seen = !ref_of_id_.count(live.id);
+  const JobRef ref = register_job(live);
+  if (auto r = rejected_.find(ref); r != rejected_.end()) {
+    if (first_seen) snap.rejected.push_back("job " + std::to_string(live.id) + ": " + r->second);
+    return;
+  }
+  snap.pending.push_back(ref);
+}
+
 LiveSnapshot LiveQueue::update(const std::vector<LiveJob>& jobs, Time now) {
   LiveSnapshot snap(cluster_);
-  std::vector<std::tuple<Time, JobRef, Time, Allocation>> running;  // start, job, end, alloc
-  auto hold_resources = [&](JobRef ref, Time start, const Allocation& alloc) {
-    if (!snap.free.can_hold(alloc))
-      throw InputError(kListing, "JobId", std::to_string(slurm_id(ref)),
-                       "its allocation exceeds what the cluster file leaves free on its nodes");
-    snap.free.take(alloc);
-    const Time limit = workload_.jobs[ref].req.time_limit;
-    const Time end = limit > 0 && limit != kNoTime ? start + limit : kNoTime;
-    running.emplace_back(start, ref, end, alloc);
-  };
+  std::vector<RunningEntry> running;
   for (const LiveJob& live : jobs) {
     if (live.holds_resources()) {
       const JobRef ref = register_job(live);
       in_flight_.erase(ref);
-      hold_resources(ref, live.start_epoch >= 0 ? live.start_epoch : now, allocation_of(live));
+      hold(snap, running, ref, live.start_epoch >= 0 ? live.start_epoch : now, allocation_of(live));
       continue;
     }
     if (live.state != "PENDING") continue;
     auto known = ref_of_id_.find(live.id);
-    if (known != ref_of_id_.end()) {
-      auto flight = in_flight_.find(known->second);
-      if (flight != in_flight_.end() && !live.held()) {
-        if (now - flight->second.requested_at > kStartGrace) {
-          snap.start_overdue.push_back(live.id);
-          in_flight_.erase(flight);
-        } else {
-          hold_resources(known->second, flight->second.requested_at, flight->second.alloc);
-        }
-        continue;
-      }
-      if (flight != in_flight_.end()) in_flight_.erase(flight);
-    }
-    if (!is_ours(live)) continue;
-    const bool first_seen = known == ref_of_id_.end();
-    const JobRef ref = register_job(live);
-    if (auto r = rejected_.find(ref); r != rejected_.end()) {
-      if (first_seen) snap.rejected.push_back("job " + std::to_string(live.id) + ": " + r->second);
+    if (known != ref_of_id_.end() && handle_in_flight(live, known->second, now, snap, running))
       continue;
-    }
-    snap.pending.push_back(ref);
+    add_pending(live, snap);
   }
+  finish(snap, std::move(running));
+  return snap;
+}
+
+// Orders the queue and the running jobs and derives the events since the previous listing.
+void LiveQueue::finish(LiveSnapshot& snap, std::vector<RunningEntry> running) {
   std::sort(snap.pending.begin(), snap.pending.end(), [&](JobRef a, JobRef b) {
     const Job &x = workload_.jobs[a], &y = workload_.jobs[b];
     return std::tie(x.submit, x.id) < std::tie(y.submit, y.id);
   });
-  std::sort(running.begin(), running.end(), [&](const auto& a, const auto& b) {
-    return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+  std::sort(running.begin(), running.end(), [](const RunningEntry& a, const RunningEntry& b) {
+    return std::tie(a.start, a.job) < std::tie(b.start, b.job);
   });
-  snap.allocations.reserve(running.size());
-  for (auto& [start, ref, end, alloc] : running) snap.allocations.push_back(std::move(alloc));
-  for (std::size_t i = 0; i < running.size(); ++i)
-    snap.running.push_back({std::get<1>(running[i]), std::get<0>(running[i]),
-                            std::get<2>(running[i]), &snap.allocations[i]});
-  // Events since the previous listing, in JobRef order.
+  snap.allocations.reserve(running.size());  // running's pointers must stay valid
+  for (RunningEntry& r : running) {
+    snap.allocations.push_back(std::move(r.alloc));
+    snap.running.push_back({r.job, r.start, r.end, &snap.allocations.back()});
+  }
   std::set<JobRef> now_running;
   for (const RunningJob& r : snap.running) now_running.insert(r.job);
   const std::set<JobRef> was_pending(previous_pending_.begin(), previous_pending_.end());
   const std::set<JobRef> was_running(previous_running_.begin(), previous_running_.end());
-  for (JobRef ref : snap.pending)
+  for (JobRef ref : snap.pending)  // events in JobRef order
     if (!was_pending.count(ref) && !was_running.count(ref))
       snap.events.push_back({EventKind::Submitted, ref});
   for (JobRef ref : was_running)
     if (!now_running.count(ref)) snap.events.push_back({EventKind::Ended, ref});
   previous_pending_ = snap.pending;
   previous_running_.assign(now_running.begin(), now_running.end());
-  return snap;
 }
 
 }  // namespace hs::bridge

@@ -50,7 +50,19 @@ class LiveQueue {
   static constexpr Time kStartGrace = 30;  // seconds Slurm gets to start a released job
 
  private:
+  struct RunningEntry {
+    Time start;
+    JobRef job;
+    Time end;
+    Allocation alloc;
+  };
   JobRef register_job(const LiveJob& live);
+  void hold(LiveSnapshot& snap, std::vector<RunningEntry>& running, JobRef ref, Time start,
+            Allocation alloc) const;
+  bool handle_in_flight(const LiveJob& live, JobRef ref, Time now, LiveSnapshot& snap,
+                        std::vector<RunningEntry>& running);
+  void add_pending(const LiveJob& live, LiveSnapshot& snap);
+  void finish(LiveSnapshot& snap, std::vector<RunningEntry> running);
   Allocation allocation_of(const LiveJob& live) const;
   bool is_ours(const LiveJob& live) const;
 
