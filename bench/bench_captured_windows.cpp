@@ -23,6 +23,7 @@
 #include "sim/simulator.hpp"
 #include "solver/mip_model.hpp"
 #include "solver/solvers.hpp"
+#include "util/memory_usage.hpp"
 #include "util/params.hpp"
 #include "workload/registry.hpp"
 
@@ -161,5 +162,6 @@ int main(int argc, char** argv) {
     if (c == std::end(kCases)) usage_error("unknown case " + name + " (tsubame, esp)");
     run_case(config, *c);
   }
+  std::printf("peak resident %.0f MiB (whole bench)\n", hs::peak_resident_mib());
   return 0;
 }

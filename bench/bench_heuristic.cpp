@@ -14,6 +14,7 @@
 #include "sim/bind.hpp"
 #include "sim/invariant_checker.hpp"
 #include "sim/simulator.hpp"
+#include "util/memory_usage.hpp"
 #include "workload/registry.hpp"
 
 namespace {
@@ -30,11 +31,11 @@ void bench_one(const hs::Cluster& cluster, const hs::Workload& workload,
   std::printf(
       "{\"bench\":\"heuristic\",\"version\":\"%s\",\"scheduler\":\"%s\",\"workload\":\"%s\","
       "\"jobs\":%zu,\"passes\":%lld,\"seconds\":%.3f,\"jobs_per_second\":%.0f,"
-      "\"checker_ok\":%s}\n",
+      "\"checker_ok\":%s,\"peak_rss_mib\":%.0f}\n",
       hs::cli::version_string().c_str(), spec.c_str(), workload_spec.c_str(),
       workload.jobs.size(), static_cast<long long>(result.passes), seconds,
       seconds > 0 ? static_cast<double>(workload.jobs.size()) / seconds : 0.0,
-      sound ? "true" : "false");
+      sound ? "true" : "false", hs::peak_resident_mib());
   std::fflush(stdout);
 }
 

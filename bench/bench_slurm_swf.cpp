@@ -15,6 +15,7 @@
 #include "sim/bind.hpp"
 #include "sim/invariant_checker.hpp"
 #include "sim/simulator.hpp"
+#include "util/memory_usage.hpp"
 
 namespace {
 
@@ -50,11 +51,12 @@ void replay(const Trace& t, const hs::Cluster& cluster, hs::Workload& w, const c
               w.jobs.size() / secs, ran ? wait / ran : 0.0,
               static_cast<long long>(r.makespan_end), static_cast<long long>(r.passes),
               check.violations.size(), check.ok() ? " OK" : (" FIRST: " + check.violations.front()).c_str());
-  std::printf("  main_passes=%lld backfill_passes=%lld backfill_jobs_tested=%lld stopped_early=%lld\n",
+  std::printf("  main_passes=%lld backfill_passes=%lld backfill_jobs_tested=%lld stopped_early=%lld "
+              "peak_rss=%.0fMiB\n",
               static_cast<long long>(sched_impl.main_passes()),
               static_cast<long long>(sched_impl.backfill_passes()),
               static_cast<long long>(sched_impl.backfill_jobs_tested()),
-              static_cast<long long>(sched_impl.backfill_stopped_early()));
+              static_cast<long long>(sched_impl.backfill_stopped_early()), hs::peak_resident_mib());
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "sim/bind.hpp"
 #include "sim/invariant_checker.hpp"
 #include "sim/simulator.hpp"
+#include "util/memory_usage.hpp"
 #include "util/params.hpp"
 #include "workload/registry.hpp"
 
@@ -72,5 +73,6 @@ int main(int argc, char** argv) {
   for (const Case& c : cases)
     for (const auto& name : hs::window_scheduler_names())
       if (filter.empty() || filter == name || filter == c.label) run_case(c, name, extra);
+  std::printf("peak resident %.0f MiB (whole bench)\n", hs::peak_resident_mib());
   return 0;
 }

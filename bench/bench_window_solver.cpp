@@ -28,6 +28,7 @@
 #include "solver/mip_model.hpp"
 #include "solver/random_instances.hpp"
 #include "solver/solvers.hpp"
+#include "util/memory_usage.hpp"
 
 namespace {
 
@@ -248,7 +249,7 @@ void write_json(const Config& c, const std::vector<Row>& rows) {
           << r.mean_ratio_to_cbc << ", \"min_ratio_to_cbc\": " << r.min_ratio_to_cbc;
     out << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
   }
-  out << "  ]\n}\n";
+  out << "  ],\n  \"peak_rss_mib\": " << hs::peak_resident_mib() << "\n}\n";
 }
 
 }  // namespace
@@ -274,6 +275,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   write_json(config, rows);
-  std::printf("wrote %s\n", config.json_path.c_str());
+  std::printf("wrote %s\npeak resident %.0f MiB (whole bench)\n", config.json_path.c_str(),
+              hs::peak_resident_mib());
   return 0;
 }

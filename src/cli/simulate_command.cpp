@@ -10,6 +10,7 @@
 #include "cli/version.hpp"
 #include "metrics/outputs.hpp"
 #include "metrics/run_manifest.hpp"
+#include "util/memory_usage.hpp"
 
 namespace hs::cli {
 
@@ -146,8 +147,9 @@ int run_simulate_command(int argc, char** argv) {
   write_run_manifest(out_dir, manifest_of(cluster, workload, workload_spec, run, seed, argc, argv));
   std::cout << "\noutputs    " << out_dir
             << "/ (jobs.csv summary.csv summary.json queue.csv usage.csv run.json)\n";
-  std::printf("wall time  %.3f s (%.0f jobs/s)\n", run.wall_seconds,
-              run.wall_seconds > 0 ? workload.jobs.size() / run.wall_seconds : 0.0);
+  std::printf("wall time  %.3f s (%.0f jobs/s)\nmemory     peak resident %.0f MiB\n",
+              run.wall_seconds, run.wall_seconds > 0 ? workload.jobs.size() / run.wall_seconds : 0.0,
+              peak_resident_mib());
   return report_check(run.check);
 }
 

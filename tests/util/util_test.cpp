@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "util/error.hpp"
+#include "util/memory_usage.hpp"
 #include "util/natural_sort.hpp"
 #include "util/params.hpp"
 #include "util/rng.hpp"
@@ -84,6 +85,15 @@ TEST(Params, UnknownKeysAreRejected) {
   p.get_int("window", 200, 1, 1000, "window size");
   EXPECT_THROW(p.reject_unused("ipsched"), InputError);
   EXPECT_THROW(Params::parse("novalue", "<test>"), InputError);
+}
+
+TEST(MemoryUsage, PeakGrowsWhenMemoryIsTouched) {
+  const double before = peak_resident_mib();
+  EXPECT_GT(before, 0.0);
+  std::vector<char> block(static_cast<std::size_t>(before + 64) * 1024 * 1024);
+  for (std::size_t i = 0; i < block.size(); i += 4096) block[i] = static_cast<char>(i);
+  EXPECT_GE(peak_resident_mib(), before + 32.0);
+  EXPECT_EQ(block[4096], static_cast<char>(4096));
 }
 
 }  // namespace
