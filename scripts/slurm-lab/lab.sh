@@ -3,6 +3,8 @@
 # (Debian's multiple-slurmd build), fake GPUs, everything under one scratch directory.
 #   lab.sh start [NODES] [CORES_PER_NODE] [GPUS_PER_NODE]   (default 8 8 2)
 #   lab.sh stop | env
+# LAB_SELECT_PARAMS (default CR_Core, e.g. CR_Core_Memory) and LAB_EXTRA_CONF (extra
+# slurm.conf lines, e.g. DefMemPerCPU=250) vary the configuration.
 # After `start`, `source <(lab.sh env)` points sbatch/squeue/sacct at the lab.
 # Needs root and the packages slurmctld slurmd slurm-client munge (scripts/slurm-lab/install.sh).
 set -euo pipefail
@@ -39,7 +41,8 @@ MpiDefault=none
 ReturnToService=2
 SchedulerType=sched/backfill
 SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
+SelectTypeParameters=${LAB_SELECT_PARAMS:-CR_Core}
+${LAB_EXTRA_CONF:-}
 GresTypes=gpu
 NodeName=n[1-$nodes] NodeHostname=$HOST NodeAddr=127.0.0.1 Port=[17001-$(( 17000 + nodes ))] Sockets=2 CoresPerSocket=$half ThreadsPerCore=1 RealMemory=4000 Gres=gpu:$gpus
 PartitionName=lab Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP

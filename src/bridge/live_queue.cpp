@@ -46,9 +46,39 @@ void apply_comment_ranges(const std::string& comment, Job& job) {
   }
 }
 
+// Memory one node of the job must have free, in Slurm's terms (see job_from_live).
+std::int64_t memory_per_node_mb(const LiveJob& live, const LiveMemory& memory) {
+  if (!memory.consumable) return 0;
+  if (live.min_mem_per_node_mb > 0) return live.min_mem_per_node_mb;
+  if (live.min_mem_per_node_mb == 0) return memory.whole_node_mb;
+  if (live.min_mem_per_cpu_mb <= 0) return 0;
+  std::int64_t cpus_on_one_node = 0;
+  if (live.ntasks_per_node > 0) {
+    cpus_on_one_node = std::int64_t{live.ntasks_per_node} * live.cpus_per_task;
+  } else {  // every other node of the job holds at least one CPU
+    cpus_on_one_node = std::min<std::int64_t>(memory.largest_node_cores,
+                                              live.cpus - std::max(0, live.nodes_min - 1));
+  }
+  return std::min(live.min_mem_per_cpu_mb * std::max<std::int64_t>(1, cpus_on_one_node),
+                  memory.largest_node_mb);
+}
+
 }  // namespace
 
-Job job_from_live(const LiveJob& live) {
+LiveMemory LiveMemory::of(const Cluster& cluster, bool consumable) {
+  LiveMemory m;
+  m.consumable = consumable;
+  for (const Node& n : cluster.nodes) {
+    m.largest_node_cores = std::max(m.largest_node_cores, n.cores);
+    if (n.memory_mb <= 0) continue;
+    m.largest_node_mb = std::max(m.largest_node_mb, n.memory_mb);
+    m.whole_node_mb = m.whole_node_mb == 0 ? n.memory_mb : std::min(m.whole_node_mb, n.memory_mb);
+  }
+  if (m.largest_node_mb == 0) m.consumable = false;  // the cluster file gives no RealMemory
+  return m;
+}
+
+Job job_from_live(const LiveJob& live, const LiveMemory& memory) {
   Job job;
   job.id = live.id;
   job.name = "slurm-" + std::to_string(live.id);
@@ -63,12 +93,14 @@ Job job_from_live(const LiveJob& live) {
   r.time_limit = live.time_limit == kNoTime ? 0 : live.time_limit;
   for (const auto& [name, count] : live.gres_per_node) r.gres.push_back({name, -1, count, count});
   apply_comment_ranges(live.comment, job);
+  r.mem_per_node_mb = memory_per_node_mb(live, memory);
   job.run_time = r.time_limit;  // unknown before the job ends; schedulers see limits only
   return job;
 }
 
-LiveQueue::LiveQueue(const Cluster& cluster, std::string partition)
-    : cluster_(cluster), partition_(std::move(partition)) {
+LiveQueue::LiveQueue(const Cluster& cluster, std::string partition, bool memory_consumable)
+    : cluster_(cluster), partition_(std::move(partition)),
+      memory_(LiveMemory::of(cluster, memory_consumable)) {
   for (NodeIndex n = 0; n < cluster.node_count(); ++n) node_index_[cluster.nodes[n].name] = n;
 }
 
@@ -78,7 +110,7 @@ bool LiveQueue::is_ours(const LiveJob& live) const {
 
 JobRef LiveQueue::register_job(const LiveJob& live) {
   if (auto it = ref_of_id_.find(live.id); it != ref_of_id_.end()) return it->second;
-  Job job = job_from_live(live);
+  Job job = job_from_live(live, memory_);
   std::optional<std::string> reason = bind_to_cluster(cluster_, job);
   if (!reason) reason = never_runnable_reason(cluster_, job);
   const auto ref = static_cast<JobRef>(workload_.jobs.size());
@@ -99,6 +131,7 @@ Allocation LiveQueue::allocation_of(const LiveJob& live) const {
       NodeShare share;
       share.node = it->second;
       share.cores = group.cores;
+      share.mem_mb = cluster_.nodes[it->second].memory_mb > 0 ? group.mem_mb : 0;
       for (const auto& [gres, count] : group.gres) {
         const int type = cluster_.gres_index(gres);
         if (type >= 0) share.gres[type] += count;

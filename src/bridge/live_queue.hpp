@@ -33,10 +33,20 @@ struct LiveSnapshot {
   std::vector<std::string> rejected;        // "job 12: reason", newly found never runnable
 };
 
+// Memory as the live Slurm counts it: consumed only under a SelectTypeParameters with
+// _Memory (e.g. CR_Core_Memory); otherwise jobs' memory requests are left out.
+struct LiveMemory {
+  bool consumable = false;
+  std::int64_t whole_node_mb = 0;     // what MinMemoryNode=0 (--mem=0) takes: smallest RealMemory
+  std::int64_t largest_node_mb = 0;
+  std::int32_t largest_node_cores = 0;
+  static LiveMemory of(const Cluster& cluster, bool consumable);
+};
+
 class LiveQueue {
  public:
   // `partition`: only held jobs of this partition are the bridge's (empty = all).
-  LiveQueue(const Cluster& cluster, std::string partition);
+  LiveQueue(const Cluster& cluster, std::string partition, bool memory_consumable = false);
   // Builds the pass input from one job listing taken at `now`. Throws InputError when the
   // listing contradicts the cluster (an unknown node, more in use than a node has).
   LiveSnapshot update(const std::vector<LiveJob>& jobs, Time now);
@@ -68,6 +78,7 @@ class LiveQueue {
 
   const Cluster& cluster_;
   std::string partition_;
+  LiveMemory memory_;
   std::map<std::string, NodeIndex> node_index_;
   Workload workload_;
   std::map<std::int64_t, JobRef> ref_of_id_;
@@ -79,6 +90,8 @@ class LiveQueue {
 
 // The hetsched job request a Slurm job's fields describe. A comment `hetsched:gpu=1-3`
 // widens the per-node count of that gres to a range (Slurm itself has no gres ranges).
-Job job_from_live(const LiveJob& live);
+// Memory per node: MinMemoryNode, or MinMemoryCPU times the CPUs one node can get (exact
+// with --ntasks-per-node, else an upper bound), when `memory` says Slurm consumes it.
+Job job_from_live(const LiveJob& live, const LiveMemory& memory = {});
 
 }  // namespace hs::bridge

@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "io/hostlist.hpp"
+#include "io/job_options.hpp"
 #include "io/slurm_time.hpp"
 #include "util/error.hpp"
 
@@ -140,6 +141,16 @@ class LineReader {
 
   const InputLocation& where() const { return where_; }
 
+  // "3000M", "4G", "250" (MB), or "0" (Slurm prints 0 for no memory / a whole node).
+  std::int64_t memory_mb(const Field& f) const {
+    const std::size_t digits_end = f.value.find_first_not_of("0123456789");
+    const std::string digits = f.value.substr(0, digits_end);
+    if (!digits.empty() && digits.find_first_not_of('0') == std::string::npos &&
+        f.value.size() <= digits.size() + 1)
+      return 0;
+    return parse_memory_mb(f.value, where_, f.key);
+  }
+
  private:
   InputLocation where_;
 };
@@ -163,7 +174,11 @@ void apply_field(const LineReader& in, const Field& f, LiveJob& job) {
   else if (k == "Contiguous") job.contiguous = in.integer(f, 0) != 0;
   else if (k == "TresPerNode") job.gres_per_node = in.gres_list(f);
   else if (k == "ReqNodeList") job.req_nodes = in.hosts(f);
-  else if (k == "Nodes") job.shares.push_back({in.hosts(f), 0, {}});
+  else if (k == "MinMemoryNode") job.min_mem_per_node_mb = in.memory_mb(f);
+  else if (k == "MinMemoryCPU") job.min_mem_per_cpu_mb = in.memory_mb(f);
+  else if (k == "Nodes") job.shares.push_back({in.hosts(f), 0, {}, 0});
+  else if (k == "Mem" && !job.shares.empty())
+    job.shares.back().mem_mb = in.memory_mb(f);
   else if (k == "CPU_IDs" && !job.shares.empty()) job.shares.back().cores = in.cpu_count(f);
   else if (k == "GRES" && !job.shares.empty()) job.shares.back().gres = in.gres_list(f);
 }

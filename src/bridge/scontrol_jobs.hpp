@@ -16,6 +16,7 @@ struct NodeGroupShare {
   std::vector<std::string> nodes;  // expanded host list
   std::int32_t cores = 0;          // per node (the CPU_IDs count)
   std::vector<std::pair<std::string, std::int32_t>> gres;  // per node, e.g. {"gpu", 1}
+  std::int64_t mem_mb = 0;         // per node (Mem=; 0 unless Slurm counts memory)
 };
 
 struct LiveJob {
@@ -34,6 +35,8 @@ struct LiveJob {
   std::int32_t ntasks_per_node = 0;
   bool contiguous = false;
   std::vector<std::pair<std::string, std::int32_t>> gres_per_node;  // from TresPerNode
+  std::int64_t min_mem_per_node_mb = -1;  // MinMemoryNode (0 = a whole node); -1 = not given
+  std::int64_t min_mem_per_cpu_mb = -1;   // MinMemoryCPU; -1 = not given
   std::vector<std::string> req_nodes;  // ReqNodeList, expanded
   std::vector<NodeGroupShare> shares;  // running jobs only
 

@@ -30,8 +30,11 @@ std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& jo
 }
 
 SlurmBridge::SlurmBridge(const Cluster& cluster, Scheduler& scheduler, SlurmCommands& slurm,
-                         std::string partition)
-    : cluster_(cluster), scheduler_(scheduler), slurm_(slurm), queue_(cluster, std::move(partition)) {}
+                         std::string partition, bool memory_consumable)
+    : cluster_(cluster),
+      scheduler_(scheduler),
+      slurm_(slurm),
+      queue_(cluster, std::move(partition), memory_consumable) {}
 
 bool SlurmBridge::run(const std::vector<std::string>& argv, CycleReport& report) {
   std::string error;

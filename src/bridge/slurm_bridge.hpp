@@ -41,8 +41,9 @@ struct CycleReport {
 
 class SlurmBridge {
  public:
+  // `memory_consumable`: the live Slurm's SelectTypeParameters count memory.
   SlurmBridge(const Cluster& cluster, Scheduler& scheduler, SlurmCommands& slurm,
-              std::string partition);
+              std::string partition, bool memory_consumable = false);
   CycleReport cycle(Time now);
   const LiveQueue& queue() const { return queue_; }
 

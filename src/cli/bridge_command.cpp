@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <ctime>
 #include <iostream>
 #include <thread>
@@ -12,6 +13,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/run_setup.hpp"
 #include "cli/version.hpp"
+#include "io/slurm_conf.hpp"
 #include "io/text_file.hpp"
 #include "policy/registry.hpp"
 
@@ -83,6 +85,14 @@ void print_cycle(const bridge::CycleReport& r) {
 
 Time epoch_now() { return static_cast<Time>(std::time(nullptr)); }
 
+// Slurm consumes memory only when SelectTypeParameters says so (CR_Core_Memory, ...).
+std::string memory_setting(const std::string& cluster_spec) {
+  if (!std::filesystem::is_regular_file(cluster_spec)) return "";
+  const SlurmConfig conf = load_slurm_conf(cluster_spec);
+  const auto it = conf.settings.find("selecttypeparameters");
+  return it == conf.settings.end() ? "" : it->second;
+}
+
 }  // namespace
 
 int run_bridge_command(int argc, char** argv) {
@@ -93,13 +103,18 @@ int run_bridge_command(int argc, char** argv) {
     return kExitOk;
   }
   std::vector<OptionDefault> site_options;
-  const Cluster cluster = load_cluster(args.get("cluster", default_conf()), &site_options);
+  const std::string cluster_spec = args.get("cluster", default_conf());
+  const Cluster cluster = load_cluster(cluster_spec, &site_options);
+  const std::string select_params = memory_setting(cluster_spec);
+  const bool memory_counted = text::to_lower(select_params).find("memory") != std::string::npos;
   BuiltScheduler built = make_scheduler(args.get("scheduler", kBridgeScheduler), args.get_all("opt"), site_options);
   const std::string listing_file = args.get("jobs-from", "");
   const bool dry_run = args.has("dry-run") || !listing_file.empty();
   std::cout << "hetsched " << version_string() << " bridge\n"
             << "cluster    " << describe_cluster(cluster) << "\n"
             << "scheduler  " << built.scheduler->name() << " [" << built.effective_options << "]\n"
+            << "memory     " << (memory_counted ? "counted" : "not counted")
+            << (select_params.empty() ? "" : " (SelectTypeParameters=" + select_params + ")") << "\n"
             << "mode       " << (dry_run ? "dry run (commands printed, not run)" : "live") << "\n\n";
   std::unique_ptr<bridge::SlurmCommands> slurm;
   if (listing_file.empty()) {
@@ -107,7 +122,8 @@ int run_bridge_command(int argc, char** argv) {
   } else {
     slurm = std::make_unique<RecordedListing>(listing_file);
   }
-  bridge::SlurmBridge bridge(cluster, *built.scheduler, *slurm, args.get("partition", ""));
+  bridge::SlurmBridge bridge(cluster, *built.scheduler, *slurm, args.get("partition", ""),
+                             memory_counted);
   if (!listing_file.empty()) {
     const Time now = args.has("now") ? args.get_int("now", 0, 0, std::int64_t{1} << 40) : epoch_now();
     print_cycle(bridge.cycle(now));

@@ -235,6 +235,99 @@ TEST(SlurmBridge, PartitionFilterLeavesOtherHeldJobsAlone) {
   EXPECT_EQ(report.running, 1u);  // running jobs always count: they hold resources
 }
 
+// tests/bridge/data/memory/: the lab with SelectTypeParameters=CR_Core_Memory and
+// DefMemPerCPU=250 (4 nodes x (8 cores, 2 GPUs, 4000 MB)). Running: job 1 (-n 4 --mem=3000,
+// n1), job 2 (-N 2 -n 4, per-CPU default: n1 750 MB, n2 250 MB), job 3 (-n 2
+// --mem-per-cpu=500, n2). Held: job 4 (--mem=1500), 5 (-n 3 --mem-per-cpu=300),
+// 6 (-n 1, the default 250 per CPU), 7 (--mem=0: a whole node).
+const std::string kMemoryLab = kData + "memory/";
+std::string memory_listing() { return text::read_text_file(kMemoryLab + "listing.txt"); }
+Time memory_lab_now() { return parse_slurm_timestamp("2026-11-22T11:39:00"); }
+
+std::map<std::int64_t, LiveJob> memory_jobs() {
+  std::map<std::int64_t, LiveJob> by_id;
+  for (const LiveJob& j : parse_scontrol_jobs(memory_listing(), "listing.txt")) by_id[j.id] = j;
+  return by_id;
+}
+
+TEST(ScontrolJobs, ReadsMemoryOfRunningAndHeldJobs) {
+  const auto jobs = memory_jobs();
+  ASSERT_EQ(jobs.size(), 7u);
+  ASSERT_EQ(jobs.at(2).shares.size(), 2u);
+  EXPECT_EQ(jobs.at(1).shares.at(0).mem_mb, 3000);
+  EXPECT_EQ(jobs.at(2).shares[0].mem_mb, 750);
+  EXPECT_EQ(jobs.at(2).shares[1].mem_mb, 250);
+  EXPECT_EQ(jobs.at(4).min_mem_per_node_mb, 1500);
+  EXPECT_EQ(jobs.at(4).min_mem_per_cpu_mb, -1);
+  EXPECT_EQ(jobs.at(5).min_mem_per_cpu_mb, 300);
+  EXPECT_EQ(jobs.at(7).min_mem_per_node_mb, 0);
+  // Under CR_Core the node groups say Mem=0.
+  for (const LiveJob& j : parse_scontrol_jobs(listing(), "listing.txt"))
+    for (const NodeGroupShare& g : j.shares) EXPECT_EQ(g.mem_mb, 0) << j.id;
+}
+
+TEST(ScontrolJobs, MemoryRequestFollowsSlurmsAccounting) {
+  const Cluster cluster = load_cluster_spec(kMemoryLab + "slurm.conf");
+  const LiveMemory counted = LiveMemory::of(cluster, true);
+  const auto jobs = memory_jobs();
+  EXPECT_EQ(job_from_live(jobs.at(4), counted).req.mem_per_node_mb, 1500);
+  EXPECT_EQ(job_from_live(jobs.at(5), counted).req.mem_per_node_mb, 900);   // 3 CPUs x 300
+  EXPECT_EQ(job_from_live(jobs.at(6), counted).req.mem_per_node_mb, 250);
+  EXPECT_EQ(job_from_live(jobs.at(7), counted).req.mem_per_node_mb, 4000);  // the whole node
+  LiveJob spread = jobs.at(5);  // -N 2 -n 9: one node gets at most 8 of the 9 CPUs
+  spread.nodes_min = 2;
+  spread.cpus = 9;
+  EXPECT_EQ(job_from_live(spread, counted).req.mem_per_node_mb, 8 * 300);
+  spread.ntasks_per_node = 3;  // the layout is fixed: exact
+  EXPECT_EQ(job_from_live(spread, counted).req.mem_per_node_mb, 3 * 300);
+  spread.min_mem_per_cpu_mb = 1000;  // never more than a node has
+  spread.ntasks_per_node = 0;
+  EXPECT_EQ(job_from_live(spread, counted).req.mem_per_node_mb, 4000);
+  for (std::int64_t id : {4, 5, 6, 7})  // CR_Core: memory is not Slurm's to count
+    EXPECT_EQ(job_from_live(jobs.at(id), LiveMemory::of(cluster, false)).req.mem_per_node_mb, 0);
+}
+
+// Replays the pinned starts against the memory the running jobs leave; returns the jobs started.
+std::vector<std::string> replay_memory(const std::vector<std::vector<std::string>>& commands,
+                                       const std::map<std::string, std::int64_t>& needs) {
+  std::map<std::string, std::int64_t> free_mb = {{"n1", 250}, {"n2", 2750}, {"n3", 4000}, {"n4", 4000}};
+  std::vector<std::string> started;
+  for (std::size_t i = 0; i + 1 < commands.size(); i += 2) {
+    const std::string node = argument(commands[i], "ReqNodeList");
+    started.push_back(commands[i + 1][2]);
+    free_mb.at(node) -= needs.at(started.back());
+    EXPECT_GE(free_mb.at(node), 0) << "job " << started.back() << " on " << node;
+  }
+  return started;
+}
+
+TEST(SlurmBridge, StartsFitTheMemoryLeftOnEachNode) {
+  const Cluster cluster = load_cluster_spec(kMemoryLab + "slurm.conf");
+  BuiltScheduler built = make_scheduler("aucsched2", {});
+  FakeSlurm slurm;
+  slurm.table = memory_listing();
+  SlurmBridge bridge(cluster, *built.scheduler, slurm, "", true);
+  EXPECT_EQ(bridge.cycle(memory_lab_now()).started, 4u);
+  EXPECT_EQ(replay_memory(slurm.commands, {{"4", 1500}, {"5", 900}, {"6", 250}, {"7", 4000}}).size(), 4u);
+  // Jobs 4, 5 and 7 now each need more than n1 or n2 has left: two start on n3 and n4, the
+  // third waits (pending, not rejected: it can run later).
+  slurm.table = replace_all(replace_all(memory_listing(), "MinMemoryNode=1500M", "MinMemoryNode=4000M"),
+                            "MinMemoryCPU=300M", "MinMemoryCPU=1000M");
+  slurm.commands.clear();
+  BuiltScheduler fresh = make_scheduler("aucsched2", {});
+  SlurmBridge tight(cluster, *fresh.scheduler, slurm, "", true);
+  const CycleReport report = tight.cycle(memory_lab_now());
+  const auto started = replay_memory(slurm.commands, {{"4", 4000}, {"5", 3000}, {"6", 250}, {"7", 4000}});
+  EXPECT_EQ(started.size(), 3u);
+  EXPECT_EQ(report.started, 3u);
+  EXPECT_EQ(tight.queue().rejected_count(), 0u);
+  // Without memory accounting all four start, one where Slurm would refuse it.
+  slurm.commands.clear();
+  BuiltScheduler blind = make_scheduler("aucsched2", {});
+  SlurmBridge unaware(cluster, *blind.scheduler, slurm, "", false);
+  EXPECT_EQ(unaware.cycle(memory_lab_now()).started, 4u);
+}
+
 }  // namespace
 }  // namespace hs::bridge
 

@@ -15,6 +15,18 @@ TEST(BridgeCommand, DryRunCycleOnACapturedTable) {
   EXPECT_NE(o.out.find("(dry run) scontrol release 16"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("job 17: "), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("waiting 2, running 1, started 2"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("memory     not counted (SelectTypeParameters=CR_Core)"), std::string::npos)
+      << o.out;
+}
+
+// The lab with CR_Core_Memory: the slurm.conf says memory counts, and the cycle honours it.
+TEST(BridgeCommand, MemoryCountsWhereSlurmCountsIt) {
+  const Outcome o = run({"bridge", "--cluster", kBridgeData + "memory/slurm.conf", "--jobs-from",
+                         kBridgeData + "memory/listing.txt", "--now", "1795000000"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("memory     counted (SelectTypeParameters=CR_Core_Memory)"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("waiting 4, running 3, started 4"), std::string::npos) << o.out;
 }
 
 TEST(BridgeCommand, BadTableNamesLineAndField) {
