@@ -1,6 +1,7 @@
 #include "bridge/live_queue.hpp"
 
 #include <algorithm>
+#include <ctime>
 #include <set>
 #include <tuple>
 
@@ -98,26 +99,81 @@ Job job_from_live(const LiveJob& live, const LiveMemory& memory) {
   return job;
 }
 
-LiveQueue::LiveQueue(const Cluster& cluster, std::string partition, bool memory_consumable)
+LiveQueue::LiveQueue(const Cluster& cluster, std::string partition, bool memory_consumable,
+                     Time start_grace)
     : cluster_(cluster), partition_(std::move(partition)),
-      memory_(LiveMemory::of(cluster, memory_consumable)) {
+      memory_(LiveMemory::of(cluster, memory_consumable)), start_grace_(start_grace) {
   for (NodeIndex n = 0; n < cluster.node_count(); ++n) node_index_[cluster.nodes[n].name] = n;
 }
 
-bool LiveQueue::is_ours(const LiveJob& live) const {
-  return live.held() && (partition_.empty() || live.partition == partition_);
+struct LiveQueue::Pass {
+  explicit Pass(const Cluster& cluster, Time now) : snap(cluster), now(now) {}
+  LiveSnapshot snap;
+  Time now;
+  std::vector<RunningEntry> running;
+  std::set<NodeIndex> blocked;
+};
+
+namespace {
+
+// The request fields that decide whether a job can run; a change re-opens a refusal.
+std::string request_signature(const LiveJob& l) {
+  return l.num_nodes_text + "|" + std::to_string(l.cpus) + "|" + std::to_string(l.num_tasks) +
+         "|" + std::to_string(l.min_cpus_node) + "|" + l.tres_per_node_text + "|" +
+         std::to_string(l.time_limit) + "|" + l.comment + "|" + l.req_nodes_text + "|" +
+         std::to_string(l.min_mem_per_node_mb) + "|" + std::to_string(l.min_mem_per_cpu_mb);
 }
+
+std::string clock_text(Time epoch) {
+  const std::time_t t = static_cast<std::time_t>(epoch);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", std::localtime(&t));
+  return text;
+}
+
+}  // namespace
 
 JobRef LiveQueue::register_job(const LiveJob& live) {
   if (auto it = ref_of_id_.find(live.id); it != ref_of_id_.end()) return it->second;
-  Job job = job_from_live(live, memory_);
-  std::optional<std::string> reason = bind_to_cluster(cluster_, job);
-  if (!reason) reason = never_runnable_reason(cluster_, job);
+  Job job;
+  try {
+    job = job_from_live(live, memory_);
+  } catch (const InputError&) {  // a bad comment range: refusal() names it
+    LiveJob plain = live;
+    plain.comment.clear();
+    job = job_from_live(plain, memory_);
+  }
+  bind_to_cluster(cluster_, job);
   const auto ref = static_cast<JobRef>(workload_.jobs.size());
   workload_.jobs.push_back(std::move(job));
   ref_of_id_[live.id] = ref;
-  if (reason) rejected_[ref] = *reason;
   return ref;
+}
+
+// Why a Queued job can never run here, from its listing as it is now. Refreshes the job's
+// request in the workload (the user may have changed it with scontrol update).
+std::optional<std::string> LiveQueue::refusal(const LiveJob& live, JobRef ref) {
+  Job job;
+  try {
+    job = job_from_live(live, memory_);
+  } catch (const InputError& e) {
+    return "comment '" + live.comment + "': " + e.problem();
+  }
+  std::optional<std::string> reason = bind_to_cluster(cluster_, job);
+  if (!reason) reason = never_runnable_reason(cluster_, job);
+  workload_.jobs[ref] = std::move(job);
+  if (reason) return reason;
+  auto by_scheduler = scheduler_refusals_.find(live.id);
+  if (by_scheduler == scheduler_refusals_.end()) return std::nullopt;
+  if (by_scheduler->second.first == request_signature(live)) return by_scheduler->second.second;
+  scheduler_refusals_.erase(by_scheduler);
+  return std::nullopt;
+}
+
+void LiveQueue::reject(JobRef job, const std::string& reason) {
+  const std::int64_t id = slurm_id(job);
+  auto it = latest_.find(id);
+  scheduler_refusals_[id] = {it == latest_.end() ? "" : request_signature(it->second), reason};
 }
 
 Allocation LiveQueue::allocation_of(const LiveJob& live) const {
@@ -125,9 +181,7 @@ Allocation LiveQueue::allocation_of(const LiveJob& live) const {
   for (const NodeGroupShare& group : live.shares)
     for (const std::string& name : group.nodes) {
       auto it = node_index_.find(name);
-      if (it == node_index_.end())
-        throw InputError(kListing, "Nodes", name,
-                         "job " + std::to_string(live.id) + " runs on a node the cluster file does not have");
+      if (it == node_index_.end()) continue;  // a node outside the managed cluster
       NodeShare share;
       share.node = it->second;
       share.cores = group.cores;
@@ -142,72 +196,173 @@ Allocation LiveQueue::allocation_of(const LiveJob& live) const {
   return alloc;
 }
 
-void LiveQueue::mark_started(JobRef job, const Allocation& alloc, Time now) {
-  in_flight_[job] = {alloc, now};
+// What a released job will take when Slurm starts it: the exact allocation when this
+// bridge released it, else (after a restart) its pinned request: MinCPUsNode cores on every
+// required node, the rest of NumCPUs spread in node order, TresPerNode on each.
+Allocation LiveQueue::planned_allocation(const LiveJob& live) const {
+  if (auto it = planned_.find(live.id); it != planned_.end()) return it->second;
+  Allocation alloc;
+  const std::int64_t mem = memory_per_node_mb(live, memory_);
+  std::int32_t left = live.cpus;
+  for (const std::string& name : live.req_nodes) {
+    auto it = node_index_.find(name);
+    if (it == node_index_.end()) continue;
+    NodeShare share;
+    share.node = it->second;
+    share.cores = std::min(cluster_.nodes[it->second].cores, std::max(1, live.min_cpus_node));
+    share.mem_mb = mem;
+    for (const auto& [gres, count] : live.gres_per_node) {
+      const int type = cluster_.gres_index(gres);
+      if (type >= 0) share.gres[type] += count;
+    }
+    left -= share.cores;
+    alloc.shares.push_back(share);
+  }
+  for (NodeShare& share : alloc.shares) {
+    const std::int32_t more = std::min(std::max(0, left), cluster_.nodes[share.node].cores - share.cores);
+    share.cores += more;
+    left -= more;
+  }
+  alloc.sort_by_node();
+  return alloc;
 }
 
-void LiveQueue::hold(LiveSnapshot& snap, std::vector<RunningEntry>& running, JobRef ref,
-                     Time start, Allocation alloc) const {
-  if (!snap.free.can_hold(alloc))
-    throw InputError(kListing, "JobId", std::to_string(slurm_id(ref)),
-                     "its allocation exceeds what the cluster file leaves free on its nodes");
-  snap.free.take(alloc);
+void LiveQueue::conflict(LiveSnapshot& snap, const std::string& key, const std::string& text) {
+  if (reported_conflicts_.insert(key).second) snap.conflicts.push_back(text);
+}
+
+void LiveQueue::take_running(Pass& pass, const LiveJob& live) {
+  const JobRef ref = register_job(live);
+  planned_.erase(live.id);
+  Allocation alloc = allocation_of(live);
+  if (!pass.snap.free.take_clamped(alloc))
+    conflict(pass.snap, "over:" + std::to_string(live.id),
+             "job " + std::to_string(live.id) +
+                 ": Slurm runs it beyond what the cluster file leaves free on its nodes; "
+                 "counted as filling them");
+  const Time start = live.start_epoch >= 0 ? live.start_epoch : pass.now;
   const Time limit = workload_.jobs[ref].req.time_limit;
   const Time end = limit > 0 && limit != kNoTime ? start + limit : kNoTime;
-  running.push_back({start, ref, end, std::move(alloc)});
+  pass.running.push_back({start, ref, end, std::move(alloc)});
 }
 
-// A pending job the bridge released: still in its grace time it keeps its resources
-// reserved; past it, it is reported overdue. Returns false for jobs that are not in flight.
-bool LiveQueue::handle_in_flight(const LiveJob& live, JobRef ref, Time now, LiveSnapshot& snap,
-                                 std::vector<RunningEntry>& running) {
-  auto flight = in_flight_.find(ref);
-  if (flight == in_flight_.end()) return false;
-  if (live.held()) {  // held again (by an operator or by us): back to the queue
-    in_flight_.erase(flight);
-    return false;
-  }
-  if (now - flight->second.requested_at > kStartGrace) {
-    snap.start_overdue.push_back(live.id);
-    in_flight_.erase(flight);
-  } else {
-    hold(snap, running, ref, flight->second.requested_at, flight->second.alloc);
-  }
-  return true;
-}
-
-void LiveQueue::add_pending(const LiveJob& live, LiveSnapshot& snap) {
-  if (!is_ours(live)) return;
-  const bool first_seen = !ref_of_id_.count(live.id);
-  const JobRef ref = register_job(live);
-  if (auto r = rejected_.find(ref); r != rejected_.end()) {
-    if (first_seen) snap.rejected.push_back("job " + std::to_string(live.id) + ": " + r->second);
-    return;
-  }
-  snap.pending.push_back(ref);
-}
-
-LiveSnapshot LiveQueue::update(const std::vector<LiveJob>& jobs, Time now) {
-  LiveSnapshot snap(cluster_);
-  std::vector<RunningEntry> running;
-  for (const LiveJob& live : jobs) {
-    if (live.holds_resources()) {
-      const JobRef ref = register_job(live);
-      in_flight_.erase(ref);
-      hold(snap, running, ref, live.start_epoch >= 0 ? live.start_epoch : now, allocation_of(live));
+// Nodes that cannot take a job now: a state Slurm gives no new job (down, drain, ...), not
+// known to Slurm, or in an advance reservation that is active or starts before the longest
+// limit among the queued jobs would end.
+void LiveQueue::block_nodes(Pass& pass, const SlurmView& view) {
+  std::map<std::string, const LiveNode*> by_name;
+  for (const LiveNode& n : view.nodes) by_name[n.name] = &n;
+  Time horizon = 0;
+  for (const LiveJob& live : view.jobs)
+    if (live.pending() && live.time_limit != kNoTime) horizon = std::max(horizon, live.time_limit);
+  auto block = [&](NodeIndex n, const std::string& why) {
+    if (!pass.blocked.insert(n).second) return;
+    pass.snap.free.block(n);
+    pass.snap.blocked_nodes.push_back(cluster_.nodes[n].name + " (" + why + ")");
+  };
+  for (NodeIndex n = 0; n < cluster_.node_count() && !view.nodes.empty(); ++n) {
+    auto it = by_name.find(cluster_.nodes[n].name);
+    if (it == by_name.end()) {
+      block(n, "not known to Slurm");
       continue;
     }
-    if (live.state != "PENDING") continue;
-    auto known = ref_of_id_.find(live.id);
-    if (known != ref_of_id_.end() && handle_in_flight(live, known->second, now, snap, running))
-      continue;
-    add_pending(live, snap);
+    const std::string why = node_unavailable_reason(*it->second);
+    if (!why.empty()) block(n, why);
   }
-  finish(snap, std::move(running));
-  return snap;
+  for (const LiveReservation& r : view.reservations) {
+    if (r.end_epoch <= pass.now || r.start_epoch >= pass.now + horizon) continue;
+    const std::string why = "reservation " + r.name + " from " + clock_text(r.start_epoch);
+    for (const std::string& name : r.nodes)
+      if (auto it = node_index_.find(name); it != node_index_.end()) block(it->second, why);
+  }
 }
 
-// Orders the queue and the running jobs and derives the events since the previous listing.
+// A released job keeps its planned resources while Slurm starts it. Past the grace, or when
+// its nodes were taken or became unusable, it is held again with its request restored.
+void LiveQueue::follow_released(Pass& pass, const LiveJob& live, const JobMarker& marker) {
+  const JobRef ref = register_job(live);
+  const std::string id = std::to_string(live.id);
+  Allocation planned = planned_allocation(live);
+  std::string why;
+  if (pass.now - marker.at > start_grace_) {
+    why = "released at " + clock_text(marker.at) + " but not started by Slurm within " +
+          std::to_string(start_grace_) + " s (" + live.reason + ")";
+  } else if (planned.shares.size() != live.req_nodes.size()) {
+    why = "its planned nodes are not all in the cluster file";
+  } else {
+    for (const NodeShare& s : planned.shares)
+      if (pass.blocked.count(s.node)) why = "planned node " + cluster_.nodes[s.node].name + " became unusable";
+    if (why.empty() && !pass.snap.free.can_hold(planned))
+      why = "its planned nodes were taken by jobs the bridge did not start";
+  }
+  if (!why.empty()) {
+    planned_.erase(live.id);
+    pass.snap.repairs.push_back({live.id, rehold_steps(live.id, marker.original, pass.now),
+                                 "job " + id + ": " + why + "; held again, request restored"});
+    return;
+  }
+  pass.snap.free.take(planned);
+  pass.snap.in_flight.push_back(live.id);
+  const Time limit = workload_.jobs[ref].req.time_limit;
+  pass.running.push_back({marker.at, ref, limit > 0 ? marker.at + limit : kNoTime, std::move(planned)});
+}
+
+void LiveQueue::consider_queued(Pass& pass, const LiveJob& live,
+                                const std::optional<JobMarker>& marker) {
+  const std::string id = std::to_string(live.id);
+  if (!live.reservation.empty()) {
+    pass.snap.repairs.push_back({live.id, hand_over_steps(live.id),
+                                 "job " + id + ": asks reservation " + live.reservation +
+                                     "; released to Slurm's own scheduler"});
+    return;
+  }
+  const JobRef ref = register_job(live);
+  if (const std::optional<std::string> reason = refusal(live, ref)) {
+    pass.snap.refused.push_back("job " + id + ": " + *reason);
+    const bool recorded = marker && marker->phase == MarkedPhase::Refused &&
+                          marker->reason == sanitize_reason(*reason);
+    if (!recorded)
+      pass.snap.repairs.push_back({live.id, refuse_steps(live, *reason, pass.now),
+                                   "job " + id + ": can never run here: " + *reason +
+                                       " (left held, reason written into Slurm)"});
+    return;
+  }
+  if (marker && marker->phase == MarkedPhase::Refused)  // runnable again after a change
+    pass.snap.repairs.push_back({live.id, accept_steps(live, pass.now),
+                                 "job " + id + ": its request changed; queued again"});
+  pass.snap.pending.push_back(ref);
+}
+
+LiveSnapshot LiveQueue::update(const SlurmView& view, Time now) {
+  Pass pass(cluster_, now);
+  std::vector<std::pair<const LiveJob*, Observation>> later;
+  for (const LiveJob& live : view.jobs) {
+    latest_[live.id] = live;
+    Observation seen = shadow_ ? observe_shadow(live, partition_) : observe(live, partition_);
+    if (seen.phase == Phase::Running) take_running(pass, live);
+    else if (seen.phase == Phase::Unmanaged && live.pending()) ++pass.snap.unmanaged_pending;
+    else if (seen.phase != Phase::Ended && seen.phase != Phase::Unmanaged)
+      later.emplace_back(&live, std::move(seen));
+  }
+  block_nodes(pass, view);
+  for (const auto& [live, seen] : later) {
+    if (seen.phase == Phase::Released) {
+      follow_released(pass, *live, *seen.marker);
+    } else if (seen.phase == Phase::Interrupted) {
+      pass.snap.repairs.push_back({live->id, restore_steps(*live, seen.marker->original, now),
+                                   "job " + std::to_string(live->id) +
+                                       ": a start was cut short; its request is restored"});
+    } else {
+      consider_queued(pass, *live, seen.marker);
+    }
+  }
+  finish(pass.snap, std::move(pass.running));
+  return std::move(pass.snap);
+}
+
+// Orders the queue and the running jobs and derives the events since the previous listing:
+// Ended for every job no longer running, then Submitted for every job newly queued
+// (including a released job held again).
 void LiveQueue::finish(LiveSnapshot& snap, std::vector<RunningEntry> running) {
   std::sort(snap.pending.begin(), snap.pending.end(), [&](JobRef a, JobRef b) {
     const Job &x = workload_.jobs[a], &y = workload_.jobs[b];
@@ -224,12 +379,10 @@ void LiveQueue::finish(LiveSnapshot& snap, std::vector<RunningEntry> running) {
   std::set<JobRef> now_running;
   for (const RunningJob& r : snap.running) now_running.insert(r.job);
   const std::set<JobRef> was_pending(previous_pending_.begin(), previous_pending_.end());
-  const std::set<JobRef> was_running(previous_running_.begin(), previous_running_.end());
-  for (JobRef ref : snap.pending)  // events in JobRef order
-    if (!was_pending.count(ref) && !was_running.count(ref))
-      snap.events.push_back({EventKind::Submitted, ref});
-  for (JobRef ref : was_running)
+  for (JobRef ref : previous_running_)
     if (!now_running.count(ref)) snap.events.push_back({EventKind::Ended, ref});
+  for (JobRef ref : snap.pending)
+    if (!was_pending.count(ref)) snap.events.push_back({EventKind::Submitted, ref});
   previous_pending_ = snap.pending;
   previous_running_.assign(now_running.begin(), now_running.end());
 }

@@ -1,14 +1,20 @@
 #pragma once
-// The live system as a scheduler sees it. Every job the bridge has met gets a stable JobRef
-// in one growing Workload (schedulers may keep per-job state between passes); each listing
-// of Slurm's job table becomes the pass's pending queue (jobs held for the bridge), running
-// jobs with their allocations, free resources and the events since the previous listing.
+// The live system as a scheduler sees it, reconciled with Slurm every cycle. Every job the
+// bridge has met gets a stable JobRef in one growing Workload (schedulers may keep per-job
+// state between passes). Each reading of Slurm (jobs of every state, node states,
+// advance reservations) becomes the pass's queue (held jobs in the Queued phase), running
+// jobs with their allocations, free resources, the events since the previous reading, and
+// the repairs the lifecycle needs (job_lifecycle.hpp). Reality never makes it fail: what
+// contradicts the plan is reported as a conflict and planned around.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "bridge/job_lifecycle.hpp"
 #include "bridge/scontrol_jobs.hpp"
+#include "bridge/slurm_nodes.hpp"
 #include "model/cluster.hpp"
 #include "model/job.hpp"
 #include "sim/cluster_state.hpp"
@@ -16,21 +22,33 @@
 
 namespace hs::bridge {
 
-// A start the bridge asked for and Slurm has not yet carried out.
-struct InFlightStart {
-  Allocation alloc;
-  Time requested_at = 0;
+// One reading of Slurm.
+struct SlurmView {
+  std::vector<LiveJob> jobs;
+  std::vector<LiveNode> nodes;               // empty: node states unknown (all usable)
+  std::vector<LiveReservation> reservations;
+};
+
+// Commands a job's lifecycle needs before this cycle schedules, and why.
+struct Repair {
+  std::int64_t job = 0;
+  std::vector<Step> steps;
+  std::string why;
 };
 
 struct LiveSnapshot {
   explicit LiveSnapshot(const Cluster& cluster) : free(cluster) {}
-  std::vector<JobRef> pending;             // held jobs the bridge may start, submit order
+  std::vector<JobRef> pending;             // Queued jobs the scheduler may start, submit order
   std::vector<Allocation> allocations;     // one per entry of running
   std::vector<RunningJob> running;         // alloc pointers into allocations
   ClusterState free;
   std::vector<Event> events;
-  std::vector<std::int64_t> start_overdue;  // released, still pending after the grace time
-  std::vector<std::string> rejected;        // "job 12: reason", newly found never runnable
+  std::vector<Repair> repairs;
+  std::vector<std::string> conflicts;      // what contradicted the plan, once per cause
+  std::vector<std::int64_t> in_flight;     // released, not yet running, within the grace
+  std::vector<std::string> refused;        // "job 12: reason" for every held job that can never run
+  std::vector<std::string> blocked_nodes;  // "n2 (drain)"
+  std::size_t unmanaged_pending = 0;       // pending jobs Slurm's own scheduler places
 };
 
 // Memory as the live Slurm counts it: consumed only under a SelectTypeParameters with
@@ -45,19 +63,25 @@ struct LiveMemory {
 
 class LiveQueue {
  public:
-  // `partition`: only held jobs of this partition are the bridge's (empty = all).
-  LiveQueue(const Cluster& cluster, std::string partition, bool memory_consumable = false);
-  // Builds the pass input from one job listing taken at `now`. Throws InputError when the
-  // listing contradicts the cluster (an unknown node, more in use than a node has).
-  LiveSnapshot update(const std::vector<LiveJob>& jobs, Time now);
-  void mark_started(JobRef job, const Allocation& alloc, Time now);
-  // The scheduler says it can never run `job`: it stays held and out of later queues.
-  void reject(JobRef job, const std::string& reason) { rejected_[job] = reason; }
+  static constexpr Time kDefaultStartGrace = 30;  // seconds Slurm gets to start a released job
+
+  // `partition`: only jobs of this partition are the bridge's (empty = all).
+  LiveQueue(const Cluster& cluster, std::string partition, bool memory_consumable = false,
+            Time start_grace = kDefaultStartGrace);
+  LiveSnapshot update(const SlurmView& view, Time now);
+  // The exact allocation of a job just released (the listing gives only its node list
+  // and per-node minimum).
+  void mark_started(JobRef job, const Allocation& alloc) { planned_[slurm_id(job)] = alloc; }
+  // The scheduler says it can never run `job`: refused until its request changes.
+  void reject(JobRef job, const std::string& reason);
   const Workload& workload() const { return workload_; }
   std::int64_t slurm_id(JobRef job) const { return workload_.jobs[job].id; }
-  std::size_t rejected_count() const { return rejected_.size(); }
-
-  static constexpr Time kStartGrace = 30;  // seconds Slurm gets to start a released job
+  // The latest listing of a job met in update().
+  const LiveJob& live(JobRef job) const { return latest_.at(slurm_id(job)); }
+  const std::string& partition() const { return partition_; }
+  // Shadow mode: pending jobs are queued whether held or not (observe_shadow).
+  void set_shadow(bool shadow) { shadow_ = shadow; }
+  Time start_grace() const { return start_grace_; }
 
  private:
   struct RunningEntry {
@@ -66,24 +90,30 @@ class LiveQueue {
     Time end;
     Allocation alloc;
   };
+  struct Pass;  // one update's working state
   JobRef register_job(const LiveJob& live);
-  void hold(LiveSnapshot& snap, std::vector<RunningEntry>& running, JobRef ref, Time start,
-            Allocation alloc) const;
-  bool handle_in_flight(const LiveJob& live, JobRef ref, Time now, LiveSnapshot& snap,
-                        std::vector<RunningEntry>& running);
-  void add_pending(const LiveJob& live, LiveSnapshot& snap);
+  std::optional<std::string> refusal(const LiveJob& live, JobRef ref);
+  void take_running(Pass& pass, const LiveJob& live);
+  void block_nodes(Pass& pass, const SlurmView& view);
+  void follow_released(Pass& pass, const LiveJob& live, const JobMarker& marker);
+  void consider_queued(Pass& pass, const LiveJob& live, const std::optional<JobMarker>& marker);
   void finish(LiveSnapshot& snap, std::vector<RunningEntry> running);
   Allocation allocation_of(const LiveJob& live) const;
-  bool is_ours(const LiveJob& live) const;
+  Allocation planned_allocation(const LiveJob& live) const;
+  void conflict(LiveSnapshot& snap, const std::string& key, const std::string& text);
 
   const Cluster& cluster_;
   std::string partition_;
   LiveMemory memory_;
+  Time start_grace_;
+  bool shadow_ = false;
   std::map<std::string, NodeIndex> node_index_;
   Workload workload_;
   std::map<std::int64_t, JobRef> ref_of_id_;
-  std::map<JobRef, InFlightStart> in_flight_;
-  std::map<JobRef, std::string> rejected_;
+  std::map<std::int64_t, LiveJob> latest_;
+  std::map<std::int64_t, Allocation> planned_;                 // released jobs' exact allocations
+  std::map<std::int64_t, std::pair<std::string, std::string>> scheduler_refusals_;  // id -> request, reason
+  std::set<std::string> reported_conflicts_;
   std::vector<JobRef> previous_pending_;
   std::vector<JobRef> previous_running_;
 };
@@ -92,6 +122,7 @@ class LiveQueue {
 // widens the per-node count of that gres to a range (Slurm itself has no gres ranges).
 // Memory per node: MinMemoryNode, or MinMemoryCPU times the CPUs one node can get (exact
 // with --ntasks-per-node, else an upper bound), when `memory` says Slurm consumes it.
+// A malformed comment range is an InputError.
 Job job_from_live(const LiveJob& live, const LiveMemory& memory = {});
 
 }  // namespace hs::bridge

@@ -7,38 +7,12 @@
 #include "io/hostlist.hpp"
 #include "io/job_options.hpp"
 #include "io/slurm_time.hpp"
+#include "bridge/scontrol_fields.hpp"
 #include "util/error.hpp"
 
 namespace hs::bridge {
 
 namespace {
-
-struct Field {
-  std::string key;
-  std::string value;
-};
-
-// `Key=Value` tokens; a token without '=' continues the previous value (values such as
-// Command or WorkDir may contain spaces).
-std::vector<Field> split_fields(std::string_view line) {
-  std::vector<Field> fields;
-  std::size_t pos = 0;
-  while (pos < line.size()) {
-    while (pos < line.size() && line[pos] == ' ') ++pos;
-    std::size_t end = line.find(' ', pos);
-    if (end == std::string_view::npos) end = line.size();
-    const std::string_view token = line.substr(pos, end - pos);
-    pos = end;
-    if (token.empty()) continue;
-    const std::size_t eq = token.find('=');
-    if (eq == std::string_view::npos || eq == 0) {
-      if (!fields.empty()) fields.back().value += " " + std::string(token);
-      continue;
-    }
-    fields.push_back({std::string(token.substr(0, eq)), std::string(token.substr(eq + 1))});
-  }
-  return fields;
-}
 
 class LineReader {
  public:
@@ -162,18 +136,31 @@ void apply_field(const LineReader& in, const Field& f, LiveJob& job) {
   else if (k == "Reason") job.reason = f.value;
   else if (k == "Partition") job.partition = f.value;
   else if (k == "Comment") job.comment = f.value == "(null)" ? "" : f.value;
+  else if (k == "AdminComment") job.admin_comment = f.value == "(null)" ? "" : f.value;
+  else if (k == "Reservation") job.reservation = f.value == "(null)" ? "" : f.value;
+  else if (k == "Priority") job.priority = in.integer(f, 0);
+  else if (k == "NumTasks" && f.value != "N/A") job.num_tasks = static_cast<std::int32_t>(in.integer(f, 0));
+  else if (k == "MinCPUsNode") job.min_cpus_node = static_cast<std::int32_t>(in.integer(f, 0));
   else if (k == "SubmitTime") job.submit_epoch = parse_slurm_timestamp(f.value);
   else if (k == "StartTime") job.start_epoch = parse_slurm_timestamp(f.value);
   else if (k == "TimeLimit") job.time_limit = in.time_limit(f);
-  else if (k == "NumNodes") in.range(f, job.nodes_min, job.nodes_max);
+  else if (k == "NumNodes") {
+    in.range(f, job.nodes_min, job.nodes_max);
+    job.num_nodes_text = f.value;
+  }
   else if (k == "NumCPUs") job.cpus = static_cast<std::int32_t>(in.integer(f, 0));
   else if (k == "CPUs/Task") job.cpus_per_task = static_cast<std::int32_t>(in.integer(f, 1));
   else if (k == "NtasksPerN:B:S:C")
     job.ntasks_per_node = static_cast<std::int32_t>(
         in.number_in(f, f.value.substr(0, f.value.find(':')), 0));
   else if (k == "Contiguous") job.contiguous = in.integer(f, 0) != 0;
-  else if (k == "TresPerNode") job.gres_per_node = in.gres_list(f);
-  else if (k == "ReqNodeList") job.req_nodes = in.hosts(f);
+  else if (k == "TresPerNode") {
+    job.gres_per_node = in.gres_list(f);
+    job.tres_per_node_text = f.value;
+  } else if (k == "ReqNodeList") {
+    job.req_nodes = in.hosts(f);
+    job.req_nodes_text = job.req_nodes.empty() ? "" : f.value;
+  }
   else if (k == "MinMemoryNode") job.min_mem_per_node_mb = in.memory_mb(f);
   else if (k == "MinMemoryCPU") job.min_mem_per_cpu_mb = in.memory_mb(f);
   else if (k == "Nodes") job.shares.push_back({in.hosts(f), 0, {}, 0});
@@ -204,24 +191,15 @@ std::int64_t parse_slurm_timestamp(std::string_view text) {
 
 std::vector<LiveJob> parse_scontrol_jobs(std::string_view text, const std::string& source) {
   std::vector<LiveJob> jobs;
-  long line_number = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    if (line.rfind("No jobs in the system", 0) == 0) continue;
-    const LineReader in(source, line_number);
+  for_each_record(text, [&](long line, const std::vector<Field>& fields) {
+    const LineReader in(source, line);
     LiveJob job;
-    for (const Field& f : split_fields(line)) apply_field(in, f, job);
+    for (const Field& f : fields) apply_field(in, f, job);
     if (job.id == 0) throw InputError(in.where(), "JobId", "", "line has no JobId");
     if (job.state.empty()) throw InputError(in.where(), "JobState", "", "line has no JobState");
     if (!job.holds_resources()) job.start_epoch = -1;
     jobs.push_back(std::move(job));
-  }
+  });
   return jobs;
 }
 

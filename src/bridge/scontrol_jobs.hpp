@@ -25,6 +25,9 @@ struct LiveJob {
   std::string reason;     // JobHeldUser, Resources, None, ...
   std::string partition;
   std::string comment;
+  std::string admin_comment;   // the bridge's record (job_marker.hpp), or a site's text
+  std::string reservation;     // "" when the job asks none
+  std::int64_t priority = -1;  // 0: held
   std::int64_t submit_epoch = 0;
   std::int64_t start_epoch = -1;  // -1: not started (StartTime Unknown or in the future)
   Time time_limit = kNoTime;      // seconds; kNoTime = UNLIMITED
@@ -33,6 +36,12 @@ struct LiveJob {
   std::int32_t cpus = 0;          // NumCPUs: total cores
   std::int32_t cpus_per_task = 1;
   std::int32_t ntasks_per_node = 0;
+  std::int32_t num_tasks = 0;
+  std::int32_t min_cpus_node = 0;
+  // Request fields as printed, to restore them after pinning (job_marker.hpp).
+  std::string num_nodes_text;
+  std::string req_nodes_text;      // "" for (null)
+  std::string tres_per_node_text;  // "" when absent
   bool contiguous = false;
   std::vector<std::pair<std::string, std::int32_t>> gres_per_node;  // from TresPerNode
   std::int64_t min_mem_per_node_mb = -1;  // MinMemoryNode (0 = a whole node); -1 = not given
@@ -40,7 +49,10 @@ struct LiveJob {
   std::vector<std::string> req_nodes;  // ReqNodeList, expanded
   std::vector<NodeGroupShare> shares;  // running jobs only
 
-  bool held() const { return state == "PENDING" && reason == "JobHeldUser"; }
+  bool pending() const { return state == "PENDING"; }
+  // Held by its user (sbatch -H, scontrol uhold) or by an administrator (scontrol hold).
+  bool held() const { return pending() && (reason == "JobHeldUser" || reason == "JobHeldAdmin"); }
+  bool held_by_user() const { return pending() && reason == "JobHeldUser"; }
   bool holds_resources() const { return state == "RUNNING" || state == "COMPLETING" ||
                                         state == "SUSPENDED"; }
 };

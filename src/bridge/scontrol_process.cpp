@@ -39,11 +39,31 @@ int run_process(const std::vector<std::string>& argv, std::string& output) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-std::string ScontrolProcess::list_jobs() {
+namespace {
+
+// A listing, or SlurmUnavailable with scontrol's own words (e.g. "Unable to contact slurm
+// controller (connect failure)").
+std::string listing(const std::vector<std::string>& argv) {
   std::string output;
-  if (run_process({"scontrol", "show", "job", "--details", "--oneliner"}, output) != 0)
-    throw std::runtime_error("scontrol show job failed: " + output);
-  return output;
+  if (run_process(argv, output) == 0) return output;
+  while (!output.empty() && output.back() == '\n') output.pop_back();
+  std::string command;
+  for (const std::string& a : argv) command += (command.empty() ? "" : " ") + a;
+  throw SlurmUnavailable(command + " failed: " + output);
+}
+
+}  // namespace
+
+std::string ScontrolProcess::list_jobs() {
+  return listing({"scontrol", "show", "job", "--details", "--oneliner"});
+}
+
+std::string ScontrolProcess::list_nodes() {
+  return listing({"scontrol", "show", "node", "--oneliner"});
+}
+
+std::string ScontrolProcess::list_reservations() {
+  return listing({"scontrol", "show", "reservation", "--oneliner"});
 }
 
 bool ScontrolProcess::run(const std::vector<std::string>& argv, std::string& error) {

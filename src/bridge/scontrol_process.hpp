@@ -12,6 +12,8 @@ class ScontrolProcess : public SlurmCommands {
  public:
   ScontrolProcess(bool dry_run, std::ostream& echo) : dry_run_(dry_run), echo_(echo) {}
   std::string list_jobs() override;
+  std::string list_nodes() override;
+  std::string list_reservations() override;
   bool run(const std::vector<std::string>& argv, std::string& error) override;
 
  private:

@@ -1,8 +1,10 @@
 #include "bridge/slurm_bridge.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 #include "model/request_fit.hpp"
+#include "util/error.hpp"
 
 namespace hs::bridge {
 
@@ -17,7 +19,9 @@ std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& jo
   }
   const std::string count = std::to_string(alloc.node_count());
   std::vector<std::string> args = {"JobId=" + std::to_string(job.id), "NumNodes=" + count + "-" + count,
-                                   "ReqNodeList=" + nodes, "MinCPUsNode=" + std::to_string(min_cores)};
+                                   "ReqNodeList=" + nodes, "MinCPUsNode=" + std::to_string(min_cores),
+                                   // Slurm recomputes NumCPUs when MinCPUsNode changes: keep the total.
+                                   "NumCPUs=" + std::to_string(alloc.total_cores())};
   // The gres count chosen inside a range (equal on every node; the checker made sure).
   std::string tres;
   for (const GresRequest& g : job.req.gres) {
@@ -29,12 +33,35 @@ std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& jo
   return args;
 }
 
+std::string CycleReport::json() const {
+  std::ostringstream out;
+  out << "{\"time\":" << now << ",\"listed\":" << listed << ",\"queued\":" << pending
+      << ",\"running\":" << running << ",\"in_flight\":" << in_flight << ",\"started\":" << started
+      << ",\"reheld\":" << reheld << ",\"repaired\":" << repaired << ",\"refused\":" << refused
+      << ",\"proposals_refused\":" << proposals_refused << ",\"unmanaged_pending\":" << unmanaged_pending
+      << ",\"blocked_nodes\":" << blocked_nodes << ",\"conflicts\":" << conflicts
+      << ",\"command_failures\":" << command_failures << "}";
+  return out.str();
+}
+
 SlurmBridge::SlurmBridge(const Cluster& cluster, Scheduler& scheduler, SlurmCommands& slurm,
-                         std::string partition, bool memory_consumable)
+                         BridgeOptions options)
     : cluster_(cluster),
       scheduler_(scheduler),
       slurm_(slurm),
-      queue_(cluster, std::move(partition), memory_consumable) {}
+      options_(options),
+      queue_(cluster, options.partition, options.memory_consumable, options.start_grace) {
+  queue_.set_shadow(options.shadow);
+}
+
+SlurmView SlurmBridge::read_slurm() const {
+  SlurmView view;
+  const std::string name = slurm_.listing_name();
+  view.jobs = parse_scontrol_jobs(slurm_.list_jobs(), name);
+  view.nodes = parse_scontrol_nodes(slurm_.list_nodes(), name);
+  view.reservations = parse_scontrol_reservations(slurm_.list_reservations(), name);
+  return view;
+}
 
 bool SlurmBridge::run(const std::vector<std::string>& argv, CycleReport& report) {
   std::string error;
@@ -46,10 +73,19 @@ bool SlurmBridge::run(const std::vector<std::string>& argv, CycleReport& report)
   return false;
 }
 
-void SlurmBridge::hold_again(std::int64_t slurm_id, CycleReport& report) {
-  report.log.push_back("job " + std::to_string(slurm_id) +
-                       ": released but not started by Slurm; held again for the next pass");
-  run({"scontrol", "hold", std::to_string(slurm_id)}, report);
+// Runs the steps in order; returns the index of the first required step that failed, or -1.
+int SlurmBridge::run_steps(const std::vector<Step>& steps, CycleReport& report) {
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    if (!run(steps[i].argv, report) && steps[i].required) return static_cast<int>(i);
+  return -1;
+}
+
+void SlurmBridge::repair(const Repair& r, CycleReport& report) {
+  const int failed = run_steps(r.steps, report);
+  report.log.push_back(r.why + (failed < 0 ? "" : " -- not done, retried next cycle"));
+  if (failed >= 0) return;
+  const bool rehold = !r.steps.empty() && r.steps.front().argv.size() > 1 && r.steps.front().argv[1] == "uhold";
+  ++(rehold ? report.reheld : report.repaired);
 }
 
 void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time now,
@@ -58,15 +94,25 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
   std::optional<std::string> problem = allocation_violates_request(cluster_, job, decision.alloc);
   if (!problem && !free.can_hold(decision.alloc)) problem = "exceeds what is free now";
   if (problem) {
-    ++report.refused;
+    ++report.proposals_refused;
     report.log.push_back("job " + std::to_string(job.id) + ": proposal refused: " + *problem);
     return;
   }
-  std::vector<std::string> update = {"scontrol", "update"};
-  for (std::string& a : pinning_arguments(cluster_, job, decision.alloc)) update.push_back(std::move(a));
-  if (!run(update, report) || !run({"scontrol", "release", std::to_string(job.id)}, report)) return;
+  if (options_.shadow) {
+    free.take(decision.alloc);
+    predict(decision, now);
+    return;
+  }
+  const LiveJob& live = queue_.live(decision.job);
+  const OriginalRequest original = original_request(live, cluster_.node_count());
+  const int failed = run_steps(start_steps(job.id, pinning_arguments(cluster_, job, decision.alloc), original, now), report);
+  if (failed >= 0) {
+    if (failed > 0) run_steps(restore_steps(live, original, now), report);  // pin or release failed
+    report.log.push_back("job " + std::to_string(job.id) + ": start failed; left held with its request");
+    return;
+  }
   free.take(decision.alloc);
-  queue_.mark_started(decision.job, decision.alloc, now);
+  queue_.mark_started(decision.job, decision.alloc);
   ++report.started;
   std::string where;
   for (const NodeShare& share : decision.alloc.shares)
@@ -75,28 +121,74 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
   report.log.push_back("job " + std::to_string(job.id) + ": started on " + where);
 }
 
+void SlurmBridge::predict(const StartDecision& decision, Time now) {
+  const std::int64_t id = queue_.slurm_id(decision.job);
+  if (predictions_.count(id)) return;
+  ShadowPrediction p;
+  p.at = now;
+  for (const NodeShare& s : decision.alloc.shares) p.nodes.push_back(cluster_.nodes[s.node].name);
+  predictions_[id] = std::move(p);
+}
+
+// Shadow mode: where and when Slurm really started each job the policy made a prediction for.
+void SlurmBridge::record_actual_starts(const SlurmView& view) {
+  for (const LiveJob& live : view.jobs) {
+    auto it = predictions_.find(live.id);
+    if (it == predictions_.end() || it->second.actual_start >= 0 || !live.holds_resources()) continue;
+    it->second.actual_start = live.start_epoch;
+    for (const NodeGroupShare& group : live.shares)
+      it->second.actual_nodes.insert(it->second.actual_nodes.end(), group.nodes.begin(), group.nodes.end());
+  }
+}
+
 CycleReport SlurmBridge::cycle(Time now) {
   CycleReport report;
   report.now = now;
-  LiveSnapshot snap = queue_.update(parse_scontrol_jobs(slurm_.list_jobs(), slurm_.listing_name()), now);
-  for (std::int64_t id : snap.start_overdue) hold_again(id, report);
-  for (const std::string& r : snap.rejected) report.log.push_back(r + " (left held)");
+  const SlurmView view = read_slurm();
+  LiveSnapshot snap = queue_.update(view, now);
+  report.listed = view.jobs.size();
+  if (options_.shadow) record_actual_starts(view);
+  for (const std::string& c : snap.conflicts) report.log.push_back("conflict: " + c);
+  if (!options_.shadow)
+    for (const Repair& r : snap.repairs) repair(r, report);
   report.pending = snap.pending.size();
   report.running = snap.running.size();
-  SystemView view;
-  view.now = now;
-  view.cluster = &cluster_;
-  view.workload = &queue_.workload();
-  view.free = &snap.free;
-  view.pending = snap.pending;
-  view.running = snap.running;
-  const Decisions decisions = scheduler_.decide(view, snap.events);
+  report.in_flight = snap.in_flight.size();
+  report.refused = snap.refused.size();
+  report.unmanaged_pending = snap.unmanaged_pending;
+  report.blocked_nodes = snap.blocked_nodes.size();
+  report.conflicts = snap.conflicts.size();
+  SystemView system;
+  system.now = now;
+  system.cluster = &cluster_;
+  system.workload = &queue_.workload();
+  system.free = &snap.free;
+  system.pending = snap.pending;
+  system.running = snap.running;
+  const Decisions decisions = scheduler_.decide(system, snap.events);
   ClusterState free = snap.free;
   for (const StartDecision& s : decisions.starts) start(s, free, now, report);
   for (const Rejection& r : decisions.rejections) {
     queue_.reject(r.job, r.reason);
     report.log.push_back("job " + std::to_string(queue_.slurm_id(r.job)) +
-                         ": the scheduler can never run it: " + r.reason + " (left held)");
+                         ": the scheduler can never run it: " + r.reason +
+                         " (left held; reason written into Slurm next cycle)");
+  }
+  return report;
+}
+
+CycleReport SlurmBridge::hand_back(Time now) {
+  CycleReport report;
+  report.now = now;
+  if (options_.shadow) return report;
+  const SlurmView view = read_slurm();
+  for (const LiveJob& live : view.jobs) {
+    const Observation seen = observe(live, options_.partition);
+    if (seen.phase != Phase::Released && seen.phase != Phase::Interrupted) continue;
+    const std::vector<Step> steps = seen.phase == Phase::Released
+                                        ? rehold_steps(live.id, seen.marker->original, now)
+                                        : restore_steps(live, seen.marker->original, now);
+    repair({live.id, steps, "job " + std::to_string(live.id) + ": the bridge stops; held with its request restored"}, report);
   }
   return report;
 }

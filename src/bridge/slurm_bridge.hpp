@@ -1,13 +1,18 @@
 #pragma once
-// Drives a live Slurm with a hetsched scheduler. Users submit jobs held (`sbatch -H`); once
-// per cycle the bridge lists Slurm's jobs, lets the scheduler decide on the held ones as it
+// Drives a live Slurm with a hetsched scheduler. Jobs of the managed partition are held
+// (sbatch -H, or held at submission by the shipped job_submit.lua); once per cycle the
+// bridge reads Slurm (jobs, nodes, reservations), reconciles what it sees with the life of
+// each managed job (job_lifecycle.hpp), lets the scheduler decide on the queued ones as it
 // would in the simulator, checks every proposed allocation independently, and starts each
 // accepted job on exactly the chosen nodes:
-//   scontrol update JobId=J NumNodes=K ReqNodeList=<nodes> MinCPUsNode=C [TresPerNode=...]
-//   scontrol release J
+//   scontrol update JobId=J AdminComment=<record of the original request>
+//   scontrol update JobId=J NumNodes=K-K ReqNodeList=<nodes> MinCPUsNode=C NumCPUs=N [TresPerNode=...]
+//   scontrol release J ; scontrol update JobId=J Priority=<top>
 // Slurm's own scheduler never starts a held job, so the bridge decides every start of its
 // jobs; Slurm still enforces capacities, runs and ends the jobs.
 #include <cstdint>
+#include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,45 +22,87 @@
 
 namespace hs::bridge {
 
-// The two things the bridge needs from Slurm; tests replace them.
+// Slurm could not be asked (controller down or restarting): wait and try again.
+class SlurmUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What the bridge needs from Slurm; tests replace it.
 class SlurmCommands {
  public:
   virtual ~SlurmCommands() = default;
-  // `scontrol show job --details --oneliner` output.
+  // `scontrol show job --details --oneliner` output. Throws SlurmUnavailable.
   virtual std::string list_jobs() = 0;
-  // Names the listing in error messages.
-  virtual std::string listing_name() const { return "scontrol show job"; }
+  // `scontrol show node --oneliner`; "" when node states are not known.
+  virtual std::string list_nodes() { return ""; }
+  // `scontrol show reservation --oneliner`; "" when there are none.
+  virtual std::string list_reservations() { return ""; }
+  // Names the listings in error messages.
+  virtual std::string listing_name() const { return "scontrol show"; }
   // Runs one scontrol command; false (with `error` set) when it failed.
   virtual bool run(const std::vector<std::string>& argv, std::string& error) = 0;
 };
 
+struct BridgeOptions {
+  std::string partition;            // "" = every partition
+  bool memory_consumable = false;   // the live Slurm's SelectTypeParameters count memory
+  Time start_grace = LiveQueue::kDefaultStartGrace;
+  bool shadow = false;              // decide and record only; no job is held or started
+};
+
 struct CycleReport {
   Time now = 0;
-  std::size_t pending = 0;
-  std::size_t running = 0;
+  std::size_t listed = 0;           // jobs in Slurm's table
+  std::size_t pending = 0;          // queued for the scheduler
+  std::size_t running = 0;          // running or released (in flight)
+  std::size_t in_flight = 0;
   std::size_t started = 0;
-  std::size_t refused = 0;        // proposals the independent check turned down
+  std::size_t reheld = 0;           // released jobs held again, request restored
+  std::size_t repaired = 0;         // other lifecycle repairs carried out
+  std::size_t refused = 0;          // held jobs that can never run
+  std::size_t proposals_refused = 0;  // proposals the independent check turned down
+  std::size_t unmanaged_pending = 0;
+  std::size_t blocked_nodes = 0;
+  std::size_t conflicts = 0;
   std::size_t command_failures = 0;
-  std::vector<std::string> log;   // one line per start, refusal, rejection or failure
+  std::vector<std::string> log;     // one line per start, refusal, repair, conflict or failure
+  std::string json() const;         // one JSON object, no line break
+};
+
+// One prediction of shadow mode: the first pass that would have started the job.
+struct ShadowPrediction {
+  Time at = 0;                             // when the policy would have started it
+  std::vector<std::string> nodes;          // and where
+  Time actual_start = -1;                  // when Slurm started it (-1: not yet seen running)
+  std::vector<std::string> actual_nodes;
 };
 
 class SlurmBridge {
  public:
-  // `memory_consumable`: the live Slurm's SelectTypeParameters count memory.
   SlurmBridge(const Cluster& cluster, Scheduler& scheduler, SlurmCommands& slurm,
-              std::string partition, bool memory_consumable = false);
+              BridgeOptions options = {});
   CycleReport cycle(Time now);
+  // On stop: every released job not yet running is held again with its request restored.
+  CycleReport hand_back(Time now);
   const LiveQueue& queue() const { return queue_; }
+  const std::map<std::int64_t, ShadowPrediction>& predictions() const { return predictions_; }
 
  private:
+  SlurmView read_slurm() const;
   void start(const StartDecision& start, ClusterState& free, Time now, CycleReport& report);
-  void hold_again(std::int64_t slurm_id, CycleReport& report);
+  void predict(const StartDecision& start, Time now);
+  void record_actual_starts(const SlurmView& view);
+  int run_steps(const std::vector<Step>& steps, CycleReport& report);
+  void repair(const Repair& repair, CycleReport& report);
   bool run(const std::vector<std::string>& argv, CycleReport& report);
 
   const Cluster& cluster_;
   Scheduler& scheduler_;
   SlurmCommands& slurm_;
+  BridgeOptions options_;
   LiveQueue queue_;
+  std::map<std::int64_t, ShadowPrediction> predictions_;
 };
 
 // The scontrol update arguments that pin a job to `alloc` (without the leading

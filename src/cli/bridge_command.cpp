@@ -1,13 +1,20 @@
 #include "cli/bridge_command.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <fstream>
+#include <optional>
 #include <cstdlib>
 #include <filesystem>
 #include <ctime>
 #include <iostream>
 #include <thread>
 
+#include "bridge/bridge_lock.hpp"
+#include "bridge/bridge_status.hpp"
 #include "bridge/scontrol_process.hpp"
+#include "bridge/shadow_report.hpp"
 #include "bridge/slurm_bridge.hpp"
 #include "cli/args.hpp"
 #include "cli/exit_codes.hpp"
@@ -16,6 +23,7 @@
 #include "io/slurm_conf.hpp"
 #include "io/text_file.hpp"
 #include "policy/registry.hpp"
+#include "util/error.hpp"
 
 namespace hs::cli {
 
@@ -30,20 +38,29 @@ std::string default_conf() {
 
 Args bridge_args() {
   Args args("bridge",
-            "Schedules the jobs of a live Slurm with a hetsched scheduler. Submit jobs held\n"
-            "(sbatch -H); every --interval seconds the bridge reads the job table, lets the\n"
-            "scheduler decide, checks each proposed allocation and starts the job on exactly\n"
-            "those nodes (scontrol update ReqNodeList/NumNodes/MinCPUsNode, scontrol release).\n"
-            "A comment 'hetsched:gpu=MIN-MAX' gives a job a per-node GPU range (AUCSCHED2).");
+            "Schedules the jobs of a live Slurm with a hetsched scheduler. Jobs of the managed\n"
+            "partition are held (sbatch -H, or scripts/bridge/job_submit.lua); every --interval\n"
+            "seconds the bridge reads Slurm (jobs, nodes, reservations), repairs what a crash or\n"
+            "an outside change left behind, lets the scheduler decide, checks each proposed\n"
+            "allocation and starts the job on exactly those nodes. Its state lives in Slurm (each\n"
+            "managed job's AdminComment): a restarted bridge resumes where the last one stopped.\n"
+            "A comment 'hetsched:gpu=MIN-MAX' gives a job a per-node GPU range (AUCSCHED2).\n"
+            "'hetsched bridge status' prints what the bridge holds, has in flight and why.");
   args.declare({"cluster", "FILE|NAME", "the live cluster's slurm.conf", default_conf()});
   args.declare({"scheduler", "SPEC", "scheduler name[:k=v,...] (hetsched list schedulers)", kBridgeScheduler});
   args.declare({"opt", "KEY=VALUE", "scheduler option", "", true});
-  args.declare({"partition", "NAME", "only held jobs of this partition (default: all held jobs)", ""});
+  args.declare({"partition", "NAME", "manage only this partition's jobs (default: every partition)", ""});
   args.declare({"interval", "SECONDS", "seconds between cycles", "5"});
+  args.declare({"start-grace", "SECONDS", "a released job not running after this is held again", "30"});
   args.declare({"cycles", "N", "stop after N cycles (0 = run until stopped)", "0"});
-  args.declare({"until-idle", "", "stop after a cycle with no held job waiting and none running", ""});
+  args.declare({"until-idle", "", "stop after a cycle with nothing queued, in flight or running", ""});
   args.declare({"dry-run", "", "print the scontrol commands instead of running them", ""});
+  args.declare({"shadow", "", "hold nothing, start nothing: predict the policy's starts on live traffic", ""});
+  args.declare({"shadow-report", "FILE", "with --shadow: the report written when the bridge stops", "shadow-report.md"});
+  args.declare({"log-json", "FILE", "append one JSON line per cycle to FILE", ""});
+  args.declare({"lock", "FILE", "the lock that keeps a second bridge off the partition (default under $XDG_RUNTIME_DIR or /tmp)", ""});
   args.declare({"jobs-from", "FILE", "read the job table from FILE (scontrol show job -d -o output); one dry-run cycle", ""});
+  args.declare({"nodes-from", "FILE", "with --jobs-from: node states (scontrol show node -o output)", ""});
   args.declare({"now", "EPOCH", "with --jobs-from: the time of the listing (default: now)", ""});
   return args;
 }
@@ -51,8 +68,11 @@ Args bridge_args() {
 // The listing from a file, and the scontrol commands only printed.
 class RecordedListing : public bridge::SlurmCommands {
  public:
-  explicit RecordedListing(std::string path) : path_(std::move(path)), text_(text::read_text_file(path_)) {}
+  RecordedListing(std::string path, const std::string& nodes_path)
+      : path_(std::move(path)), text_(text::read_text_file(path_)),
+        nodes_(nodes_path.empty() ? "" : text::read_text_file(nodes_path)) {}
   std::string list_jobs() override { return text_; }
+  std::string list_nodes() override { return nodes_; }
   std::string listing_name() const override { return path_; }
   bool run(const std::vector<std::string>& argv, std::string&) override {
     std::cout << "  (dry run)";
@@ -64,6 +84,7 @@ class RecordedListing : public bridge::SlurmCommands {
  private:
   std::string path_;
   std::string text_;
+  std::string nodes_;
 };
 
 std::string clock_text(Time epoch) {
@@ -74,9 +95,14 @@ std::string clock_text(Time epoch) {
 }
 
 void print_cycle(const bridge::CycleReport& r) {
-  std::cout << clock_text(r.now) << "  waiting " << r.pending << ", running " << r.running
-            << ", started " << r.started;
-  if (r.refused) std::cout << ", refused " << r.refused;
+  std::cout << clock_text(r.now) << "  queued " << r.pending << ", in flight " << r.in_flight
+            << ", running " << r.running - r.in_flight << ", started " << r.started;
+  if (r.reheld) std::cout << ", held again " << r.reheld;
+  if (r.repaired) std::cout << ", repaired " << r.repaired;
+  if (r.refused) std::cout << ", never runnable " << r.refused;
+  if (r.unmanaged_pending) std::cout << ", pending outside the bridge " << r.unmanaged_pending;
+  if (r.blocked_nodes) std::cout << ", unusable nodes " << r.blocked_nodes;
+  if (r.proposals_refused) std::cout << ", proposals refused " << r.proposals_refused;
   if (r.command_failures) std::cout << ", failed commands " << r.command_failures;
   std::cout << "\n";
   for (const std::string& line : r.log) std::cout << "          " << line << "\n";
@@ -93,9 +119,71 @@ std::string memory_setting(const std::string& cluster_spec) {
   return it == conf.settings.end() ? "" : it->second;
 }
 
+
+volatile std::sig_atomic_t g_stop = 0;
+void request_stop(int) { g_stop = 1; }
+
+// Sleeps `seconds`, waking early when a stop was requested.
+void pause_for(std::int64_t seconds) {
+  for (std::int64_t tenth = 0; tenth < seconds * 10 && !g_stop; ++tenth)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+}
+
+int run_status(int argc, char** argv) {
+  Args args("bridge status", "What the bridge holds, has in flight and why, read from Slurm.");
+  args.declare({"partition", "NAME", "the managed partition (default: every partition)", ""});
+  args.declare({"start-grace", "SECONDS", "the bridge's start grace", "30"});
+  args.parse(argc, argv, 3);
+  if (args.help_requested()) {
+    std::cout << args.usage();
+    return kExitOk;
+  }
+  bridge::ScontrolProcess slurm(true, std::cout);
+  bridge::SlurmView view;
+  view.jobs = bridge::parse_scontrol_jobs(slurm.list_jobs(), "scontrol show job");
+  view.nodes = bridge::parse_scontrol_nodes(slurm.list_nodes(), "scontrol show node");
+  std::cout << bridge::status_text(view, args.get("partition", ""), epoch_now(),
+                                   args.get_int("start-grace", 30, 0, 86400));
+  return kExitOk;
+}
+
+struct LiveRun {
+  bridge::SlurmBridge& bridge;
+  std::int64_t interval;
+  std::int64_t cycles;
+  bool until_idle;
+  std::ofstream json;
+};
+
+// Cycles until stopped. Slurm being unreachable or a listing that cannot be read is waited
+// out with back-off (interval, doubling up to 60 s), never an exit.
+void run_cycles(LiveRun& run) {
+  std::int64_t backoff = 0;
+  for (std::int64_t c = 0; (run.cycles == 0 || c < run.cycles) && !g_stop; ++c) {
+    if (c > 0) pause_for(backoff > 0 ? backoff : run.interval);
+    if (g_stop) break;
+    try {
+      const bridge::CycleReport report = run.bridge.cycle(epoch_now());
+      backoff = 0;
+      print_cycle(report);
+      if (run.json.is_open()) run.json << report.json() << std::endl;
+      if (run.until_idle && report.pending == 0 && report.running == 0) break;
+    } catch (const bridge::SlurmUnavailable& e) {
+      backoff = std::min<std::int64_t>(60, backoff > 0 ? backoff * 2 : run.interval);
+      std::cout << clock_text(epoch_now()) << "  Slurm unreachable, retrying in " << backoff
+                << " s: " << e.what() << std::endl;
+    } catch (const InputError& e) {
+      backoff = std::min<std::int64_t>(60, backoff > 0 ? backoff * 2 : run.interval);
+      std::cout << clock_text(epoch_now()) << "  unreadable listing, retrying in " << backoff
+                << " s: " << e.what() << std::endl;
+    }
+  }
+}
+
 }  // namespace
 
 int run_bridge_command(int argc, char** argv) {
+  if (argc > 2 && std::string(argv[2]) == "status") return run_status(argc, argv);
   Args args = bridge_args();
   args.parse(argc, argv, 2);
   if (args.help_requested()) {
@@ -106,36 +194,63 @@ int run_bridge_command(int argc, char** argv) {
   const std::string cluster_spec = args.get("cluster", default_conf());
   const Cluster cluster = load_cluster(cluster_spec, &site_options);
   const std::string select_params = memory_setting(cluster_spec);
-  const bool memory_counted = text::to_lower(select_params).find("memory") != std::string::npos;
+  bridge::BridgeOptions options;
+  options.partition = args.get("partition", "");
+  options.memory_consumable = text::to_lower(select_params).find("memory") != std::string::npos;
+  options.start_grace = args.get_int("start-grace", 30, 1, 86400);
+  options.shadow = args.has("shadow");
   BuiltScheduler built = make_scheduler(args.get("scheduler", kBridgeScheduler), args.get_all("opt"), site_options);
   const std::string listing_file = args.get("jobs-from", "");
   const bool dry_run = args.has("dry-run") || !listing_file.empty();
   std::cout << "hetsched " << version_string() << " bridge\n"
             << "cluster    " << describe_cluster(cluster) << "\n"
             << "scheduler  " << built.scheduler->name() << " [" << built.effective_options << "]\n"
-            << "memory     " << (memory_counted ? "counted" : "not counted")
+            << "partition  " << (options.partition.empty() ? "(all)" : options.partition) << "\n"
+            << "memory     " << (options.memory_consumable ? "counted" : "not counted")
             << (select_params.empty() ? "" : " (SelectTypeParameters=" + select_params + ")") << "\n"
-            << "mode       " << (dry_run ? "dry run (commands printed, not run)" : "live") << "\n\n";
-  std::unique_ptr<bridge::SlurmCommands> slurm;
-  if (listing_file.empty()) {
-    slurm = std::make_unique<bridge::ScontrolProcess>(dry_run, std::cout);
-  } else {
-    slurm = std::make_unique<RecordedListing>(listing_file);
-  }
-  bridge::SlurmBridge bridge(cluster, *built.scheduler, *slurm, args.get("partition", ""),
-                             memory_counted);
+            << "mode       "
+            << (options.shadow ? "shadow (nothing held or started; predictions only)"
+                : dry_run      ? "dry run (commands printed, not run)"
+                               : "live")
+            << "\n\n";
   if (!listing_file.empty()) {
+    RecordedListing slurm(listing_file, args.get("nodes-from", ""));
+    bridge::SlurmBridge bridge(cluster, *built.scheduler, slurm, options);
     const Time now = args.has("now") ? args.get_int("now", 0, 0, std::int64_t{1} << 40) : epoch_now();
     print_cycle(bridge.cycle(now));
     return kExitOk;
   }
-  const std::int64_t interval = args.get_int("interval", 5, 1, 86400);
-  const std::int64_t cycles = args.get_int("cycles", 0, 0, std::int64_t{1} << 40);
-  for (std::int64_t c = 0; cycles == 0 || c < cycles; ++c) {
-    if (c > 0) std::this_thread::sleep_for(std::chrono::seconds(interval));
-    const bridge::CycleReport report = bridge.cycle(epoch_now());
-    print_cycle(report);
-    if (args.has("until-idle") && report.pending == 0 && report.running == 0) break;
+  std::optional<bridge::BridgeLock> lock;
+  if (!dry_run && !options.shadow) {
+    const std::string lock_path = args.get("lock", bridge::default_lock_path(cluster.name, options.partition));
+    try {
+      lock.emplace(lock_path);
+    } catch (const std::runtime_error& e) {
+      std::cerr << "hetsched bridge: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+  }
+  bridge::ScontrolProcess slurm(dry_run, std::cout);
+  bridge::SlurmBridge bridge(cluster, *built.scheduler, slurm, options);
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  LiveRun run{bridge, args.get_int("interval", 5, 1, 86400), args.get_int("cycles", 0, 0, std::int64_t{1} << 40),
+              args.has("until-idle"), {}};
+  if (const std::string log = args.get("log-json", ""); !log.empty()) {
+    run.json.open(log, std::ios::app);
+    if (!run.json) throw InputError({log, 0}, "--log-json", log, "cannot open for appending");
+  }
+  run_cycles(run);
+  try {
+    print_cycle(bridge.hand_back(epoch_now()));
+  } catch (const std::exception& e) {
+    std::cout << "could not hand back released jobs (" << e.what()
+              << "); a restarted bridge or 'hetsched bridge status' finds them\n";
+  }
+  if (options.shadow) {
+    const std::string path = args.get("shadow-report", "shadow-report.md");
+    std::ofstream(path) << bridge::shadow_report(bridge.predictions(), built.scheduler->name());
+    std::cout << "shadow report: " << path << "\n";
   }
   return kExitOk;
 }

@@ -1,5 +1,6 @@
 #include "sim/cluster_state.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace hs {
@@ -27,6 +28,17 @@ void ClusterState::take(const Allocation& alloc) {
     f.mem_mb -= s.mem_mb;
     for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] -= s.gres[t];
   }
+}
+
+bool ClusterState::take_clamped(const Allocation& alloc) {
+  const bool fits = can_hold(alloc);
+  for (const auto& s : alloc.shares) {
+    NodeFree& f = free_[s.node];
+    f.cores = std::max(0, f.cores - s.cores);
+    f.mem_mb = std::max<std::int64_t>(0, f.mem_mb - s.mem_mb);
+    for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] = std::max(0, f.gres[t] - s.gres[t]);
+  }
+  return fits;
 }
 
 void ClusterState::release(const Allocation& alloc) {

@@ -23,6 +23,11 @@ class ClusterState {
   bool can_hold(const Allocation& alloc) const;
   void take(const Allocation& alloc);     // asserts can_hold
   void release(const Allocation& alloc);  // asserts nothing exceeds capacity afterwards
+  // For observed reality that may contradict the cluster file (a live Slurm): takes what
+  // is there, never below zero; false when something did not fit.
+  bool take_clamped(const Allocation& alloc);
+  // Nothing on node `n` is free any more (a drained or down node).
+  void block(NodeIndex n) { free_[n] = NodeFree{}; }
   std::int64_t free_cores() const;
 
  private:

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "bridge/slurm_bridge.hpp"
+#include "fake_slurm.hpp"
 #include "io/builtin_clusters.hpp"
 #include "io/text_file.hpp"
 #include "policy/registry.hpp"
@@ -38,16 +39,10 @@ std::string only_jobs(const std::string& text, const std::vector<int>& ids) {
   return out;
 }
 
-class FakeSlurm : public SlurmCommands {
- public:
-  std::string table;
-  std::vector<std::vector<std::string>> commands;
-  std::string list_jobs() override { return table; }
-  bool run(const std::vector<std::string>& argv, std::string&) override {
-    commands.push_back(argv);
-    return true;
-  }
-};
+using test::FakeSlurm;
+using test::PinnedStart;
+using test::pinned_starts;
+using test::argument;
 
 // Remembers what it was shown and proposes fixed starts.
 class ScriptedScheduler : public Scheduler {
@@ -68,7 +63,8 @@ class ScriptedScheduler : public Scheduler {
 
 // A bridge over the captured table with a scripted scheduler.
 struct ScriptedBridge {
-  explicit ScriptedBridge(const std::string& partition = "") : bridge(cluster, scheduler, slurm, partition) {
+  explicit ScriptedBridge(const std::string& partition = "")
+      : bridge(cluster, scheduler, slurm, BridgeOptions{partition}) {
     slurm.table = listing();
   }
   Cluster cluster = lab_cluster();
@@ -78,12 +74,6 @@ struct ScriptedBridge {
 };
 
 Time start_of_job_14() { return parse_slurm_timestamp("2026-11-22T10:22:00"); }
-
-std::string argument(const std::vector<std::string>& command, const std::string& key) {
-  for (const std::string& a : command)
-    if (a.rfind(key + "=", 0) == 0) return a.substr(key.size() + 1);
-  return "";
-}
 
 TEST(ScontrolJobs, ReadsRunningAndHeldJobsOfTheRealListing) {
   const std::vector<LiveJob> jobs = parse_scontrol_jobs(listing(), "listing.txt");
@@ -139,63 +129,72 @@ TEST(ScontrolJobs, CommentRangeWidensTheGresRequest) {
   EXPECT_THROW(job_from_live(bad), InputError);
 }
 
-TEST(SlurmBridge, AucschedStartsTheHeldJobsAroundTheRunningOneAndRejectsTheImpossible) {
+TEST(SlurmBridge, AucschedStartsTheHeldJobsAroundTheRunningOneAndRefusesTheImpossible) {
   const Cluster cluster = lab_cluster();
   BuiltScheduler built = make_scheduler("aucsched2", {});
   FakeSlurm slurm;
   slurm.table = listing();
-  SlurmBridge bridge(cluster, *built.scheduler, slurm, "");
+  SlurmBridge bridge(cluster, *built.scheduler, slurm);
   const CycleReport report = bridge.cycle(start_of_job_14() + 10);
   EXPECT_EQ(report.pending, 2u);
   EXPECT_EQ(report.running, 1u);
   EXPECT_EQ(report.started, 2u);
-  ASSERT_EQ(slurm.commands.size(), 4u);
+  EXPECT_EQ(report.refused, 1u);
+  const std::vector<PinnedStart> starts = pinned_starts(slurm.commands);
+  ASSERT_EQ(starts.size(), 2u);
   // Replay the pinned allocations on the free capacity independently.
   std::map<std::string, int> free_cores = {{"n1", 2}, {"n2", 8}, {"n3", 8}, {"n4", 8}};
   std::map<std::string, int> free_gpus = {{"n1", 0}, {"n2", 2}, {"n3", 2}, {"n4", 2}};
-  for (std::size_t i = 0; i < slurm.commands.size(); i += 2) {
-    const auto& update = slurm.commands[i];
-    const auto& release = slurm.commands[i + 1];
-    ASSERT_EQ(update[1], "update");
-    ASSERT_EQ(release[1], "release");
-    EXPECT_EQ("JobId=" + release[2], update[2]);
-    const int cores = std::stoi(argument(update, "MinCPUsNode"));
-    const std::string tres = argument(update, "TresPerNode");
-    const int gpus = tres.empty() ? 0 : tres.back() - '0';
-    std::stringstream nodes(argument(update, "ReqNodeList"));
-    int count = 0;
-    for (std::string n; std::getline(nodes, n, ',');) {
-      free_cores[n] -= cores;
+  for (const PinnedStart& s : starts) {
+    const int gpus = s.tres.empty() ? 0 : s.tres.back() - '0';
+    for (const std::string& n : s.nodes) {
+      free_cores[n] -= s.cores_per_node;
       free_gpus[n] -= gpus;
       EXPECT_GE(free_cores[n], 0) << n;
       EXPECT_GE(free_gpus[n], 0) << n;
-      ++count;
     }
-    EXPECT_EQ(argument(update, "NumNodes"), std::to_string(count) + "-" + std::to_string(count));
-    if (release[2] == "15") {
-      EXPECT_EQ(cores * count, 16);
+    if (s.job == "15") {
+      EXPECT_EQ(s.cores_per_node * static_cast<int>(s.nodes.size()), 16);
     }
-    if (release[2] == "16") {
+    if (s.job == "16") {
       EXPECT_TRUE(gpus == 1 || gpus == 2);
     }
   }
-  bool rejection_logged = false;
-  for (const std::string& line : report.log)
-    rejection_logged |= line.rfind("job 17: ", 0) == 0 && line.find("left held") != std::string::npos;
-  EXPECT_TRUE(rejection_logged);
+  // Each start: the original request recorded first, then pin, release, top priority.
+  std::size_t pin = 0;
+  while (pin < slurm.commands.size() && argument(slurm.commands[pin], "ReqNodeList").empty()) ++pin;
+  ASSERT_TRUE(pin > 0 && pin + 2 < slurm.commands.size());
+  EXPECT_EQ(argument(slurm.commands[pin - 1], "AdminComment").rfind("hetsched:v1;phase=pinned;", 0), 0u);
+  EXPECT_EQ(slurm.commands[pin + 1][1], "release");
+  EXPECT_EQ(argument(slurm.commands[pin + 2], "Priority"), std::to_string(kReleasedPriority));
+  // Job 17 can never run: the reason is written into Slurm, where squeue shows it.
+  bool reason_written = false;
+  for (const auto& c : slurm.commands)
+    reason_written |= argument(c, "JobId") == "17" &&
+                      argument(c, "Comment").rfind("[hetsched] never runnable:", 0) == 0;
+  EXPECT_TRUE(reason_written);
   // Slurm has not started them yet: their resources stay booked, nothing is asked twice.
-  slurm.table = replace_all(listing(), "Reason=JobHeldUser", "Reason=Priority");
   slurm.commands.clear();
   const CycleReport second = bridge.cycle(start_of_job_14() + 15);
   EXPECT_EQ(second.pending, 0u);
+  EXPECT_EQ(second.in_flight, 2u);
   EXPECT_EQ(second.running, 3u);
-  EXPECT_TRUE(slurm.commands.empty());
-  // Still not started after the grace time: held again, to be decided anew.
-  const CycleReport third = bridge.cycle(start_of_job_14() + 10 + LiveQueue::kStartGrace + 5);
-  ASSERT_EQ(slurm.commands.size(), 2u);
-  EXPECT_EQ(slurm.commands[0], (std::vector<std::string>{"scontrol", "hold", "15"}));
-  EXPECT_EQ(slurm.commands[1], (std::vector<std::string>{"scontrol", "hold", "16"}));
+  EXPECT_EQ(second.refused, 1u);
+  EXPECT_TRUE(slurm.commands.empty());  // job 17's reason is recorded: not written again
+  // Still not started after the grace time: held again with the request restored.
+  const CycleReport third = bridge.cycle(start_of_job_14() + 10 + LiveQueue::kDefaultStartGrace + 5);
+  EXPECT_EQ(third.reheld, 2u);
+  ASSERT_EQ(slurm.commands.size(), 6u);
+  EXPECT_EQ(slurm.commands[0], (std::vector<std::string>{"scontrol", "uhold", "15"}));
+  EXPECT_EQ(argument(slurm.commands[1], "NumNodes"), "2-2");
+  EXPECT_EQ(argument(slurm.commands[1], "NumCPUs"), "16");
+  EXPECT_EQ(argument(slurm.commands[1], "ReqNodeList"), "");
+  EXPECT_EQ(argument(slurm.commands[4], "NumNodes"), "1-2");
+  EXPECT_EQ(argument(slurm.commands[4], "TresPerNode"), "gres:gpu:1");
   EXPECT_EQ(third.running, 1u);
+  // The next cycle queues them again on their original requests.
+  const CycleReport fourth = bridge.cycle(start_of_job_14() + 50);
+  EXPECT_EQ(fourth.pending + fourth.in_flight, 2u);
 }
 
 TEST(SlurmBridge, RefusesAProposalThatExceedsWhatIsFree) {
@@ -209,7 +208,7 @@ TEST(SlurmBridge, RefusesAProposalThatExceedsWhatIsFree) {
   scheduler.proposals = {{job15, on_busy_node}};
   slurm.commands.clear();
   const CycleReport report = bridge.cycle(start_of_job_14() + 2);
-  EXPECT_EQ(report.refused, 1u);
+  EXPECT_EQ(report.proposals_refused, 1u);
   EXPECT_EQ(report.started, 0u);
   EXPECT_TRUE(slurm.commands.empty());
 }
@@ -292,11 +291,10 @@ std::vector<std::string> replay_memory(const std::vector<std::vector<std::string
                                        const std::map<std::string, std::int64_t>& needs) {
   std::map<std::string, std::int64_t> free_mb = {{"n1", 250}, {"n2", 2750}, {"n3", 4000}, {"n4", 4000}};
   std::vector<std::string> started;
-  for (std::size_t i = 0; i + 1 < commands.size(); i += 2) {
-    const std::string node = argument(commands[i], "ReqNodeList");
-    started.push_back(commands[i + 1][2]);
-    free_mb.at(node) -= needs.at(started.back());
-    EXPECT_GE(free_mb.at(node), 0) << "job " << started.back() << " on " << node;
+  for (const PinnedStart& s : pinned_starts(commands)) {
+    started.push_back(s.job);
+    free_mb.at(s.nodes.at(0)) -= needs.at(s.job);
+    EXPECT_GE(free_mb.at(s.nodes[0]), 0) << "job " << s.job << " on " << s.nodes[0];
   }
   return started;
 }
@@ -306,7 +304,7 @@ TEST(SlurmBridge, StartsFitTheMemoryLeftOnEachNode) {
   BuiltScheduler built = make_scheduler("aucsched2", {});
   FakeSlurm slurm;
   slurm.table = memory_listing();
-  SlurmBridge bridge(cluster, *built.scheduler, slurm, "", true);
+  SlurmBridge bridge(cluster, *built.scheduler, slurm, BridgeOptions{"", true});
   EXPECT_EQ(bridge.cycle(memory_lab_now()).started, 4u);
   EXPECT_EQ(replay_memory(slurm.commands, {{"4", 1500}, {"5", 900}, {"6", 250}, {"7", 4000}}).size(), 4u);
   // Jobs 4, 5 and 7 now each need more than n1 or n2 has left: two start on n3 and n4, the
@@ -314,17 +312,19 @@ TEST(SlurmBridge, StartsFitTheMemoryLeftOnEachNode) {
   slurm.table = replace_all(replace_all(memory_listing(), "MinMemoryNode=1500M", "MinMemoryNode=4000M"),
                             "MinMemoryCPU=300M", "MinMemoryCPU=1000M");
   slurm.commands.clear();
+  const std::string tight_table = slurm.table;
   BuiltScheduler fresh = make_scheduler("aucsched2", {});
-  SlurmBridge tight(cluster, *fresh.scheduler, slurm, "", true);
+  SlurmBridge tight(cluster, *fresh.scheduler, slurm, BridgeOptions{"", true});
   const CycleReport report = tight.cycle(memory_lab_now());
   const auto started = replay_memory(slurm.commands, {{"4", 4000}, {"5", 3000}, {"6", 250}, {"7", 4000}});
   EXPECT_EQ(started.size(), 3u);
   EXPECT_EQ(report.started, 3u);
-  EXPECT_EQ(tight.queue().rejected_count(), 0u);
+  EXPECT_EQ(report.refused, 0u);
   // Without memory accounting all four start, one where Slurm would refuse it.
   slurm.commands.clear();
+  slurm.table = tight_table;
   BuiltScheduler blind = make_scheduler("aucsched2", {});
-  SlurmBridge unaware(cluster, *blind.scheduler, slurm, "", false);
+  SlurmBridge unaware(cluster, *blind.scheduler, slurm, BridgeOptions{"", false});
   EXPECT_EQ(unaware.cycle(memory_lab_now()).started, 4u);
 }
 

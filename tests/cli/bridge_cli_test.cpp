@@ -14,7 +14,7 @@ TEST(BridgeCommand, DryRunCycleOnACapturedTable) {
   EXPECT_NE(o.out.find("(dry run) scontrol release 15"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("(dry run) scontrol release 16"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("job 17: "), std::string::npos) << o.out;
-  EXPECT_NE(o.out.find("waiting 2, running 1, started 2"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("queued 2, in flight 0, running 1, started 2"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("memory     not counted (SelectTypeParameters=CR_Core)"), std::string::npos)
       << o.out;
 }
@@ -26,7 +26,7 @@ TEST(BridgeCommand, MemoryCountsWhereSlurmCountsIt) {
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_NE(o.out.find("memory     counted (SelectTypeParameters=CR_Core_Memory)"), std::string::npos)
       << o.out;
-  EXPECT_NE(o.out.find("waiting 4, running 3, started 4"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("queued 4, in flight 0, running 3, started 4"), std::string::npos) << o.out;
 }
 
 TEST(BridgeCommand, BadTableNamesLineAndField) {

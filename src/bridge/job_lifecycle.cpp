@@ -1,0 +1,109 @@
+#include "bridge/job_lifecycle.hpp"
+
+namespace hs::bridge {
+
+const char* phase_name(Phase phase) {
+  switch (phase) {
+    case Phase::Unmanaged: return "unmanaged";
+    case Phase::Queued: return "queued";
+    case Phase::Interrupted: return "interrupted";
+    case Phase::Released: return "released";
+    case Phase::Running: return "running";
+    case Phase::Ended: return "ended";
+  }
+  return "unmanaged";
+}
+
+Observation observe(const LiveJob& live, const std::string& partition) {
+  Observation seen;
+  seen.marker = decode_marker(live.admin_comment);
+  if (live.holds_resources()) {
+    seen.phase = Phase::Running;
+    return seen;
+  }
+  if (!live.pending()) {
+    seen.phase = Phase::Ended;
+    return seen;
+  }
+  if (!partition.empty() && live.partition != partition) return seen;
+  const bool pinned = seen.marker && seen.marker->phase == MarkedPhase::Pinned;
+  if (!live.held()) {
+    if (pinned) seen.phase = Phase::Released;
+    return seen;
+  }
+  if (pinned) seen.phase = Phase::Interrupted;
+  else if (live.held_by_user() || seen.marker) seen.phase = Phase::Queued;
+  // else: held by an operator, not by the bridge: theirs to release.
+  return seen;
+}
+
+Observation observe_shadow(const LiveJob& live, const std::string& partition) {
+  Observation seen;
+  if (live.holds_resources()) seen.phase = Phase::Running;
+  else if (!live.pending()) seen.phase = Phase::Ended;
+  else if (partition.empty() || live.partition == partition) seen.phase = Phase::Queued;
+  return seen;
+}
+
+namespace {
+
+Step update(std::int64_t id, std::vector<std::string> fields, bool required = true) {
+  Step step{{"scontrol", "update", "JobId=" + std::to_string(id)}, required};
+  for (std::string& f : fields) step.argv.push_back(std::move(f));
+  return step;
+}
+
+Step mark(std::int64_t id, const JobMarker& marker, bool required = true) {
+  return update(id, {"AdminComment=" + encode_marker(marker)}, required);
+}
+
+Step restore(std::int64_t id, const OriginalRequest& original) {
+  Step step{{"scontrol", "update"}, true};
+  for (std::string& a : restoring_arguments(id, original)) step.argv.push_back(std::move(a));
+  return step;
+}
+
+}  // namespace
+
+std::vector<Step> start_steps(std::int64_t id, const std::vector<std::string>& pinning,
+                              const OriginalRequest& original, Time now) {
+  Step pin{{"scontrol", "update"}, true};
+  pin.argv.insert(pin.argv.end(), pinning.begin(), pinning.end());
+  return {mark(id, {MarkedPhase::Pinned, now, original, ""}), pin,
+          {{"scontrol", "release", std::to_string(id)}, true},
+          update(id, {"Priority=" + std::to_string(kReleasedPriority)}, false)};
+}
+
+std::vector<Step> restore_steps(const LiveJob& live, const OriginalRequest& original, Time now) {
+  if (live.held() && !live.held_by_user())
+    return {restore(live.id, original), update(live.id, {"AdminComment="})};
+  return {restore(live.id, original), mark(live.id, {MarkedPhase::Held, now, {}, ""})};
+}
+
+std::vector<Step> rehold_steps(std::int64_t id, const OriginalRequest& original, Time now) {
+  return {{{"scontrol", "uhold", std::to_string(id)}, true},
+          restore(id, original),
+          mark(id, {MarkedPhase::Held, now, {}, ""})};
+}
+
+std::vector<Step> refuse_steps(const LiveJob& live, const std::string& reason, Time now) {
+  std::vector<Step> steps = {mark(live.id, {MarkedPhase::Refused, now, {}, reason})};
+  if (live.comment.empty() || live.comment.rfind(kRefusalCommentPrefix, 0) == 0)
+    steps.push_back(update(live.id, {"Comment=" + std::string(kRefusalCommentPrefix) +
+                                         "never runnable: " + sanitize_reason(reason)},
+                           false));
+  return steps;
+}
+
+std::vector<Step> accept_steps(const LiveJob& live, Time now) {
+  std::vector<Step> steps = {mark(live.id, {MarkedPhase::Held, now, {}, ""}, false)};
+  if (live.comment.rfind(kRefusalCommentPrefix, 0) == 0)
+    steps.push_back(update(live.id, {"Comment="}, false));
+  return steps;
+}
+
+std::vector<Step> hand_over_steps(std::int64_t id) {
+  return {{{"scontrol", "release", std::to_string(id)}, true}};
+}
+
+}  // namespace hs::bridge

@@ -1,0 +1,78 @@
+#pragma once
+// The life of a job the bridge manages, in one place.
+//
+//   Queued ──start──> (Pinned) ──release──> Released ──Slurm starts it──> Running ──> Ended
+//     ^                   │                     │
+//     │                   │ cut short           │ not running within the grace, or its
+//     │                   v                     │ planned nodes taken or gone
+//     └───restore─── Interrupted <──────────────┘ (re-hold first)
+//   Queued ──never runnable──> Refused (stays held; the reason is written into Slurm)
+//
+// The phase is read from Slurm every cycle (job state, hold, and the bridge's record in the
+// job's AdminComment, job_marker.hpp), never kept only in memory, so a restarted bridge
+// resumes where the previous one stopped. Each transition is a list of scontrol commands
+// (Steps) built here and run at the edge (SlurmBridge); a step that fails leaves the job in
+// a phase that the next cycle repairs.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bridge/job_marker.hpp"
+#include "bridge/scontrol_jobs.hpp"
+
+namespace hs::bridge {
+
+enum class Phase {
+  Unmanaged,    // not the bridge's: another partition, released by its user, held by an operator
+  Queued,       // held for the bridge with its own request: the scheduler decides its start
+  Interrupted,  // held with its request still pinned: a start or re-hold was cut short
+  Released,     // pinned and released: Slurm should start it on the chosen nodes
+  Running,      // running, completing or suspended: holds what Slurm gave it
+  Ended,        // completed, failed, cancelled, timed out, ...
+};
+
+const char* phase_name(Phase phase);
+
+struct Observation {
+  Phase phase = Phase::Unmanaged;
+  std::optional<JobMarker> marker;
+};
+
+// Reads a job's phase from its listing. `partition` empty: every partition is managed.
+Observation observe(const LiveJob& live, const std::string& partition);
+// Shadow mode holds nothing: every pending job of the partition is queued for prediction.
+Observation observe_shadow(const LiveJob& live, const std::string& partition);
+
+// One scontrol command and whether the transition must stop when it fails.
+struct Step {
+  std::vector<std::string> argv;
+  bool required = true;
+};
+
+// A released job outranks every job Slurm's own scheduler might otherwise put first on its
+// nodes between the release and the start.
+constexpr std::int64_t kReleasedPriority = 4'000'000'000;
+
+// Queued -> Released: record the original request, pin, release, raise the priority.
+std::vector<Step> start_steps(std::int64_t id, const std::vector<std::string>& pinning,
+                              const OriginalRequest& original, Time now);
+// Interrupted -> Queued: put the original request back and mark the job held by the bridge.
+// A job an operator held (JobHeldAdmin) after its release gets its request back and the
+// bridge's record cleared: it stays the operator's.
+std::vector<Step> restore_steps(const LiveJob& live, const OriginalRequest& original, Time now);
+// Released -> Queued: hold (as the user, so a user or the bridge may release it), then restore.
+std::vector<Step> rehold_steps(std::int64_t id, const OriginalRequest& original, Time now);
+// Queued -> Refused: the reason into AdminComment, and into Comment (what squeue shows
+// with %k) when the user left it empty.
+std::vector<Step> refuse_steps(const LiveJob& live, const std::string& reason, Time now);
+// Refused -> Queued after the user changed the request: the bridge's record says held again
+// and its Comment is cleared.
+std::vector<Step> accept_steps(const LiveJob& live, Time now);
+// A held job that asks an advance reservation is Slurm's to place: released unpinned.
+std::vector<Step> hand_over_steps(std::int64_t id);
+
+// The Comment the bridge writes on a refused job; starts with kRefusalCommentPrefix.
+constexpr const char* kRefusalCommentPrefix = "[hetsched] ";
+
+}  // namespace hs::bridge

@@ -1,0 +1,117 @@
+#include "bridge/slurm_nodes.hpp"
+
+#include <array>
+#include <utility>
+
+#include "bridge/scontrol_fields.hpp"
+#include "bridge/scontrol_jobs.hpp"
+#include "io/hostlist.hpp"
+#include "util/error.hpp"
+
+namespace hs::bridge {
+
+namespace {
+
+// State words (base state or '+' flag) that keep new jobs off a node, with what we say.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kBlockingStates{{
+    {"DOWN", "down"},
+    {"DRAIN", "drain"},
+    {"DRAINING", "draining"},
+    {"DRAINED", "drained"},
+    {"FAIL", "fail"},
+    {"FAILING", "failing"},
+    {"MAINT", "maintenance"},
+    {"RESERVED", "in an advance reservation"},
+    {"FUTURE", "future"},
+    {"UNKNOWN", "state unknown"},
+    {"POWERED_DOWN", "powered down"},
+    {"POWERING_DOWN", "powering down"},
+    {"REBOOT_REQUESTED", "reboot requested"},
+    {"REBOOT_ISSUED", "rebooting"},
+}};
+
+std::string_view blocking_word(std::string_view word) {
+  for (const auto& [state, said] : kBlockingStates)
+    if (word == state) return said;
+  if (word == "INVAL" || word == "INVALID_REG") return "invalid registration";
+  if (word == "POWER_DOWN" || word == "POWERING_UP") return "power saving";
+  return {};
+}
+
+}  // namespace
+
+namespace {
+// sinfo-style suffixes that scontrol may append to a state.
+std::string_view suffix_reason(char c) {
+  switch (c) {
+    case '*': return "not responding";
+    case '~': case '#': case '%': case '!': return "power saving";
+    case '@': case '^': return "rebooting";
+    case '$': return "in a maintenance reservation";
+    default: return {};  // '-' (planned by Slurm's backfill) does not block
+  }
+}
+}  // namespace
+
+std::string node_unavailable_reason(const LiveNode& node) {
+  std::string_view state = node.state;
+  std::string said;
+  while (!state.empty() && std::string_view("*~#%!@^$-").find(state.back()) != std::string_view::npos) {
+    if (said.empty()) said = std::string(suffix_reason(state.back()));
+    state.remove_suffix(1);
+  }
+  if (state.empty()) return "no state";
+  for (std::size_t pos = 0; pos <= state.size() && said.empty();) {
+    std::size_t plus = state.find('+', pos);
+    if (plus == std::string_view::npos) plus = state.size();
+    said = std::string(blocking_word(state.substr(pos, plus - pos)));
+    pos = plus + 1;
+  }
+  return said;
+}
+
+std::vector<LiveNode> parse_scontrol_nodes(std::string_view text, const std::string& source) {
+  std::vector<LiveNode> nodes;
+  for_each_record(text, [&](long line, const std::vector<Field>& fields) {
+    LiveNode node;
+    for (const Field& f : fields) {
+      if (f.key == "NodeName") node.name = f.value;
+      else if (f.key == "State") node.state = f.value;
+      else if (f.key == "Reason") node.reason = f.value;
+    }
+    if (node.name.empty()) throw InputError({source, line}, "NodeName", "", "line has no NodeName");
+    if (node.state.empty()) throw InputError({source, line}, "State", "", "node " + node.name + " has no State");
+    nodes.push_back(std::move(node));
+  });
+  return nodes;
+}
+
+std::vector<LiveReservation> parse_scontrol_reservations(std::string_view text,
+                                                         const std::string& source) {
+  std::vector<LiveReservation> reservations;
+  for_each_record(text, [&](long line, const std::vector<Field>& fields) {
+    const InputLocation where{source, line};
+    LiveReservation r;
+    bool has_start = false, has_end = false;
+    for (const Field& f : fields) {
+      if (f.key == "ReservationName") r.name = f.value;
+      else if (f.key == "Flags") r.flags = f.value;
+      else if (f.key == "Nodes" && f.value != "(null)" && !f.value.empty())
+        r.nodes = expand_hostlist(f.value, where);
+      else if (f.key == "StartTime" || f.key == "EndTime") {
+        const std::int64_t t = parse_slurm_timestamp(f.value);
+        if (t < 0) throw InputError(where, f.key, f.value, "expected YYYY-MM-DDTHH:MM:SS");
+        (f.key == "StartTime" ? r.start_epoch : r.end_epoch) = t;
+        (f.key == "StartTime" ? has_start : has_end) = true;
+      }
+    }
+    if (r.name.empty()) throw InputError(where, "ReservationName", "", "line has no ReservationName");
+    if (!has_start || !has_end)
+      throw InputError(where, has_start ? "EndTime" : "StartTime", "",
+                       "reservation " + r.name + " has no start or end");
+    reservations.push_back(std::move(r));
+  });
+  return reservations;
+}
+
+}  // namespace hs::bridge

@@ -1,0 +1,35 @@
+#pragma once
+// Node states and advance reservations of a live Slurm, as `scontrol show node --oneliner`
+// and `scontrol show reservation --oneliner` print them. The bridge starts jobs only on
+// nodes Slurm would give a new job now.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hs::bridge {
+
+struct LiveNode {
+  std::string name;
+  std::string state;   // e.g. IDLE, MIXED+DRAIN, DOWN*, ALLOCATED+RESERVED
+  std::string reason;  // the admin's reason, when drained or down
+};
+
+// Why a node cannot take a new job now ("drain", "down", "not responding", ...), or ""
+// when it can.
+std::string node_unavailable_reason(const LiveNode& node);
+
+std::vector<LiveNode> parse_scontrol_nodes(std::string_view text, const std::string& source);
+
+struct LiveReservation {
+  std::string name;
+  std::int64_t start_epoch = 0;
+  std::int64_t end_epoch = 0;
+  std::vector<std::string> nodes;  // expanded host list; empty for node-less reservations
+  std::string flags;
+};
+
+std::vector<LiveReservation> parse_scontrol_reservations(std::string_view text,
+                                                         const std::string& source);
+
+}  // namespace hs::bridge

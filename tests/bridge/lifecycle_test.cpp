@@ -1,0 +1,352 @@
+// The managed job's life against disturbances, on the table captured from the Slurm 22.05
+// lab (data/listing.txt: job 14 runs on n1 with 6 cores and both GPUs; 15: -N 2 -n 16;
+// 16: -N 1-2 -n 4 --gres=gpu:1 with hetsched:gpu=1-2; 17: -n 64, never runnable) and the
+// lab's node and reservation listings (data/nodes.txt: n2 drained, n3 in the active
+// reservation r1, n4 down; data/reservations.txt: r1 on n3 now, r2 on n4 in an hour).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "bridge/bridge_lock.hpp"
+#include "bridge/bridge_status.hpp"
+#include "bridge/shadow_report.hpp"
+#include "bridge/slurm_bridge.hpp"
+#include "fake_slurm.hpp"
+#include "io/builtin_clusters.hpp"
+#include "io/text_file.hpp"
+#include "policy/registry.hpp"
+#include "util/error.hpp"
+
+namespace hs::bridge {
+namespace {
+
+using test::argument;
+using test::FakeSlurm;
+using test::pinned_starts;
+
+const std::string kData = std::string(HETSCHED_SOURCE_DIR) + "/tests/bridge/data/";
+
+std::string only_jobs(const std::vector<int>& ids) {
+  std::istringstream in(text::read_text_file(kData + "listing.txt"));
+  std::string line, out;
+  while (std::getline(in, line))
+    for (int id : ids)
+      if (line.rfind("JobId=" + std::to_string(id) + " ", 0) == 0) out += line + "\n";
+  return out;
+}
+
+Time lab_now() { return parse_slurm_timestamp("2026-11-22T10:22:10"); }
+
+// A bridge with AUCSCHED2 over a fake Slurm serving some jobs of the captured table.
+struct LiveBridge {
+  explicit LiveBridge(const std::vector<int>& jobs, BridgeOptions options = {})
+      : built(make_scheduler("aucsched2", {})), bridge(cluster, *built.scheduler, slurm, options) {
+    slurm.table = only_jobs(jobs);
+  }
+  Cluster cluster = load_cluster_spec(kData + "slurm.conf");
+  FakeSlurm slurm;
+  BuiltScheduler built;
+  SlurmBridge bridge;
+};
+
+LiveJob job_line(const std::string& table, std::int64_t id) {
+  for (const LiveJob& j : parse_scontrol_jobs(table, "fake"))
+    if (j.id == id) return j;
+  throw std::logic_error("no job " + std::to_string(id));
+}
+
+LiveJob job_line(const FakeSlurm& slurm, std::int64_t id) {
+  for (const LiveJob& j : parse_scontrol_jobs(slurm.table, "fake"))
+    if (j.id == id) return j;
+  throw std::logic_error("no job " + std::to_string(id));
+}
+
+TEST(JobMarker, RoundTripsAndIgnoresOtherComments) {
+  JobMarker m{MarkedPhase::Pinned, 1764000000, {"1-4", "20", "20", "1", "", "gres:gpu:1"}, ""};
+  const std::string text = encode_marker(m);
+  EXPECT_EQ(text.find(' '), std::string::npos);
+  EXPECT_EQ(decode_marker(text), m);
+  JobMarker refused{MarkedPhase::Refused, 5, {}, "needs 3 gpu=per node; sorry"};
+  const auto back = decode_marker(encode_marker(refused));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->reason, "needs 3 gpu:per node: sorry");
+  EXPECT_FALSE(decode_marker(""));
+  EXPECT_FALSE(decode_marker("site note: checked by admin"));
+  EXPECT_FALSE(decode_marker("hetsched:v1;phase=pinned;at=3"));  // no request to restore
+  EXPECT_FALSE(decode_marker("hetsched:v1;phase=flying;at=3"));
+}
+
+TEST(JobMarker, OriginalRequestOfAJobWithoutNodeCountIsOneToAll) {
+  const LiveJob big = job_line(only_jobs({15, 17}), 17);
+  const OriginalRequest o = original_request(big, 4);
+  EXPECT_EQ(o.num_nodes, "1-4");
+  EXPECT_EQ(o.num_cpus, "64");
+  const LiveJob exact = job_line(only_jobs({15}), 15);
+  EXPECT_EQ(original_request(exact, 4).num_nodes, "2-2");
+  EXPECT_EQ(original_request(exact, 4).req_nodes, "");
+}
+
+TEST(SlurmNodes, ReadsTheLabsNodeStatesAndReservations) {
+  const auto nodes = parse_scontrol_nodes(text::read_text_file(kData + "nodes.txt"), "nodes.txt");
+  ASSERT_EQ(nodes.size(), 4u);
+  EXPECT_EQ(node_unavailable_reason(nodes[0]), "");
+  EXPECT_EQ(node_unavailable_reason(nodes[1]), "drain");
+  EXPECT_EQ(nodes[1].reason.rfind("test drain", 0), 0u);
+  EXPECT_EQ(node_unavailable_reason(nodes[2]), "in an advance reservation");
+  EXPECT_EQ(node_unavailable_reason(nodes[3]), "down");
+  EXPECT_EQ(node_unavailable_reason({"x", "IDLE*", ""}), "not responding");
+  EXPECT_EQ(node_unavailable_reason({"x", "MIXED-", ""}), "");  // planned by Slurm's backfill
+  EXPECT_EQ(node_unavailable_reason({"x", "ALLOCATED+DRAIN", ""}), "drain");
+  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+MAINT", ""}), "maintenance");
+  const auto res = parse_scontrol_reservations(text::read_text_file(kData + "reservations.txt"), "r");
+  ASSERT_EQ(res.size(), 2u);
+  EXPECT_EQ(res[0].nodes, std::vector<std::string>{"n3"});
+  EXPECT_EQ(res[1].end_epoch - res[1].start_epoch, 600);
+  EXPECT_TRUE(parse_scontrol_reservations("No reservations in the system\n", "r").empty());
+  EXPECT_THROW(parse_scontrol_nodes("State=IDLE\n", "n"), InputError);
+  EXPECT_THROW(parse_scontrol_reservations("ReservationName=x StartTime=soon EndTime=x\n", "r"), InputError);
+}
+
+TEST(JobLifecycle, PhasesReadFromSlurm) {
+  LiveJob j;
+  j.id = 1;
+  j.state = "PENDING";
+  j.partition = "lab";
+  j.reason = "JobHeldUser";
+  EXPECT_EQ(observe(j, "lab").phase, Phase::Queued);
+  EXPECT_EQ(observe(j, "other").phase, Phase::Unmanaged);
+  j.reason = "JobHeldAdmin";  // an operator's hold is the operator's
+  EXPECT_EQ(observe(j, "").phase, Phase::Unmanaged);
+  j.admin_comment = encode_marker({MarkedPhase::Held, 1, {}, ""});  // held by job_submit.lua or the bridge
+  EXPECT_EQ(observe(j, "").phase, Phase::Queued);
+  j.admin_comment = encode_marker({MarkedPhase::Pinned, 1, {"1-4", "4", "4", "1", "", ""}, ""});
+  EXPECT_EQ(observe(j, "").phase, Phase::Interrupted);
+  j.reason = "Resources";
+  EXPECT_EQ(observe(j, "").phase, Phase::Released);
+  j.admin_comment.clear();
+  EXPECT_EQ(observe(j, "").phase, Phase::Unmanaged);  // Slurm's own pending job
+  j.state = "RUNNING";
+  EXPECT_EQ(observe(j, "").phase, Phase::Running);
+  j.state = "CANCELLED";
+  EXPECT_EQ(observe(j, "").phase, Phase::Ended);
+}
+
+TEST(JobLifecycle, AFailedPinIsUndoneAndTheJobStaysQueued) {
+  LiveBridge run({14, 15});
+  run.slurm.fail_when = {"ReqNodeList=n"};
+  const CycleReport report = run.bridge.cycle(lab_now());
+  EXPECT_EQ(report.started, 0u);
+  EXPECT_GE(report.command_failures, 1u);
+  const LiveJob after = job_line(run.slurm, 15);
+  EXPECT_TRUE(after.held_by_user());
+  EXPECT_EQ(observe(after, "").phase, Phase::Queued);  // restored and marked held
+  EXPECT_EQ(after.num_nodes_text, "2-2");
+  EXPECT_TRUE(after.req_nodes.empty());
+}
+
+TEST(JobLifecycle, AFailedReleaseRestoresTheRequest) {
+  LiveBridge run({14, 15});
+  run.slurm.fail_when = {"release"};
+  EXPECT_EQ(run.bridge.cycle(lab_now()).started, 0u);
+  const LiveJob after = job_line(run.slurm, 15);
+  EXPECT_EQ(observe(after, "").phase, Phase::Queued);
+  EXPECT_TRUE(after.req_nodes.empty());
+}
+
+// kill -9 between the pin and the release: the next bridge finds the job held with its
+// request still pinned and puts the original back before scheduling it.
+TEST(JobLifecycle, ARestartedBridgeRestoresAnInterruptedStart) {
+  LiveBridge first({14, 15});
+  first.slurm.fail_when = {"release", "NumNodes=2-2 NumCPUs"};  // the restore fails too
+  first.bridge.cycle(lab_now());
+  ASSERT_EQ(observe(job_line(first.slurm, 15), "").phase, Phase::Interrupted);
+  LiveBridge second({});
+  second.slurm.table = first.slurm.table;
+  const CycleReport report = second.bridge.cycle(lab_now() + 5);
+  EXPECT_EQ(report.repaired, 1u);
+  EXPECT_EQ(report.pending, 0u);  // not scheduled on the pinned request
+  EXPECT_EQ(observe(job_line(second.slurm, 15), "").phase, Phase::Queued);
+  EXPECT_EQ(job_line(second.slurm, 15).num_nodes_text, "2-2");
+  EXPECT_EQ(second.bridge.cycle(lab_now() + 10).started, 1u);
+}
+
+// A restarted bridge sees the first one's released jobs and keeps their nodes booked.
+TEST(JobLifecycle, ARestartedBridgeKeepsReleasedJobsNodes) {
+  LiveBridge first({14, 15, 16});
+  ASSERT_EQ(first.bridge.cycle(lab_now()).started, 2u);
+  LiveBridge second({});
+  second.slurm.table = first.slurm.table;
+  const CycleReport report = second.bridge.cycle(lab_now() + 3);
+  EXPECT_EQ(report.in_flight, 2u);
+  EXPECT_EQ(report.started, 0u);
+  EXPECT_EQ(report.reheld, 0u);
+  EXPECT_TRUE(report.log.empty()) << report.log.front();
+}
+
+// A job Slurm started by itself on nodes the bridge had planned for a released job: no
+// crash, the released job is held again at once and re-planned.
+TEST(JobLifecycle, NodesTakenByAJobTheBridgeDidNotStartAreAConflict) {
+  LiveBridge run({14, 15});
+  ASSERT_EQ(run.bridge.cycle(lab_now()).started, 1u);
+  const auto pinned = pinned_starts(run.slurm.commands);
+  ASSERT_EQ(pinned.size(), 1u);
+  // Job 14 (6 cores, 2 GPUs) is now shown running on the first node job 15 was pinned to,
+  // as if Slurm had started a non-held job there: with 14 on n1 too, that node is full.
+  std::string table = run.slurm.table;
+  const std::string stolen = only_jobs({14});
+  std::string intruder = stolen;
+  intruder.replace(0, 8, "JobId=90");
+  for (const std::string from : {"Nodes=n1 ", "NodeList=n1 "})
+    if (auto at = intruder.find(from); at != std::string::npos)
+      intruder.replace(at, from.size(), from.substr(0, from.size() - 3) + pinned[0].nodes[0] + " ");
+  run.slurm.table = table + intruder;
+  run.slurm.commands.clear();
+  const CycleReport report = run.bridge.cycle(lab_now() + 2);
+  EXPECT_EQ(report.reheld, 1u);
+  EXPECT_EQ(run.slurm.commands.at(0), (std::vector<std::string>{"scontrol", "uhold", "15"}));
+  EXPECT_EQ(observe(job_line(run.slurm, 15), "").phase, Phase::Queued);
+}
+
+TEST(JobLifecycle, NothingIsStartedOnDrainedDownOrReservedNodes) {
+  LiveBridge run({14, 15, 16});
+  run.slurm.nodes = text::read_text_file(kData + "nodes.txt");  // only n1 (2 cores left) is usable
+  const CycleReport report = run.bridge.cycle(lab_now());
+  EXPECT_EQ(report.blocked_nodes, 3u);
+  EXPECT_EQ(report.started, 0u);
+  EXPECT_EQ(report.pending, 2u);
+  run.slurm.nodes.clear();
+  run.slurm.reservations = text::read_text_file(kData + "reservations.txt");
+  const CycleReport reserved = run.bridge.cycle(parse_slurm_timestamp("2026-11-25T13:25:00"));
+  // r1 is active on n3; r2 on n4 starts within the queued jobs' limits (job 16 asks a day).
+  EXPECT_EQ(reserved.blocked_nodes, 2u);
+  for (const auto& s : pinned_starts(run.slurm.commands))
+    for (const std::string& n : s.nodes) EXPECT_TRUE(n == "n1" || n == "n2") << n;
+}
+
+TEST(JobLifecycle, OverbookedRunningJobsAndUnknownNodesAreConflictsNotCrashes) {
+  LiveBridge run({14, 15});
+  std::string twice = only_jobs({14});
+  twice.replace(0, 8, "JobId=91");
+  run.slurm.table += twice;  // n1 would hold 12 of 8 cores
+  std::string elsewhere = only_jobs({14});
+  elsewhere.replace(0, 8, "JobId=92");
+  elsewhere.replace(elsewhere.find("Nodes=n1 "), 9, "Nodes=x9 ");
+  run.slurm.table += elsewhere;  // a node of another partition: not ours to count
+  const CycleReport report = run.bridge.cycle(lab_now());
+  EXPECT_EQ(report.conflicts, 1u);
+  EXPECT_EQ(report.started, 1u);
+  for (const auto& s : pinned_starts(run.slurm.commands))
+    for (const std::string& n : s.nodes) EXPECT_NE(n, "n1");
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 1).conflicts, 0u);  // said once
+}
+
+TEST(JobLifecycle, AnOperatorsHoldIsLeftAloneAndReservationJobsGoToSlurm) {
+  LiveBridge run({14, 15, 16});
+  run.slurm.set_field("15", "Reason", "JobHeldAdmin");
+  run.slurm.set_field("16", "Reservation", "r1");
+  const CycleReport report = run.bridge.cycle(lab_now());
+  EXPECT_EQ(report.pending, 0u);
+  ASSERT_EQ(run.slurm.commands.size(), 1u);
+  EXPECT_EQ(run.slurm.commands[0], (std::vector<std::string>{"scontrol", "release", "16"}));
+}
+
+TEST(JobLifecycle, AChangedRequestReopensARefusal) {
+  LiveBridge run({14, 17});
+  EXPECT_EQ(run.bridge.cycle(lab_now()).refused, 1u);
+  EXPECT_EQ(job_line(run.slurm, 17).comment.rfind("[hetsched] never runnable:", 0), 0u);
+  run.slurm.set_field("17", "NumCPUs", "8");
+  run.slurm.set_field("17", "NumTasks", "8");
+  run.slurm.set_field("17", "NumNodes", "1");
+  run.slurm.set_field("17", "TimeLimit", "00:10:00");
+  run.slurm.commands.clear();
+  const CycleReport report = run.bridge.cycle(lab_now() + 5);
+  EXPECT_EQ(report.refused, 0u);
+  EXPECT_EQ(report.started, 1u);
+  EXPECT_EQ(job_line(run.slurm, 17).comment, "");  // cleared
+}
+
+TEST(JobLifecycle, StoppingHandsReleasedJobsBack) {
+  LiveBridge run({14, 15, 16});
+  ASSERT_EQ(run.bridge.cycle(lab_now()).started, 2u);
+  const CycleReport report = run.bridge.hand_back(lab_now() + 1);
+  EXPECT_EQ(report.reheld, 2u);
+  for (std::int64_t id : {15, 16}) {
+    const LiveJob j = job_line(run.slurm, id);
+    EXPECT_TRUE(j.held_by_user()) << id;
+    EXPECT_TRUE(j.req_nodes.empty()) << id;
+  }
+}
+
+TEST(JobLifecycle, AnUnreachableControllerIsAnExceptionTheLoopWaitsOut) {
+  LiveBridge run({14, 15});
+  run.slurm.down = true;
+  EXPECT_THROW(run.bridge.cycle(lab_now()), SlurmUnavailable);
+  run.slurm.down = false;
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 30).started, 1u);
+}
+
+TEST(ShadowMode, PredictsWithoutTouchingSlurmAndComparesWithRealStarts) {
+  BridgeOptions shadow;
+  shadow.shadow = true;
+  LiveBridge run({14, 15, 16}, shadow);
+  run.slurm.set_field("15", "Reason", "Resources");  // not held: Slurm's own
+  run.slurm.set_field("15", "Priority", "100");
+  const CycleReport report = run.bridge.cycle(lab_now());
+  EXPECT_TRUE(run.slurm.commands.empty());
+  EXPECT_EQ(report.started, 0u);
+  ASSERT_EQ(run.bridge.predictions().size(), 2u);
+  // Slurm starts job 15 on n3 and n4 a minute later.
+  std::string running = only_jobs({14});
+  running.replace(0, 8, "JobId=15");
+  running.replace(running.find("Nodes=n1 "), 9, "Nodes=n[3-4] ");
+  running.replace(running.find("StartTime=2026-11-22T10:22:00"), 29, "StartTime=2026-11-22T10:23:10");
+  run.slurm.table = only_jobs({14, 16}) + running;
+  run.bridge.cycle(lab_now() + 60);
+  const ShadowPrediction& p = run.bridge.predictions().at(15);
+  EXPECT_EQ(p.actual_start, lab_now() + 60);
+  EXPECT_EQ(p.actual_nodes, (std::vector<std::string>{"n3", "n4"}));
+  const std::string text = shadow_report(run.bridge.predictions(), "aucsched2");
+  EXPECT_NE(text.find("started by Slurm since: 1 (1 not yet)"), std::string::npos) << text;
+  EXPECT_NE(text.find("| 15 | " + std::to_string(lab_now())), std::string::npos) << text;
+}
+
+TEST(BridgeLock, ASecondBridgeOnThePartitionIsRefused) {
+  const std::string path = testing::TempDir() + "/hetsched-lock-test.lock";
+  BridgeLock first(path);
+  try {
+    BridgeLock second(path);
+    FAIL() << "second lock taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("another bridge (pid " + std::to_string(getpid())), std::string::npos)
+        << e.what();
+  }
+  EXPECT_NE(default_lock_path("lab", "").find("hetsched-bridge-lab-all.lock"), std::string::npos);
+}
+
+TEST(BridgeStatus, SaysWhatIsHeldInFlightAndWhy) {
+  LiveBridge run({14, 15, 16, 17});
+  run.bridge.cycle(lab_now());
+  SlurmView view;
+  view.jobs = parse_scontrol_jobs(run.slurm.table, "fake");
+  view.nodes = parse_scontrol_nodes(text::read_text_file(kData + "nodes.txt"), "nodes");
+  const std::string text = status_text(view, "", lab_now() + 40, 30);
+  EXPECT_NE(text.find("queued 1, released 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("past the grace"), std::string::npos) << text;
+  EXPECT_NE(text.find("17  queued  never runnable:"), std::string::npos) << text;
+  EXPECT_NE(text.find("n2 (drain)"), std::string::npos) << text;
+}
+
+TEST(CycleReport, OneJsonObjectPerCycle) {
+  CycleReport r;
+  r.now = 7;
+  r.started = 2;
+  const std::string json = r.json();
+  EXPECT_EQ(json.front(), '{');
+  EXPECT_EQ(json.back(), '}');
+  EXPECT_NE(json.find("\"time\":7"), std::string::npos);
+  EXPECT_NE(json.find("\"started\":2"), std::string::npos);
+  EXPECT_EQ(json.find('\n'), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hs::bridge
