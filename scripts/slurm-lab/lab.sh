@@ -2,7 +2,8 @@
 # A real Slurm 22.05 cluster on this machine: one slurmctld and one slurmd per simulated node
 # (Debian's multiple-slurmd build), fake GPUs, everything under one scratch directory.
 #   lab.sh start [NODES] [CORES_PER_NODE] [GPUS_PER_NODE]   (default 8 8 2)
-#   lab.sh stop | env
+#   lab.sh stop | env | restart-controller
+# LAB_JOB_SUBMIT_LUA=FILE installs FILE as the controller's job_submit.lua (JobSubmitPlugins=lua).
 # LAB_SELECT_PARAMS (default CR_Core, e.g. CR_Core_Memory) and LAB_EXTRA_CONF (extra
 # slurm.conf lines, e.g. DefMemPerCPU=250) vary the configuration.
 # After `start`, `source <(lab.sh env)` points sbatch/squeue/sacct at the lab.
@@ -43,10 +44,12 @@ SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=${LAB_SELECT_PARAMS:-CR_Core}
 ${LAB_EXTRA_CONF:-}
+$( [[ -n "${LAB_JOB_SUBMIT_LUA:-}" ]] && echo "JobSubmitPlugins=lua" )
 GresTypes=gpu
 NodeName=n[1-$nodes] NodeHostname=$HOST NodeAddr=127.0.0.1 Port=[17001-$(( 17000 + nodes ))] Sockets=2 CoresPerSocket=$half ThreadsPerCore=1 RealMemory=4000 Gres=gpu:$gpus
 PartitionName=lab Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP
 CONF
+  [[ -n "${LAB_JOB_SUBMIT_LUA:-}" ]] && cp "$LAB_JOB_SUBMIT_LUA" "$LAB/job_submit.lua"
   if (( gpus > 0 )); then
     echo "AutoDetect=off" > "$LAB/gres.conf"
     echo "NodeName=n[1-$nodes] Name=gpu File=$LAB/gpu/nvidia[0-$(( gpus - 1 ))]" >> "$LAB/gres.conf"
@@ -55,9 +58,15 @@ CONF
   fi
 }
 
+# Starts munged unless one runs; the pid of one started here is kept so that stop ends it.
 start_munge() {
   mkdir -p /run/munge && chown munge:munge /run/munge
-  pgrep -x munged >/dev/null || runuser -u munge -- /usr/sbin/munged
+  pgrep -x munged >/dev/null && return 0
+  runuser -u munge -- /usr/sbin/munged
+  for _ in $(seq 1 20); do
+    [[ -s /run/munge/munged.pid ]] && { cp /run/munge/munged.pid "$LAB/munged.pid"; return 0; }
+    sleep 0.1
+  done
 }
 
 start() {
@@ -79,6 +88,19 @@ start() {
   return 1
 }
 
+restart_controller() {  # stops slurmctld by its pid, waits ${1:-5} s, starts it again
+  export SLURM_CONF=$LAB/slurm.conf
+  local pid
+  pid=$(cat "$LAB/slurmctld.pid")
+  kill "$pid"
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  sleep "${1:-5}"
+  slurmctld -f "$SLURM_CONF"
+  for _ in $(seq 1 30); do timeout 5 scontrol ping >/dev/null 2>&1 && return 0; sleep 1; done
+  echo "slurmctld did not come back" >&2
+  return 1
+}
+
 stop() {
   for pid_file in "$LAB"/slurmd-*.pid "$LAB"/slurmctld.pid; do
     [[ -f "$pid_file" ]] && kill "$(cat "$pid_file")" 2>/dev/null || true
@@ -88,6 +110,13 @@ stop() {
     [[ -f "$pid_file" ]] && kill -9 "$(cat "$pid_file")" 2>/dev/null || true
   done
   pkill -9 -f "slurmd -f $LAB/slurm.conf" 2>/dev/null || true
+  # Job step daemons the lab's slurmds left behind: found by the lab's SLURM_CONF in their
+  # environment, stopped by pid.
+  for pid in $(pgrep -x slurmstepd 2>/dev/null); do
+    tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "SLURM_CONF=$LAB/slurm.conf" &&
+      kill -9 "$pid" 2>/dev/null
+  done
+  if [[ -f "$LAB/munged.pid" ]]; then kill "$(cat "$LAB/munged.pid")" 2>/dev/null || true; rm -f "$LAB/munged.pid"; fi
   echo "lab stopped"
 }
 
@@ -95,5 +124,6 @@ case "${1:-}" in
   start) shift; start "$@" ;;
   stop) stop ;;
   env) echo "export SLURM_CONF=$LAB/slurm.conf" ;;
-  *) echo "usage: $0 start [NODES] [CORES] [GPUS] | stop | env" >&2; exit 2 ;;
+  restart-controller) shift; restart_controller "$@" ;;
+  *) echo "usage: $0 start [NODES] [CORES] [GPUS] | stop | env | restart-controller [PAUSE]" >&2; exit 2 ;;
 esac

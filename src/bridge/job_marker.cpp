@@ -56,7 +56,7 @@ std::string encode_marker(const JobMarker& m) {
   if (m.phase == MarkedPhase::Held) return text;
   const OriginalRequest& o = m.original;
   return text + ";nodes=" + o.num_nodes + ";cpus=" + o.num_cpus + ";tasks=" + o.num_tasks +
-         ";cpn=" + o.min_cpus_node + ";req=" + o.req_nodes + ";tres=" + o.tres_per_node;
+         ";cpn=" + o.min_cpus_node + ";req=" + o.req_nodes + ";tres=" + o.tres_per_node + ";tpn=" + o.tasks_per_node;
 }
 
 std::optional<JobMarker> decode_marker(std::string_view comment) {
@@ -73,7 +73,8 @@ std::optional<JobMarker> decode_marker(std::string_view comment) {
   const std::string at = get("at");
   std::from_chars(at.data(), at.data() + at.size(), m.at);
   m.reason = get("reason");
-  m.original = {get("nodes"), get("cpus"), get("tasks"), get("cpn"), get("req"), get("tres")};
+  m.original = {get("nodes"), get("cpus"), get("tasks"), get("cpn"), get("req"), get("tres"),
+                get("tpn").empty() ? "0" : get("tpn")};
   // A pinned record without the request it replaced cannot be restored: not ours to act on.
   if (m.phase == MarkedPhase::Pinned && m.original.num_nodes.empty()) return std::nullopt;
   return m;
@@ -89,13 +90,15 @@ OriginalRequest original_request(const LiveJob& live, int max_nodes) {
   o.min_cpus_node = std::to_string(std::max(1, live.min_cpus_node));
   o.req_nodes = live.req_nodes_text;
   o.tres_per_node = live.tres_per_node_text;
+  o.tasks_per_node = std::to_string(live.ntasks_per_node);
   return o;
 }
 
 std::vector<std::string> restoring_arguments(std::int64_t id, const OriginalRequest& o) {
   std::vector<std::string> args = {"JobId=" + std::to_string(id), "NumNodes=" + o.num_nodes,
                                    "NumCPUs=" + o.num_cpus,      "NumTasks=" + o.num_tasks,
-                                   "MinCPUsNode=" + o.min_cpus_node, "ReqNodeList=" + o.req_nodes};
+                                   "MinCPUsNode=" + o.min_cpus_node, "ReqNodeList=" + o.req_nodes,
+                                   "TasksPerNode=" + o.tasks_per_node};
   if (!o.tres_per_node.empty()) args.push_back("TresPerNode=" + o.tres_per_node);
   return args;
 }

@@ -25,6 +25,7 @@ struct OriginalRequest {
   std::string min_cpus_node;  // "1"
   std::string req_nodes;      // "" = none
   std::string tres_per_node;  // "" = none
+  std::string tasks_per_node = "0";  // "0" = not given
   bool operator==(const OriginalRequest&) const = default;
 };
 

@@ -284,7 +284,7 @@ void LiveQueue::follow_released(Pass& pass, const LiveJob& live, const JobMarker
   const std::string id = std::to_string(live.id);
   Allocation planned = planned_allocation(live);
   std::string why;
-  if (pass.now - marker.at > start_grace_) {
+  if (pass.now - std::max(marker.at, grace_floor_) > start_grace_) {
     why = "released at " + clock_text(marker.at) + " but not started by Slurm within " +
           std::to_string(start_grace_) + " s (" + live.reason + ")";
   } else if (planned.shares.size() != live.req_nodes.size()) {
@@ -293,7 +293,7 @@ void LiveQueue::follow_released(Pass& pass, const LiveJob& live, const JobMarker
     for (const NodeShare& s : planned.shares)
       if (pass.blocked.count(s.node)) why = "planned node " + cluster_.nodes[s.node].name + " became unusable";
     if (why.empty() && !pass.snap.free.can_hold(planned))
-      why = "its planned nodes were taken by jobs the bridge did not start";
+      why = "its planned resources are taken (" + holders_of(pass, planned) + ")";
   }
   if (!why.empty()) {
     planned_.erase(live.id);
@@ -305,6 +305,19 @@ void LiveQueue::follow_released(Pass& pass, const LiveJob& live, const JobMarker
   pass.snap.in_flight.push_back(live.id);
   const Time limit = workload_.jobs[ref].req.time_limit;
   pass.running.push_back({marker.at, ref, limit > 0 ? marker.at + limit : kNoTime, std::move(planned)});
+}
+
+// "job 19 on n1, job 20 on n2": the running jobs on the nodes of `planned`.
+std::string LiveQueue::holders_of(const Pass& pass, const Allocation& planned) const {
+  std::string text;
+  for (const RunningEntry& r : pass.running)
+    for (const NodeShare& mine : planned.shares)
+      for (const NodeShare& theirs : r.alloc.shares)
+        if (mine.node == theirs.node) {
+          text += (text.empty() ? "" : ", ") + std::string("job ") + std::to_string(slurm_id(r.job)) +
+                  " on " + cluster_.nodes[mine.node].name;
+        }
+  return text.empty() ? "by a layout Slurm chose" : "by " + text;
 }
 
 void LiveQueue::consider_queued(Pass& pass, const LiveJob& live,
@@ -356,14 +369,15 @@ LiveSnapshot LiveQueue::update(const SlurmView& view, Time now) {
       consider_queued(pass, *live, seen.marker);
     }
   }
-  finish(pass.snap, std::move(pass.running));
+  finish(pass.snap, std::move(pass.running), pass.blocked);
   return std::move(pass.snap);
 }
 
 // Orders the queue and the running jobs and derives the events since the previous listing:
 // Ended for every job no longer running, then Submitted for every job newly queued
-// (including a released job held again).
-void LiveQueue::finish(LiveSnapshot& snap, std::vector<RunningEntry> running) {
+// (including a released job held again), then NodesChanged when the unusable nodes changed.
+void LiveQueue::finish(LiveSnapshot& snap, std::vector<RunningEntry> running,
+                       const std::set<NodeIndex>& blocked) {
   std::sort(snap.pending.begin(), snap.pending.end(), [&](JobRef a, JobRef b) {
     const Job &x = workload_.jobs[a], &y = workload_.jobs[b];
     return std::tie(x.submit, x.id) < std::tie(y.submit, y.id);
@@ -383,6 +397,8 @@ void LiveQueue::finish(LiveSnapshot& snap, std::vector<RunningEntry> running) {
     if (!now_running.count(ref)) snap.events.push_back({EventKind::Ended, ref});
   for (JobRef ref : snap.pending)
     if (!was_pending.count(ref)) snap.events.push_back({EventKind::Submitted, ref});
+  if (blocked != previous_blocked_) snap.events.push_back({EventKind::NodesChanged, 0});
+  previous_blocked_ = blocked;
   previous_pending_ = snap.pending;
   previous_running_.assign(now_running.begin(), now_running.end());
 }

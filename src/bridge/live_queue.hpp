@@ -82,6 +82,9 @@ class LiveQueue {
   // Shadow mode: pending jobs are queued whether held or not (observe_shadow).
   void set_shadow(bool shadow) { shadow_ = shadow; }
   Time start_grace() const { return start_grace_; }
+  // Slurm answered again after an outage at `now`: released jobs get their full grace from
+  // here (the controller could not start them while it was down).
+  void outage_ended(Time now) { grace_floor_ = now; }
 
  private:
   struct RunningEntry {
@@ -97,7 +100,8 @@ class LiveQueue {
   void block_nodes(Pass& pass, const SlurmView& view);
   void follow_released(Pass& pass, const LiveJob& live, const JobMarker& marker);
   void consider_queued(Pass& pass, const LiveJob& live, const std::optional<JobMarker>& marker);
-  void finish(LiveSnapshot& snap, std::vector<RunningEntry> running);
+  void finish(LiveSnapshot& snap, std::vector<RunningEntry> running, const std::set<NodeIndex>& blocked);
+  std::string holders_of(const Pass& pass, const Allocation& planned) const;
   Allocation allocation_of(const LiveJob& live) const;
   Allocation planned_allocation(const LiveJob& live) const;
   void conflict(LiveSnapshot& snap, const std::string& key, const std::string& text);
@@ -114,6 +118,8 @@ class LiveQueue {
   std::map<std::int64_t, Allocation> planned_;                 // released jobs' exact allocations
   std::map<std::int64_t, std::pair<std::string, std::string>> scheduler_refusals_;  // id -> request, reason
   std::set<std::string> reported_conflicts_;
+  std::set<NodeIndex> previous_blocked_;
+  Time grace_floor_ = 0;  // start graces count from here at the earliest (end of an outage)
   std::vector<JobRef> previous_pending_;
   std::vector<JobRef> previous_running_;
 };

@@ -1,7 +1,9 @@
 #include "bridge/slurm_bridge.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <sstream>
+#include <utility>
 
 #include "model/request_fit.hpp"
 #include "util/error.hpp"
@@ -9,7 +11,7 @@
 namespace hs::bridge {
 
 std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& job,
-                                           const Allocation& alloc) {
+                                           const Allocation& alloc, int cpus_per_task) {
   std::string nodes;
   std::int32_t min_cores = alloc.shares.empty() ? 0 : alloc.shares.front().cores;
   for (const NodeShare& s : alloc.shares) {
@@ -22,6 +24,10 @@ std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& jo
                                    "ReqNodeList=" + nodes, "MinCPUsNode=" + std::to_string(min_cores),
                                    // Slurm recomputes NumCPUs when MinCPUsNode changes: keep the total.
                                    "NumCPUs=" + std::to_string(alloc.total_cores())};
+  const bool even = std::all_of(alloc.shares.begin(), alloc.shares.end(),
+                                [&](const NodeShare& s) { return s.cores == min_cores; });
+  if (even && cpus_per_task > 0 && min_cores % cpus_per_task == 0)
+    args.push_back("TasksPerNode=" + std::to_string(min_cores / cpus_per_task));
   // The gres count chosen inside a range (equal on every node; the checker made sure).
   std::string tres;
   for (const GresRequest& g : job.req.gres) {
@@ -40,7 +46,7 @@ std::string CycleReport::json() const {
       << ",\"reheld\":" << reheld << ",\"repaired\":" << repaired << ",\"refused\":" << refused
       << ",\"proposals_refused\":" << proposals_refused << ",\"unmanaged_pending\":" << unmanaged_pending
       << ",\"blocked_nodes\":" << blocked_nodes << ",\"conflicts\":" << conflicts
-      << ",\"command_failures\":" << command_failures << "}";
+      << ",\"command_failures\":" << command_failures << ",\"duration_ms\":" << duration_ms << "}";
   return out.str();
 }
 
@@ -105,7 +111,7 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
   }
   const LiveJob& live = queue_.live(decision.job);
   const OriginalRequest original = original_request(live, cluster_.node_count());
-  const int failed = run_steps(start_steps(job.id, pinning_arguments(cluster_, job, decision.alloc), original, now), report);
+  const int failed = run_steps(start_steps(job.id, pinning_arguments(cluster_, job, decision.alloc, live.cpus_per_task), original, now), report);
   if (failed >= 0) {
     if (failed > 0) run_steps(restore_steps(live, original, now), report);  // pin or release failed
     report.log.push_back("job " + std::to_string(job.id) + ": start failed; left held with its request");
@@ -142,9 +148,17 @@ void SlurmBridge::record_actual_starts(const SlurmView& view) {
 }
 
 CycleReport SlurmBridge::cycle(Time now) {
+  const auto began = std::chrono::steady_clock::now();
   CycleReport report;
   report.now = now;
-  const SlurmView view = read_slurm();
+  SlurmView view;
+  try {
+    view = read_slurm();
+  } catch (const SlurmUnavailable&) {
+    slurm_was_down_ = true;
+    throw;
+  }
+  if (std::exchange(slurm_was_down_, false)) queue_.outage_ended(now);
   LiveSnapshot snap = queue_.update(view, now);
   report.listed = view.jobs.size();
   if (options_.shadow) record_actual_starts(view);
@@ -174,6 +188,8 @@ CycleReport SlurmBridge::cycle(Time now) {
                          ": the scheduler can never run it: " + r.reason +
                          " (left held; reason written into Slurm next cycle)");
   }
+  report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now() - began).count();
   return report;
 }
 

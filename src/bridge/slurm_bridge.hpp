@@ -66,6 +66,7 @@ struct CycleReport {
   std::size_t blocked_nodes = 0;
   std::size_t conflicts = 0;
   std::size_t command_failures = 0;
+  std::int64_t duration_ms = 0;     // wall time of the cycle (reading Slurm included)
   std::vector<std::string> log;     // one line per start, refusal, repair, conflict or failure
   std::string json() const;         // one JSON object, no line break
 };
@@ -103,11 +104,14 @@ class SlurmBridge {
   BridgeOptions options_;
   LiveQueue queue_;
   std::map<std::int64_t, ShadowPrediction> predictions_;
+  bool slurm_was_down_ = false;
 };
 
 // The scontrol update arguments that pin a job to `alloc` (without the leading
 // "scontrol update").
+// Even allocations also fix the tasks per node (cores / `cpus_per_task`), so that Slurm lays
+// the tasks out exactly as chosen.
 std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& job,
-                                           const Allocation& alloc);
+                                           const Allocation& alloc, int cpus_per_task = 1);
 
 }  // namespace hs::bridge

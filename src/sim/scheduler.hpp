@@ -13,7 +13,9 @@
 
 namespace hs {
 
-enum class EventKind { Submitted, Ended };
+// NodesChanged: usable capacity changed with no job event (a live node drained, went down
+// or came back); `job` is meaningless. The simulator never emits it; the bridge does.
+enum class EventKind { Submitted, Ended, NodesChanged };
 
 struct Event {
   EventKind kind;

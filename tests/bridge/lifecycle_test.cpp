@@ -223,6 +223,29 @@ TEST(JobLifecycle, NothingIsStartedOnDrainedDownOrReservedNodes) {
     for (const std::string& n : s.nodes) EXPECT_TRUE(n == "n1" || n == "n2") << n;
 }
 
+// Regression (live fault matrix): after nodes came back from drain/down no job event
+// occurs; the scheduler must still get a pass, or the queue waits forever.
+TEST(JobLifecycle, NodesComingBackTriggerAPass) {
+  LiveBridge run({14, 15, 16});
+  run.slurm.nodes = text::read_text_file(kData + "nodes.txt");
+  EXPECT_EQ(run.bridge.cycle(lab_now()).started, 0u);
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 1).started, 0u);
+  run.slurm.nodes.clear();
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 2).started, 2u);
+}
+
+TEST(JobLifecycle, AControllerOutageDoesNotEatTheStartGrace) {
+  LiveBridge run({14, 15});
+  ASSERT_EQ(run.bridge.cycle(lab_now()).started, 1u);
+  run.slurm.down = true;
+  EXPECT_THROW(run.bridge.cycle(lab_now() + 20), SlurmUnavailable);
+  run.slurm.down = false;
+  const CycleReport back = run.bridge.cycle(lab_now() + 40);  // 40 s after the release
+  EXPECT_EQ(back.reheld, 0u);
+  EXPECT_EQ(back.in_flight, 1u);
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 75).reheld, 1u);  // a full grace after the outage
+}
+
 TEST(JobLifecycle, OverbookedRunningJobsAndUnknownNodesAreConflictsNotCrashes) {
   LiveBridge run({14, 15});
   std::string twice = only_jobs({14});

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# The bridge's live fault matrix on the project's Slurm 22.05 lab (127.0.0.1 only):
+# 8 nodes x (8 cores, 2 GPUs), job_submit.lua holding every job of partition `lab`, the
+# bridge running AUCSCHED2. Each case disturbs the run the way production would; at the end
+# Slurm's own records (jobcomp) must show every job ended exactly once, every job the bridge
+# started ran on the nodes it chose, nothing left pending but the never-runnable jobs (with
+# their reason visible in squeue), and the bridge never exited except where killed on purpose.
+#   bridge_faults.sh OUTDIR        (needs root; stops every daemon it started, even on failure)
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+LABSH=$ROOT/scripts/slurm-lab/lab.sh
+HETSCHED=${HETSCHED:-$ROOT/build/hetsched}
+OUT=${1:-/tmp/hetsched-live}
+rm -rf "$OUT"; mkdir -p "$OUT/faultbin"
+export HETSCHED_LAB=${HETSCHED_LAB:-/tmp/hetsched-live-lab}
+LAB=$HETSCHED_LAB
+failures=0
+BRIDGE_PID=""
+
+say() { echo "[$(date +%T)] $*"; }
+fail() { say "FAIL: $*"; failures=$((failures + 1)); }
+passes=0
+check() { if eval "$1"; then say "ok: $2"; passes=$((passes + 1)); else fail "$2"; fi; }
+
+teardown() {
+  [[ -n "$BRIDGE_PID" ]] && kill "$BRIDGE_PID" 2>/dev/null
+  sleep 1
+  [[ -n "$BRIDGE_PID" ]] && kill -9 "$BRIDGE_PID" 2>/dev/null
+  bash "$LABSH" stop >/dev/null 2>&1
+}
+trap teardown EXIT
+
+sed 's/^local managed = .*/local managed = { lab = true }/' "$ROOT/scripts/bridge/job_submit.lua" > "$OUT/job_submit.lua"
+LAB_JOB_SUBMIT_LUA=$OUT/job_submit.lua bash "$LABSH" start 8 8 2 || { echo "lab did not start"; exit 1; }
+source <(bash "$LABSH" env)
+cp "$HERE/fault_scontrol.sh" "$OUT/faultbin/scontrol"
+
+# Starts the bridge in the background (extra arguments and HETSCHED_FAULT go to it).
+start_bridge() {
+  PATH="$OUT/faultbin:$PATH" "$HETSCHED" bridge --cluster "$SLURM_CONF" --partition lab \
+    --scheduler aucsched2 --interval 1 --start-grace 8 --lock "$OUT/bridge.lock" \
+    --log-json "$OUT/cycles.jsonl" "$@" >> "$OUT/bridge.log" 2>&1 &
+  BRIDGE_PID=$!
+  sleep 1
+}
+bridge_alive() { kill -0 "$BRIDGE_PID" 2>/dev/null; }
+submit() { sbatch --parsable -o /dev/null "$@" | cut -d';' -f1; }
+# Waits until no job is pending or running except those given (ids), at most $1 seconds.
+wait_quiet() {
+  local limit=$1; shift
+  local except=" $* "
+  for _ in $(seq 1 "$limit"); do
+    local busy=0
+    for id in $(squeue -h -o %i 2>/dev/null); do [[ "$except" == *" $id "* ]] || busy=1; done
+    (( busy == 0 )) && return 0
+    sleep 1
+  done
+  return 1
+}
+nodes_of_running() { squeue -h -t R -o "%N" | paste -sd, ; }
+
+say "case: jobs held at submission by job_submit.lua, started by the bridge"
+start_bridge
+held_by_lua=$(submit -n 4 -t 1 --wrap "sleep 3")
+check '[[ "$(squeue -h -j $held_by_lua -o %r)" == JobHeldUser || "$(squeue -h -j $held_by_lua -o %T)" != PENDING ]]' "a plain sbatch is held for the bridge"
+for i in $(seq 1 12); do submit -n $(( (i % 4) * 4 + 2 )) -t 1 --wrap "sleep $(( 3 + i % 5 ))" >/dev/null; done
+for i in 1 2 3; do submit -N 2 -n 4 --gres=gpu:1 --comment=hetsched:gpu=1-2 -t 1 --wrap "sleep 4" >/dev/null; done
+
+say "case: impossible jobs and jobs without a limit stay held with a visible reason"
+no_limit=$(submit -n 2 --wrap "sleep 1")
+bad_range=$(submit -n 2 -t 1 --comment=hetsched:gpu=3-1 --wrap "sleep 1")
+NEVER="$no_limit $bad_range"
+
+say "case: non-held jobs arriving steadily in the managed partition"
+for i in $(seq 1 6); do
+  j=$(submit -n 6 -t 1 --wrap "sleep 4"); scontrol release "$j"   # the user hands it to Slurm
+  submit -n 5 -t 1 --wrap "sleep 3" >/dev/null
+  sleep 1
+done
+
+say "case: a second bridge started by mistake"
+"$HETSCHED" bridge --cluster "$SLURM_CONF" --partition lab --lock "$OUT/bridge.lock" --cycles 1 > "$OUT/second.log" 2>&1
+rc=$?
+check '[[ $rc -eq 2 ]] && grep -q "another bridge" "$OUT/second.log"' "a second bridge refuses to start (rc $rc)"
+check 'bridge_alive' "the first bridge is still running"
+
+say "case: a node drained and resumed mid-run"
+scontrol update NodeName=n2 State=DRAIN Reason=live-test
+drain_mark=$(wc -l < "$OUT/bridge.log")
+for i in $(seq 1 6); do submit -n 8 -t 1 --wrap "sleep 3" >/dev/null; done
+sleep 12
+check '! tail -n +"$drain_mark" "$OUT/bridge.log" | grep "started on" | grep -q "n2:"' "nothing started on the drained node"
+scontrol update NodeName=n2 State=RESUME
+
+say "case: an advance reservation on some nodes"
+scontrol create reservation ReservationName=live StartTime=now Duration=5 Nodes=n7,n8 Users=root Flags=IGNORE_JOBS >/dev/null
+resv_mark=$(wc -l < "$OUT/bridge.log")
+for i in $(seq 1 6); do submit -n 8 -t 1 --wrap "sleep 3" >/dev/null; done
+sleep 12
+check '! tail -n +"$resv_mark" "$OUT/bridge.log" | grep "started on" | grep -qE "n[78]:"' "nothing started on reserved nodes"
+scontrol delete ReservationName=live
+
+say "case: scancel of held and running jobs"
+blocker=$(submit -N 8 -n 64 -t 1 --wrap "sleep 20")
+victim_held=$(submit -N 8 -n 64 -t 1 --wrap "sleep 1")
+sleep 4
+scancel "$victim_held"
+sleep 2
+scancel "$blocker"
+
+check 'wait_quiet 120 $NEVER' "the first wave finished"
+
+for step in "AdminComment=hetsched:v1;phase=pinned" "release" "Priority="; do
+  say "case: kill -9 of the bridge at '$step', then a restart"
+  kill "$BRIDGE_PID" 2>/dev/null; wait "$BRIDGE_PID" 2>/dev/null
+  rm -f "$OUT/fault.once"
+  HETSCHED_FAULT="$step" HETSCHED_FAULT_ONCE="$OUT/fault.once" start_bridge
+  for i in $(seq 1 5); do submit -n $(( i * 3 )) -t 1 --wrap "sleep 3" >/dev/null; done
+  for _ in $(seq 1 20); do bridge_alive || break; sleep 1; done
+  check '! bridge_alive && [[ -e "$OUT/fault.once" ]]' "the bridge was killed at '$step'"
+  start_bridge
+  check 'wait_quiet 90 $NEVER' "after the restart every job ran"
+done
+
+say "case: slurmctld stopped and restarted mid-run"
+for i in $(seq 1 10); do submit -n 4 -t 1 --wrap "sleep 5" >/dev/null; done
+sleep 2
+bash "$LABSH" restart-controller 8
+check 'bridge_alive' "the bridge waited out the controller outage"
+check 'wait_quiet 120 $NEVER' "jobs submitted before the outage all ran"
+
+say "case: 200 held jobs at once"
+big_mark=$(wc -l < "$OUT/cycles.jsonl")
+for i in $(seq 1 200); do submit -n $(( i % 8 + 1 )) -t 1 --wrap "sleep 1" >/dev/null; done
+check 'wait_quiet 400 $NEVER' "200 jobs ran"
+max_cycle=$(tail -n +"$big_mark" "$OUT/cycles.jsonl" | grep -o '"duration_ms":[0-9]*' | cut -d: -f2 | sort -n | tail -1)
+say "longest cycle with 200 jobs queued: ${max_cycle} ms"
+
+say "final checks from Slurm's own records"
+check 'bridge_alive' "the bridge never exited"
+for id in $NEVER; do
+  check '[[ "$(squeue -h -j $id -o %k)" == "[hetsched] never runnable:"* ]]' "job $id stays held with its reason in squeue ($(squeue -h -j $id -o %k))"
+done
+kill "$BRIDGE_PID"; wait "$BRIDGE_PID" 2>/dev/null; BRIDGE_PID=""
+JOBCOMP=$LAB/jobcomp.txt
+dupes=$(grep -o 'JobId=[0-9]*' "$JOBCOMP" | sort | uniq -d | wc -l)
+check '[[ $dupes -eq 0 ]]' "every job ended exactly once ($(grep -c JobId= "$JOBCOMP") records)"
+left=$(squeue -h -o %i | grep -v -w -E "$(echo $NEVER | tr ' ' '|')" | wc -l)
+check '[[ $left -eq 0 ]]' "nothing left pending or running but the never-runnable jobs ($left)"
+mismatch=0 chosen_total=0
+while read -r id nodes; do
+  chosen=$(grep "job $id: started on" "$OUT/bridge.log" | tail -1 | sed 's/.*started on //' | tr ' ' '\n' | cut -d: -f1 | paste -sd,)
+  [[ -z "$chosen" ]] && continue
+  chosen_total=$((chosen_total + 1))
+  ran=$(scontrol show hostnames "$nodes" | paste -sd,)
+  [[ "$ran" == "$chosen" ]] || { mismatch=$((mismatch + 1)); say "job $id chose $chosen, ran on $ran"; }
+done < <(grep -o 'JobId=[0-9]* .*NodeList=[^ ]*' "$JOBCOMP" | grep -v 'JobState=CANCELLED' |
+         sed -E 's/JobId=([0-9]+) .*NodeList=([^ ]*)/\1 \2/')
+check '[[ $mismatch -eq 0 && $chosen_total -gt 200 ]]' "every bridge-started job ran on its chosen nodes ($chosen_total jobs, $mismatch not)"
+echo "live: $passes passed, $failures failed"
+[[ $failures -eq 0 ]]
