@@ -31,11 +31,16 @@ one_run() {  # $1: backfill | bridge
   if [[ "$1" == bridge ]]; then
     SUBMIT_FLAGS=-H submit_all
     "$HETSCHED" bridge --cluster "$SLURM_CONF" --scheduler "$SCHEDULER" --interval 2 \
-      --until-idle > "$OUT/bridge.log"
+      --until-idle --log-json "$OUT/cycles.jsonl" > "$OUT/bridge.log"
   else
+    # The policy in shadow mode beside Slurm's own backfill: predictions only.
+    "$HETSCHED" bridge --cluster "$SLURM_CONF" --scheduler "$SCHEDULER" --interval 2 --shadow \
+      --shadow-report "$OUT/shadow-report.md" > "$OUT/shadow.log" 2>&1 &
+    local shadow=$!
     SUBMIT_FLAGS= submit_all
   fi
   wait_until_done
+  [[ -n "${shadow:-}" ]] && { kill "$shadow"; wait "$shadow" 2>/dev/null; shadow=""; }
   collect_real
   "$HERE/lab.sh" stop >/dev/null
 }

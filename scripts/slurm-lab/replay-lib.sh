@@ -22,7 +22,16 @@ submit_all() {
     [[ "$id" == \#* || -z "$id" ]] && continue
     local opts=() word
     for word in $rest; do
-      case "$word" in user=*|partition=*|moldable=*) ;; name=*) opts+=(-J "${word#name=}") ;; *) opts+=("$word") ;; esac
+      case "$word" in
+        user=*|partition=*|moldable=*) ;;
+        name=*) opts+=(-J "${word#name=}") ;;
+        # Slurm has no gres ranges: the minimum for Slurm, the range for the bridge.
+        --gres=*:[0-9]*-[0-9]*)
+          local spec=${word#--gres=} name=${word#--gres=}
+          name=${name%%:*}
+          opts+=("--gres=${spec%-*}" "--comment=hetsched:$name=${spec##*:}") ;;
+        *) opts+=("$word") ;;
+      esac
     done
     timeout 10 sbatch -Q -o /dev/null ${SUBMIT_FLAGS:-} "${opts[@]}" --wrap "sleep $runtime" >/dev/null
   done < "$OUT/jobs.txt"

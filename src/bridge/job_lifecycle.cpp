@@ -88,7 +88,10 @@ std::vector<Step> rehold_steps(std::int64_t id, const OriginalRequest& original,
 
 std::vector<Step> refuse_steps(const LiveJob& live, const std::string& reason, Time now) {
   std::vector<Step> steps = {mark(live.id, {MarkedPhase::Refused, now, {}, reason})};
-  if (live.comment.empty() || live.comment.rfind(kRefusalCommentPrefix, 0) == 0)
+  // The user's own comment is kept, unless it is a bridge directive the refusal is about.
+  const bool directive_at_fault = live.comment.rfind("hetsched:", 0) == 0 &&
+                                  reason.rfind("comment '", 0) == 0;
+  if (live.comment.empty() || live.comment.rfind(kRefusalCommentPrefix, 0) == 0 || directive_at_fault)
     steps.push_back(update(live.id, {"Comment=" + std::string(kRefusalCommentPrefix) +
                                          "never runnable: " + sanitize_reason(reason)},
                            false));

@@ -64,7 +64,8 @@ std::vector<Step> restore_steps(const LiveJob& live, const OriginalRequest& orig
 // Released -> Queued: hold (as the user, so a user or the bridge may release it), then restore.
 std::vector<Step> rehold_steps(std::int64_t id, const OriginalRequest& original, Time now);
 // Queued -> Refused: the reason into AdminComment, and into Comment (what squeue shows
-// with %k) when the user left it empty.
+// with %k) when the user left it empty or it holds the malformed hetsched: directive that
+// the refusal names.
 std::vector<Step> refuse_steps(const LiveJob& live, const std::string& reason, Time now);
 // Refused -> Queued after the user changed the request: the bridge's record says held again
 // and its Comment is cleared.

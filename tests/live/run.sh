@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The live tests on the project's Slurm lab (127.0.0.1 only), run by scripts/test.sh when it
+# runs as root (as CI does); HETSCHED_LIVE=0 skips them, HETSCHED_LIVE=1 asks for them.
+# Bounded in time; every daemon started is stopped by pid, even on failure or time-out.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+if [[ "${HETSCHED_LIVE:-auto}" == 0 ]]; then echo "live tests: skipped (HETSCHED_LIVE=0)"; exit 0; fi
+if [[ "$(id -u)" -ne 0 ]]; then
+  [[ "${HETSCHED_LIVE:-auto}" == 1 ]] && { echo "live tests need root" >&2; exit 1; }
+  echo "live tests: skipped (they need root to start the Slurm lab)"
+  exit 0
+fi
+bash "$ROOT/scripts/slurm-lab/install.sh" >/dev/null || { echo "cannot install the Slurm lab" >&2; exit 1; }
+OUT=${HETSCHED_LIVE_OUT:-$ROOT/build/live}
+export HETSCHED_LAB=/tmp/hetsched-live-lab
+status=0
+timeout --signal=TERM --kill-after=30 900 bash "$HERE/bridge_faults.sh" "$OUT/bridge" || status=$?
+bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1   # also after a time-out
+if [[ $status -ne 0 ]]; then
+  echo "live tests failed (exit $status); logs in $OUT" >&2
+  tail -n 40 "$OUT/bridge/bridge.log" >&2 2>/dev/null
+fi
+exit $status
