@@ -133,16 +133,28 @@ int run_status(int argc, char** argv) {
   Args args("bridge status", "What the bridge holds, has in flight and why, read from Slurm.");
   args.declare({"partition", "NAME", "the managed partition (default: every partition)", ""});
   args.declare({"start-grace", "SECONDS", "the bridge's start grace", "30"});
+  args.declare({"jobs-from", "FILE", "read the job table from FILE instead of scontrol", ""});
+  args.declare({"nodes-from", "FILE", "with --jobs-from: node states from FILE", ""});
+  args.declare({"now", "EPOCH", "with --jobs-from: the time of the listing (default: now)", ""});
   args.parse(argc, argv, 3);
   if (args.help_requested()) {
     std::cout << args.usage();
     return kExitOk;
   }
-  bridge::ScontrolProcess slurm(true, std::cout);
+  const std::string listing_file = args.get("jobs-from", "");
+  std::unique_ptr<bridge::SlurmCommands> slurm;
+  if (listing_file.empty()) slurm = std::make_unique<bridge::ScontrolProcess>(true, std::cout);
+  else slurm = std::make_unique<RecordedListing>(listing_file, args.get("nodes-from", ""));
   bridge::SlurmView view;
-  view.jobs = bridge::parse_scontrol_jobs(slurm.list_jobs(), "scontrol show job");
-  view.nodes = bridge::parse_scontrol_nodes(slurm.list_nodes(), "scontrol show node");
-  std::cout << bridge::status_text(view, args.get("partition", ""), epoch_now(),
+  try {
+    view.jobs = bridge::parse_scontrol_jobs(slurm->list_jobs(), slurm->listing_name());
+    view.nodes = bridge::parse_scontrol_nodes(slurm->list_nodes(), slurm->listing_name());
+  } catch (const bridge::SlurmUnavailable& e) {
+    std::cerr << "hetsched bridge status: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  const Time now = args.has("now") ? args.get_int("now", 0, 0, std::int64_t{1} << 40) : epoch_now();
+  std::cout << bridge::status_text(view, args.get("partition", ""), now,
                                    args.get_int("start-grace", 30, 0, 86400));
   return kExitOk;
 }

@@ -29,6 +29,15 @@ TEST(BridgeCommand, MemoryCountsWhereSlurmCountsIt) {
   EXPECT_NE(o.out.find("queued 4, in flight 0, running 3, started 4"), std::string::npos) << o.out;
 }
 
+TEST(BridgeCommand, StatusListsTheManagedJobsAndUnusableNodes) {
+  const Outcome o = run({"bridge", "status", "--jobs-from", kBridgeData + "listing.txt", "--nodes-from",
+                         kBridgeData + "nodes.txt"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("queued 3, released 0"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("15  queued  held at submission"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("n4 (down)"), std::string::npos) << o.out;
+}
+
 TEST(BridgeCommand, BadTableNamesLineAndField) {
   const std::string dir = temp_dir("bridge-bad");
   const std::string table = dir + "/table.txt";
