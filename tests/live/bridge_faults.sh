@@ -42,6 +42,7 @@ start_bridge() {
     --scheduler aucsched2 --interval 1 --start-grace 8 --lock "$OUT/bridge.lock" \
     --log-json "$OUT/cycles.jsonl" "$@" >> "$OUT/bridge.log" 2>&1 &
   BRIDGE_PID=$!
+  echo "$BRIDGE_PID" > "$OUT/bridge.pid"   # for run.sh, should this script be timed out
   sleep 1
 }
 bridge_alive() { kill -0 "$BRIDGE_PID" 2>/dev/null; }

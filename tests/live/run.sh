@@ -16,7 +16,9 @@ OUT=${HETSCHED_LIVE_OUT:-$ROOT/build/live}
 export HETSCHED_LAB=/tmp/hetsched-live-lab
 status=0
 timeout --signal=TERM --kill-after=30 900 bash "$HERE/bridge_faults.sh" "$OUT/bridge" || status=$?
-bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1   # also after a time-out
+# Also after a time-out: the bridge by its pid, then the lab's daemons by theirs.
+[[ -f "$OUT/bridge/bridge.pid" ]] && kill -9 "$(cat "$OUT/bridge/bridge.pid")" 2>/dev/null
+bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
 if [[ $status -ne 0 ]]; then
   echo "live tests failed (exit $status); logs in $OUT" >&2
   tail -n 40 "$OUT/bridge/bridge.log" >&2 2>/dev/null
