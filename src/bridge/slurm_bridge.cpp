@@ -42,7 +42,7 @@ std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& jo
 std::string CycleReport::json() const {
   std::ostringstream out;
   out << "{\"time\":" << now << ",\"listed\":" << listed << ",\"queued\":" << pending
-      << ",\"running\":" << running << ",\"in_flight\":" << in_flight << ",\"started\":" << started
+      << ",\"running\":" << running << ",\"in_flight\":" << in_flight << ",\"started\":" << started << ",\"predicted\":" << predicted
       << ",\"reheld\":" << reheld << ",\"repaired\":" << repaired << ",\"refused\":" << refused
       << ",\"proposals_refused\":" << proposals_refused << ",\"unmanaged_pending\":" << unmanaged_pending
       << ",\"blocked_nodes\":" << blocked_nodes << ",\"conflicts\":" << conflicts
@@ -106,7 +106,7 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
   }
   if (options_.shadow) {
     free.take(decision.alloc);
-    predict(decision, now);
+    report.predicted += predict(decision, now);
     return;
   }
   const LiveJob& live = queue_.live(decision.job);
@@ -127,13 +127,14 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
   report.log.push_back("job " + std::to_string(job.id) + ": started on " + where);
 }
 
-void SlurmBridge::predict(const StartDecision& decision, Time now) {
+bool SlurmBridge::predict(const StartDecision& decision, Time now) {
   const std::int64_t id = queue_.slurm_id(decision.job);
-  if (predictions_.count(id)) return;
+  if (predictions_.count(id)) return false;
   ShadowPrediction p;
   p.at = now;
   for (const NodeShare& s : decision.alloc.shares) p.nodes.push_back(cluster_.nodes[s.node].name);
   predictions_[id] = std::move(p);
+  return true;
 }
 
 // Shadow mode: where and when Slurm really started each job the policy made a prediction for.

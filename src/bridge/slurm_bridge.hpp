@@ -58,6 +58,7 @@ struct CycleReport {
   std::size_t running = 0;          // running or released (in flight)
   std::size_t in_flight = 0;
   std::size_t started = 0;
+  std::size_t predicted = 0;        // shadow mode: first predictions made this cycle
   std::size_t reheld = 0;           // released jobs held again, request restored
   std::size_t repaired = 0;         // other lifecycle repairs carried out
   std::size_t refused = 0;          // held jobs that can never run
@@ -92,7 +93,7 @@ class SlurmBridge {
  private:
   SlurmView read_slurm() const;
   void start(const StartDecision& start, ClusterState& free, Time now, CycleReport& report);
-  void predict(const StartDecision& start, Time now);
+  bool predict(const StartDecision& start, Time now);  // false: already predicted
   void record_actual_starts(const SlurmView& view);
   int run_steps(const std::vector<Step>& steps, CycleReport& report);
   void repair(const Repair& repair, CycleReport& report);

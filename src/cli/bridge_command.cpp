@@ -97,6 +97,7 @@ std::string clock_text(Time epoch) {
 void print_cycle(const bridge::CycleReport& r) {
   std::cout << clock_text(r.now) << "  queued " << r.pending << ", in flight " << r.in_flight
             << ", running " << r.running - r.in_flight << ", started " << r.started;
+  if (r.predicted) std::cout << ", predicted " << r.predicted;
   if (r.reheld) std::cout << ", held again " << r.reheld;
   if (r.repaired) std::cout << ", repaired " << r.repaired;
   if (r.refused) std::cout << ", never runnable " << r.refused;

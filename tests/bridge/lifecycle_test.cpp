@@ -329,6 +329,7 @@ TEST(ShadowMode, PredictsWithoutTouchingSlurmAndComparesWithRealStarts) {
   const CycleReport report = run.bridge.cycle(lab_now());
   EXPECT_TRUE(run.slurm.commands.empty());
   EXPECT_EQ(report.started, 0u);
+  EXPECT_EQ(report.predicted, 2u);
   ASSERT_EQ(run.bridge.predictions().size(), 2u);
   // Slurm starts job 15 on n3 and n4 a minute later.
   std::string running = only_jobs({14});
