@@ -3,6 +3,7 @@
 # (Debian's multiple-slurmd build), fake GPUs, everything under one scratch directory.
 #   lab.sh start [NODES] [CORES_PER_NODE] [GPUS_PER_NODE]   (default 8 8 2)
 #   lab.sh stop | env | restart-controller
+# HETSCHED_LAB (directory) and LAB_PORT_BASE let a second lab run beside the first.
 # LAB_JOB_SUBMIT_LUA=FILE installs FILE as the controller's job_submit.lua (JobSubmitPlugins=lua).
 # LAB_SELECT_PARAMS (default CR_Core, e.g. CR_Core_Memory) and LAB_EXTRA_CONF (extra
 # slurm.conf lines, e.g. DefMemPerCPU=250) vary the configuration.
@@ -10,6 +11,9 @@
 # Needs root and the packages slurmctld slurmd slurm-client munge (scripts/slurm-lab/install.sh).
 set -euo pipefail
 LAB=${HETSCHED_LAB:-/tmp/hetsched-slurm-lab}
+# Two labs may run side by side with different HETSCHED_LAB and LAB_PORT_BASE (default
+# 17000: slurmctld on BASE-183, node daemons on BASE+1...).
+PORT_BASE=${LAB_PORT_BASE:-17000}
 HOST=$(hostname)
 
 write_conf() {
@@ -22,8 +26,8 @@ ClusterName=hetsched-lab
 SlurmctldHost=$HOST(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
-SlurmctldPort=16817
-SlurmdPort=17001
+SlurmctldPort=$(( PORT_BASE - 183 ))
+SlurmdPort=$(( PORT_BASE + 1 ))
 AuthType=auth/munge
 StateSaveLocation=$LAB/state
 SlurmdSpoolDir=$LAB/spool/%n
@@ -46,7 +50,7 @@ SelectTypeParameters=${LAB_SELECT_PARAMS:-CR_Core}
 ${LAB_EXTRA_CONF:-}
 $( [[ -n "${LAB_JOB_SUBMIT_LUA:-}" ]] && echo "JobSubmitPlugins=lua" )
 GresTypes=gpu
-NodeName=n[1-$nodes] NodeHostname=$HOST NodeAddr=127.0.0.1 Port=[17001-$(( 17000 + nodes ))] Sockets=2 CoresPerSocket=$half ThreadsPerCore=1 RealMemory=4000 Gres=gpu:$gpus
+NodeName=n[1-$nodes] NodeHostname=$HOST NodeAddr=127.0.0.1 Port=[$(( PORT_BASE + 1 ))-$(( PORT_BASE + nodes ))] Sockets=2 CoresPerSocket=$half ThreadsPerCore=1 RealMemory=4000 Gres=gpu:$gpus
 PartitionName=lab Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP
 CONF
   [[ -n "${LAB_JOB_SUBMIT_LUA:-}" ]] && cp "$LAB_JOB_SUBMIT_LUA" "$LAB/job_submit.lua"
