@@ -62,13 +62,15 @@ CONF
   fi
 }
 
-# Starts munged unless one runs; the pid of one started here is kept so that stop ends it.
+# Starts munged unless one runs. A munged started by a lab is recorded in MUNGE_OWNED, and
+# the last lab to stop ends it by that pid.
+MUNGE_OWNED=/run/munge/hetsched-lab.pid
 start_munge() {
   mkdir -p /run/munge && chown munge:munge /run/munge
   pgrep -x munged >/dev/null && return 0
   runuser -u munge -- /usr/sbin/munged
   for _ in $(seq 1 20); do
-    [[ -s /run/munge/munged.pid ]] && { cp /run/munge/munged.pid "$LAB/munged.pid"; return 0; }
+    [[ -s /run/munge/munged.pid ]] && { cp /run/munge/munged.pid "$MUNGE_OWNED"; return 0; }
     sleep 0.1
   done
 }
@@ -120,7 +122,10 @@ stop() {
     tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "SLURM_CONF=$LAB/slurm.conf" &&
       kill -9 "$pid" 2>/dev/null
   done
-  if [[ -f "$LAB/munged.pid" ]]; then kill "$(cat "$LAB/munged.pid")" 2>/dev/null || true; rm -f "$LAB/munged.pid"; fi
+  if [[ -f "$MUNGE_OWNED" ]] && ! pgrep -x slurmctld >/dev/null; then
+    kill "$(cat "$MUNGE_OWNED")" 2>/dev/null || true
+    rm -f "$MUNGE_OWNED"
+  fi
   echo "lab stopped"
 }
 
