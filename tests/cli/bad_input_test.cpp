@@ -1,0 +1,45 @@
+// Issue 22: bad inputs a new user runs into, seen from the command line. Each must end in a
+// clear message naming the input (exit 2), or in a run whose report says what happened to
+// every job — never in a silent success or a misleading message.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli/exit_codes.hpp"
+#include "cli_test_support.hpp"
+
+namespace hs::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace test;
+
+Outcome simulate(const std::string& cluster, const std::string& workload, const std::string& out) {
+  return run({"simulate", "--cluster", cluster, "--workload", workload, "--out", out});
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// (5) Bytes of a binary or mistyped file reach the terminal escaped.
+TEST(BadInput, BinaryBytesAreEscapedInTheMessage) {
+  const std::string dir = temp_dir("bad-binary");
+  const std::string jobs = dir + "/binary.jobs";
+  std::ofstream(jobs, std::ios::binary) << "\x1b[2J\x01" << "bad\xff\r\n1 0 10 -n 1\n";
+  const Outcome o = simulate("S", jobs, dir + "/out");
+  EXPECT_EQ(o.code, kExitBadInput);
+  EXPECT_TRUE(has(o.err, "value '\\x1b[2J\\x01bad\\xff'")) << o.err;
+  const std::string body = o.err.substr(0, o.err.size() - 1);  // without the final newline
+  EXPECT_TRUE(std::none_of(body.begin(), body.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte < 0x20 || byte == 0x7f || byte == 0xff;
+  })) << o.err;
+}
+
+}  // namespace
+}  // namespace hs::cli
