@@ -19,11 +19,17 @@ Cluster load_cluster(const std::string& spec, std::vector<OptionDefault>* slurm_
   return cluster;
 }
 
+bool names_a_file(const std::string& spec) {
+  std::error_code ec;
+  const std::string name = spec.substr(0, spec.find(':'));
+  return spec.find('/') != std::string::npos || name.find('.') != std::string::npos ||
+         std::filesystem::exists(spec, ec);
+}
+
 Workload load_workload(const std::string& spec, const Cluster& cluster, std::uint64_t seed,
                        const std::string& gpu_rule) {
-  Workload workload = std::filesystem::is_regular_file(spec)
-                          ? load_workload_file(spec)
-                          : generate_workload(spec, cluster, seed);
+  Workload workload = names_a_file(spec) ? load_workload_file(spec)
+                                         : generate_workload(spec, cluster, seed);
   if (!gpu_rule.empty()) add_gpu_requests(workload, parse_gpu_rule(gpu_rule), seed);
   return workload;
 }

@@ -26,6 +26,27 @@ bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// (1) A workload path that does not exist or is a directory is reported as a file problem,
+// not as an unknown generator.
+TEST(BadInput, MissingWorkloadFileIsNamedAsAFile) {
+  const std::string dir = temp_dir("bad-missing-workload");
+  const std::string out = dir + "/out";
+  for (const std::string& path : {std::string("/nonexistent/x.swf"), dir + "/tiny.jbos",
+                                  std::string("no-such-trace.swf.gz"), std::string("typo.jobs")}) {
+    const Outcome o = simulate("S", path, out);
+    EXPECT_EQ(o.code, kExitBadInput) << path;
+    EXPECT_TRUE(has(o.err, "value '" + path + "': no such file")) << o.err;
+    EXPECT_FALSE(has(o.err, "unknown workload generator")) << o.err;
+  }
+  const Outcome folder = simulate("S", dir, out);
+  EXPECT_EQ(folder.code, kExitBadInput);
+  EXPECT_TRUE(has(folder.err, "value '" + dir + "': is a directory")) << folder.err;
+  // A mistyped generator name is still one.
+  const Outcome generator = simulate("S", "esp-hte", out);
+  EXPECT_EQ(generator.code, kExitBadInput);
+  EXPECT_TRUE(has(generator.err, "unknown workload generator 'esp-hte'")) << generator.err;
+}
+
 // (5) Bytes of a binary or mistyped file reach the terminal escaped.
 TEST(BadInput, BinaryBytesAreEscapedInTheMessage) {
   const std::string dir = temp_dir("bad-binary");

@@ -263,5 +263,17 @@ TEST(JobFile, GresAndMemoryHelpers) {
   expect_input_error([&] { parse_memory_mb("99999999999T", where, "--mem"); });
 }
 
+// Issue 22 (1): a missing path or a directory is named as such.
+TEST(JobFile, MissingFileAndDirectoryAreNamed) {
+  const auto dir = scratch_dir("jobs-missing");
+  const std::string missing = (dir / "nope.swf").string();
+  const InputError gone = expect_input_error([&] { load_workload_file(missing); });
+  EXPECT_EQ(gone.value(), missing);
+  EXPECT_EQ(gone.problem(), "no such file");
+  const InputError folder = expect_input_error([&] { load_workload_file(dir.string()); });
+  EXPECT_EQ(folder.value(), dir.string());
+  EXPECT_EQ(folder.problem(), "is a directory, not a file");
+}
+
 }  // namespace
 }  // namespace hs
