@@ -47,6 +47,19 @@ TEST(BadInput, MissingWorkloadFileIsNamedAsAFile) {
   EXPECT_TRUE(has(generator.err, "unknown workload generator 'esp-hte'")) << generator.err;
 }
 
+// (3) Nothing to replay is an input error, not a clean run of 0 jobs.
+TEST(BadInput, EmptyTraceAndHeaderOnlyJobFileAreBadInput) {
+  const std::string dir = temp_dir("bad-empty");
+  const std::string swf = dir + "/empty.swf", jobs = dir + "/header.jobs";
+  std::ofstream(swf) << "";
+  std::ofstream(jobs) << "# hetsched-jobs v1\n";
+  for (const std::string& path : {swf, jobs}) {
+    const Outcome o = simulate("S", path, dir + "/out");
+    EXPECT_EQ(o.code, kExitBadInput) << o.out;
+    EXPECT_TRUE(has(o.err, "no jobs in " + path)) << o.err;
+  }
+}
+
 // (5) Bytes of a binary or mistyped file reach the terminal escaped.
 TEST(BadInput, BinaryBytesAreEscapedInTheMessage) {
   const std::string dir = temp_dir("bad-binary");
