@@ -249,14 +249,26 @@ std::optional<std::string> shape_violation(const Cluster& cluster, const Job& jo
 
 }  // namespace
 
+std::optional<std::string> partition_problem(const Cluster& cluster, const Job& job) {
+  if (cluster.partitions.empty()) {
+    if (job.partition.empty()) return std::nullopt;
+    return "unknown partition '" + job.partition + "' (cluster " + cluster.name +
+           " has no partitions)";
+  }
+  if (cluster.find_partition(job.partition)) return std::nullopt;
+  std::string known;
+  for (const Partition& p : cluster.partitions) known += (known.empty() ? "" : ", ") + p.name;
+  return "unknown partition '" + job.partition + "' (partitions: " + known + ")";
+}
+
 std::optional<std::string> bind_to_cluster(const Cluster& cluster, Job& job) {
   for (GresRequest& g : job.req.gres) {
     g.type = cluster.gres_index(g.name);
     if (g.type < 0) return "unknown gres type '" + g.name + "'";
   }
+  if (auto bad = partition_problem(cluster, job)) return bad;
   if (!cluster.partitions.empty()) {
     const Partition* p = cluster.find_partition(job.partition);
-    if (!p) return "unknown partition '" + job.partition + "'";
     if (job.req.time_limit == 0)
       job.req.time_limit = p->default_time != kNoTime ? p->default_time : p->max_time;
     if (job.req.time_limit == kNoTime) job.req.time_limit = 0;  // UNLIMITED, no default
@@ -270,8 +282,7 @@ std::optional<std::string> bind_to_cluster(const Cluster& cluster, Job& job) {
 
 std::optional<std::string> never_runnable_reason(const Cluster& cluster, const Job& job) {
   if (auto bad = malformed_reason(job)) return bad;
-  if (!cluster.partitions.empty() && !cluster.find_partition(job.partition))
-    return "unknown partition '" + job.partition + "'";
+  if (auto bad = partition_problem(cluster, job)) return bad;
   const std::vector<char> ok = eligible_nodes(cluster, job);
   std::optional<std::string> reason;
   if (job.req.contiguous) {

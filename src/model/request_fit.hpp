@@ -10,6 +10,10 @@
 
 namespace hs {
 
+// Reason why the job's partition does not exist here, or nullopt. On a cluster without
+// partitions (the built-in ones) every named partition is unknown, never silently ignored.
+std::optional<std::string> partition_problem(const Cluster& cluster, const Job& job);
+
 // Resolves gres names to the cluster's type indices and fills defaults (time limit from
 // the partition). Returns a reason when the job can never run here (unknown gres type or
 // partition, time limit above the partition's MaxTime), nullopt when bound fine.

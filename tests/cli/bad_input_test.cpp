@@ -47,6 +47,28 @@ TEST(BadInput, MissingWorkloadFileIsNamedAsAFile) {
   EXPECT_TRUE(has(generator.err, "unknown workload generator 'esp-hte'")) << generator.err;
 }
 
+// (2) A job in a partition the cluster does not have is rejected naming the partition, with
+// or without -t, on a built-in cluster (no partitions) and on a slurm.conf one.
+TEST(BadInput, UnknownPartitionIsARejectionNamingIt) {
+  const std::string dir = temp_dir("bad-partition");
+  const std::string jobs = dir + "/w.jobs";
+  std::ofstream(jobs) << "# hetsched-jobs v1\n1 0 60 partition=nope -n 4\n"
+                         "2 0 60 partition=nope -n 4 -t 10\n3 0 60 -n 4 -t 10\n";
+  const Outcome builtin = simulate("S", jobs, dir + "/s");
+  ASSERT_EQ(builtin.code, kExitOk) << builtin.err;
+  for (const char* job : {"job 1: ", "job 2: "})
+    EXPECT_TRUE(has(builtin.out, std::string("rejected   ") + job +
+                                     "unknown partition 'nope' (cluster S has no partitions)"))
+        << builtin.out;
+  EXPECT_FALSE(has(builtin.out, "job 3:")) << builtin.out;
+  const Outcome conf = simulate(kTinyCluster, jobs, dir + "/tiny");
+  ASSERT_EQ(conf.code, kExitOk) << conf.err;
+  EXPECT_TRUE(has(conf.out, "rejected   job 1: unknown partition 'nope' (partitions: cpu, gpu, "
+                            "debug)"))
+      << conf.out;
+  EXPECT_FALSE(has(conf.out, "no time limit")) << conf.out;
+}
+
 // (3) Nothing to replay is an input error, not a clean run of 0 jobs.
 TEST(BadInput, EmptyTraceAndHeaderOnlyJobFileAreBadInput) {
   const std::string dir = temp_dir("bad-empty");
