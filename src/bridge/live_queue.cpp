@@ -112,6 +112,7 @@ JobRef LiveQueue::register_job(const LiveJob& live) {
   if (auto it = ref_of_id_.find(live.id); it != ref_of_id_.end()) return it->second;
   Job job = job_from_live(live, memory_);
   std::optional<std::string> reason = bind_to_cluster(cluster_, job);
+  job.run_time = job.req.time_limit;  // as bound: the partition's default, or the planning limit
   if (!reason) reason = never_runnable_reason(cluster_, job);
   const auto ref = static_cast<JobRef>(workload_.jobs.size());
   workload_.jobs.push_back(std::move(job));

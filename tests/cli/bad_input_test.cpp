@@ -97,5 +97,28 @@ TEST(BadInput, BinaryBytesAreEscapedInTheMessage) {
   })) << o.err;
 }
 
+// (7) -t UNLIMITED runs where no MaxTime applies, planned with Slurm's one-year backfill
+// horizon, and the run says so; under a finite MaxTime the job is rejected as in Slurm.
+TEST(BadInput, UnlimitedTimeLimitRunsWhereNoMaxTimeApplies) {
+  const std::string dir = temp_dir("bad-unlimited");
+  const std::string jobs = dir + "/w.jobs";
+  std::ofstream(jobs) << "# hetsched-jobs v1\n1 0 60 -n 4 -t UNLIMITED\n2 0 60 -n 4 -t 10\n";
+  const Outcome bare = simulate("S", jobs, dir + "/s");
+  ASSERT_EQ(bare.code, kExitOk) << bare.err;
+  EXPECT_FALSE(has(bare.out, "rejected   job")) << bare.out;
+  EXPECT_TRUE(has(bare.out, "checker    OK")) << bare.out;
+  const std::string note =
+      "1 job(s) with time limit UNLIMITED and no MaxTime: planned as running at most "
+      "365-00:00:00";
+  EXPECT_TRUE(has(bare.out, note)) << bare.out;
+  EXPECT_TRUE(has(read_file(dir + "/s/run.json"), note));
+  const Outcome limited = simulate(kTinyCluster, jobs, dir + "/tiny");
+  ASSERT_EQ(limited.code, kExitOk) << limited.err;
+  EXPECT_TRUE(has(limited.out, "rejected   job 1: time limit UNLIMITED exceeds MaxTime 172800 s "
+                               "of partition cpu"))
+      << limited.out;
+  EXPECT_FALSE(has(limited.out, "planned as running")) << limited.out;
+}
+
 }  // namespace
 }  // namespace hs::cli

@@ -124,13 +124,45 @@ TEST(BindToCluster, PartitionReasons) {
   j.partition = "batch";
   j.req.time_limit = 3601;
   EXPECT_NE(reason_of(bind_to_cluster(c, j)).find("exceeds MaxTime 3600"), std::string::npos);
-  j.partition = "open";  // UNLIMITED, no default: nothing to fill in
-  j.req.time_limit = 0;
-  EXPECT_EQ(reason_of(bind_to_cluster(c, j)), "no time limit");
+  j.partition = "open";
   j.req.time_limit = 1000000;
   EXPECT_FALSE(bind_to_cluster(c, j));
+  EXPECT_EQ(j.req.time_limit, 1000000);
 }
 
+// Issue 22 (7): UNLIMITED runs where no MaxTime applies, planned with Slurm's backfill
+// horizon; under a finite MaxTime it is rejected, as Slurm leaves it pending for ever.
+TEST(BindToCluster, UnlimitedTimeLimit) {
+  const Cluster bare = mixed_cluster();
+  Job j = job_with(1);
+  j.req.time_limit = kNoTime;
+  EXPECT_TRUE(runs_unlimited(bare, j));
+  EXPECT_FALSE(bind_to_cluster(bare, j));
+  EXPECT_EQ(j.req.time_limit, kUnlimitedPlanningTime);
+  EXPECT_EQ(kUnlimitedPlanningTime, 365 * 86400);
+
+  const Cluster c = with_partitions();
+  j.partition = "open";  // MaxTime UNLIMITED
+  j.req.time_limit = kNoTime;
+  EXPECT_TRUE(runs_unlimited(c, j));
+  EXPECT_FALSE(bind_to_cluster(c, j));
+  EXPECT_EQ(j.req.time_limit, kUnlimitedPlanningTime);
+  j.req.time_limit = 0;  // no DefaultTime either: Slurm gives it MaxTime, UNLIMITED
+  EXPECT_TRUE(runs_unlimited(c, j));
+  EXPECT_FALSE(bind_to_cluster(c, j));
+  EXPECT_EQ(j.req.time_limit, kUnlimitedPlanningTime);
+
+  j.partition = "batch";  // MaxTime 3600
+  j.req.time_limit = kNoTime;
+  EXPECT_FALSE(runs_unlimited(c, j));
+  EXPECT_EQ(reason_of(bind_to_cluster(c, j)),
+            "time limit UNLIMITED exceeds MaxTime 3600 s of partition batch");
+  j.req.time_limit = 600;
+  EXPECT_FALSE(runs_unlimited(c, j));
+  j.partition = "nope";
+  j.req.time_limit = kNoTime;
+  EXPECT_FALSE(runs_unlimited(c, j));
+}
 
 // ---- never_runnable_reason ----
 

@@ -56,6 +56,11 @@ TEST(BindingProblem, CatchesUnboundAndMismatchedJobs) {
   EXPECT_NE(binding_problem(c, j).value_or("").find("MaxTime"), std::string::npos);
   j.req.time_limit = 0;
   EXPECT_EQ(binding_problem(c, j).value_or(""), "no time limit");
+  j.req.time_limit = kNoTime;
+  EXPECT_EQ(binding_problem(c, j).value_or(""),
+            "time limit UNLIMITED exceeds MaxTime 600 s of partition short");
+  j.partition = "long";
+  EXPECT_EQ(binding_problem(c, j).value_or(""), "time limit UNLIMITED was not bound");
 }
 
 // Issue 22 (2): a job naming a partition on a cluster without partitions is rejected at
