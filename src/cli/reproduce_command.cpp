@@ -15,6 +15,7 @@
 #include "cli/repro_runner.hpp"
 #include "cli/version.hpp"
 #include "util/error.hpp"
+#include "util/unwritable.hpp"
 
 namespace hs::cli {
 
@@ -69,10 +70,14 @@ std::string joined_command(int argc, char** argv) {
 }
 
 void write_document(const std::string& path, const std::string& text) {
-  const auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
+  const std::string parent = std::filesystem::path(path).parent_path().string();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (ec)
+    throw InputError({"<command line>", 0}, "--doc", path,
+                     "cannot create its directory: " + why_not_creatable(parent, ec));
   std::ofstream out(path);
-  if (!out) throw InputError({path, 0}, "--doc", path, "cannot write");
+  if (!out) throw InputError({"<command line>", 0}, "--doc", path, "cannot write the file");
   out << text;
 }
 

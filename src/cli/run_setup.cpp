@@ -11,6 +11,7 @@
 #include "model/request_fit.hpp"
 #include "workload/gpu_rule.hpp"
 #include "util/error.hpp"
+#include "util/unwritable.hpp"
 #include "workload/registry.hpp"
 
 namespace hs::cli {
@@ -58,11 +59,15 @@ void prepare_output_dir(const std::string& dir) {
   const InputLocation where{"<command line>", 0};
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError(where, "--out", dir, "cannot create the directory: " + ec.message());
+  if (ec)
+    throw InputError(where, "--out", dir,
+                     "cannot create the directory: " + why_not_creatable(dir, ec));
   const std::filesystem::path probe = std::filesystem::path(dir) / ".hetsched-write-test";
   const bool writable = static_cast<bool>(std::ofstream(probe));
   std::filesystem::remove(probe, ec);
-  if (!writable) throw InputError(where, "--out", dir, "cannot write files in the directory");
+  if (!writable)
+    throw InputError(where, "--out", dir,
+                     "cannot write files in the directory: " + why_not_writable(dir));
 }
 
 std::string describe_cluster(const Cluster& cluster) {

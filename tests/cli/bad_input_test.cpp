@@ -97,6 +97,21 @@ TEST(BadInput, BinaryBytesAreEscapedInTheMessage) {
   })) << o.err;
 }
 
+// (6) An output directory that cannot be created: the message says why.
+TEST(BadInput, OutputDirectoryThatCannotBeCreatedSaysWhy) {
+  const std::string dir = temp_dir("bad-out");
+  const std::string file = dir + "/plain-file";
+  std::ofstream(file) << "x\n";
+  const Outcome under_file = simulate("S", kTinyJobs, file + "/sub");
+  EXPECT_EQ(under_file.code, kExitBadInput);
+  EXPECT_TRUE(has(under_file.err, "'" + file + "' exists and is not a directory"))
+      << under_file.err;
+  const Outcome proc = simulate("S", kTinyJobs, "/proc/hetsched-out");
+  EXPECT_EQ(proc.code, kExitBadInput);
+  EXPECT_TRUE(has(proc.err, "value '/proc/hetsched-out'")) << proc.err;
+  EXPECT_TRUE(has(proc.err, "'/proc' is on the kernel's proc file system")) << proc.err;
+}
+
 // (7) -t UNLIMITED runs where no MaxTime applies, planned with Slurm's one-year backfill
 // horizon, and the run says so; under a finite MaxTime the job is rejected as in Slurm.
 TEST(BadInput, UnlimitedTimeLimitRunsWhereNoMaxTimeApplies) {
