@@ -144,6 +144,7 @@ JobRef LiveQueue::register_job(const LiveJob& live) {
     job = job_from_live(plain, memory_);
   }
   bind_to_cluster(cluster_, job);
+  job.run_time = job.req.time_limit;  // as bound: the partition's default, or the planning limit
   const auto ref = static_cast<JobRef>(workload_.jobs.size());
   workload_.jobs.push_back(std::move(job));
   ref_of_id_[live.id] = ref;
@@ -160,6 +161,7 @@ std::optional<std::string> LiveQueue::refusal(const LiveJob& live, JobRef ref) {
     return "comment '" + live.comment + "': " + e.problem();
   }
   std::optional<std::string> reason = bind_to_cluster(cluster_, job);
+  job.run_time = job.req.time_limit;  // as bound: the partition's default, or the planning limit
   if (!reason) reason = never_runnable_reason(cluster_, job);
   workload_.jobs[ref] = std::move(job);
   if (reason) return reason;

@@ -15,6 +15,7 @@
 #include "cli/repro_runner.hpp"
 #include "cli/version.hpp"
 #include "util/error.hpp"
+#include "util/unwritable.hpp"
 
 namespace hs::cli {
 
@@ -38,8 +39,8 @@ Args reproduce_args() {
   args.declare({"reuse", "", "take groups already finished in --out with at least --repeat repetitions instead of rerunning them", ""});
   args.declare({"document-only", "", "run nothing: document the groups finished in --out, list the rest", ""});
   args.declare({"workloads", "LIST", "keep only rows of these published workload labels (e.g. I.1,wl=5,apr2015)", "all"});
-  args.declare({"out", "DIR", "run directories and per-group result.csv", "out/reproduce"});
-  args.declare({"doc", "FILE", "the markdown document to write", "docs/reproduction.md"});
+  args.declare({"out", "DIR", "run directories, per-group result.csv, reproduction.md", "out/reproduce"});
+  args.declare({"doc", "FILE", "write the document here, not to DIR/reproduction.md (e.g. docs/reproduction.md)", ""});
   args.declare({"repro-dir", "DIR", "published/*.csv, experiments.csv and notes/", "repro"});
   return args;
 }
@@ -68,11 +69,22 @@ std::string joined_command(int argc, char** argv) {
   return text;
 }
 
+// The document goes under --out unless --doc names a file: a user's run never overwrites
+// the project's docs/reproduction.md unless asked to.
+std::string document_path(const Args& args, const std::string& out_dir) {
+  const std::string doc = args.get("doc", "");
+  return doc.empty() ? (std::filesystem::path(out_dir) / "reproduction.md").string() : doc;
+}
+
 void write_document(const std::string& path, const std::string& text) {
-  const auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
+  const std::string parent = std::filesystem::path(path).parent_path().string();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (ec)
+    throw InputError({"<command line>", 0}, "--doc", path,
+                     "cannot create its directory: " + why_not_creatable(parent, ec));
   std::ofstream out(path);
-  if (!out) throw InputError({path, 0}, "--doc", path, "cannot write");
+  if (!out) throw InputError({"<command line>", 0}, "--doc", path, "cannot write the file");
   out << text;
 }
 
@@ -136,7 +148,7 @@ int run_reproduce_command(int argc, char** argv) {
   }
   doc.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const std::string path = args.get("doc", "docs/reproduction.md");
+  const std::string path = document_path(args, s.out_dir);
   write_document(path, render_document(doc));
   std::printf("document   %s\nwall time  %.1f s\n", path.c_str(), doc.wall_seconds);
   return code;

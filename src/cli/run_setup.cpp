@@ -1,13 +1,17 @@
 #include "cli/run_setup.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "io/builtin_clusters.hpp"
 #include "io/job_file.hpp"
+#include "io/slurm_time.hpp"
+#include "model/request_fit.hpp"
 #include "workload/gpu_rule.hpp"
 #include "util/error.hpp"
+#include "util/unwritable.hpp"
 #include "workload/registry.hpp"
 
 namespace hs::cli {
@@ -19,12 +23,35 @@ Cluster load_cluster(const std::string& spec, std::vector<OptionDefault>* slurm_
   return cluster;
 }
 
+namespace {
+
+// Jobs planned with kUnlimitedPlanningTime are counted in the workload's notes, so that the
+// run's header and run.json say which limit stood in for UNLIMITED.
+void note_unlimited_jobs(const Cluster& cluster, Workload& workload) {
+  const auto count = std::count_if(workload.jobs.begin(), workload.jobs.end(),
+                                   [&](const Job& job) { return runs_unlimited(cluster, job); });
+  if (count == 0) return;
+  workload.notes.push_back(std::to_string(count) + " job(s) with time limit UNLIMITED and no "
+                           "MaxTime: planned as running at most " +
+                           format_slurm_time(kUnlimitedPlanningTime) +
+                           " (Slurm's backfill horizon)");
+}
+
+}  // namespace
+
+bool names_a_file(const std::string& spec) {
+  std::error_code ec;
+  const std::string name = spec.substr(0, spec.find(':'));
+  return spec.find('/') != std::string::npos || name.find('.') != std::string::npos ||
+         std::filesystem::exists(spec, ec);
+}
+
 Workload load_workload(const std::string& spec, const Cluster& cluster, std::uint64_t seed,
                        const std::string& gpu_rule) {
-  Workload workload = std::filesystem::is_regular_file(spec)
-                          ? load_workload_file(spec)
-                          : generate_workload(spec, cluster, seed);
+  Workload workload = names_a_file(spec) ? load_workload_file(spec)
+                                         : generate_workload(spec, cluster, seed);
   if (!gpu_rule.empty()) add_gpu_requests(workload, parse_gpu_rule(gpu_rule), seed);
+  note_unlimited_jobs(cluster, workload);
   return workload;
 }
 
@@ -32,11 +59,15 @@ void prepare_output_dir(const std::string& dir) {
   const InputLocation where{"<command line>", 0};
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError(where, "--out", dir, "cannot create the directory: " + ec.message());
+  if (ec)
+    throw InputError(where, "--out", dir,
+                     "cannot create the directory: " + why_not_creatable(dir, ec));
   const std::filesystem::path probe = std::filesystem::path(dir) / ".hetsched-write-test";
   const bool writable = static_cast<bool>(std::ofstream(probe));
   std::filesystem::remove(probe, ec);
-  if (!writable) throw InputError(where, "--out", dir, "cannot write files in the directory");
+  if (!writable)
+    throw InputError(where, "--out", dir,
+                     "cannot write files in the directory: " + why_not_writable(dir));
 }
 
 std::string describe_cluster(const Cluster& cluster) {

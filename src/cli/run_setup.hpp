@@ -19,6 +19,12 @@ inline constexpr const char* kDefaultScheduler = "backfill";
 // Prints the reader's warnings. `slurm_options`: what a slurm.conf sets for the Slurm model.
 Cluster load_cluster(const std::string& spec, std::vector<OptionDefault>* slurm_options = nullptr);
 
+// Whether a --workload spec names a file rather than a generator: it contains '/', its name
+// part (before any ':') has a '.' (tiny.jobs, t.swf.gz, ./x), or the path exists. Generator
+// names have neither, so a mistyped or missing file is reported as a file, not as an
+// unknown generator.
+bool names_a_file(const std::string& spec);
+
 // A path to a job file / SWF trace, or a generator spec "name[:k=v,...]" drawn with `seed`.
 // `gpu_rule` (may be empty) adds GPU requests, e.g. "fraction=0.3,gpus=2" (docs/workloads.md).
 Workload load_workload(const std::string& spec, const Cluster& cluster, std::uint64_t seed,

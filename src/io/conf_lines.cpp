@@ -69,10 +69,12 @@ class ConfReader {
       std::string_view part = trim(strip_comment(physical[i]));
       while (part.ends_with('\\')) {
         logical.append(part.substr(0, part.size() - 1)).append(" ");
-        if (++i >= physical.size()) break;
+        if (++i >= physical.size())
+          throw InputError({path, static_cast<long>(i)}, "line", std::string(part),
+                           "continued by a trailing '\\' but the file ends there");
         part = trim(strip_comment(physical[i]));
       }
-      if (!part.ends_with('\\')) logical.append(part);
+      logical.append(part);
       handle(logical, where, depth);
     }
   }

@@ -25,7 +25,8 @@ struct ConfLine {
 };
 
 // Logical lines of `path` (and of included files, in place). InputError for unreadable
-// files, tokens without '=', unterminated quotes, and Include cycles or depth > 16.
+// files, tokens without '=', unterminated quotes, a trailing "\" on the last line of a
+// file, and Include cycles or depth > 16.
 std::vector<ConfLine> read_conf_lines(const std::string& path, bool allow_include);
 
 }  // namespace hs

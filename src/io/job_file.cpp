@@ -106,6 +106,15 @@ bool looks_like_swf(const std::string& path) {
   return path.ends_with(".swf") || path.ends_with(".swf.gz") || is_gzip_file(path);
 }
 
+// An empty trace is almost always a wrong file or a truncated download: refuse it rather
+// than report a clean run of nothing.
+[[noreturn]] void throw_no_jobs(const std::string& path, const std::vector<std::string>& notes) {
+  std::string why;
+  for (const std::string& note : notes) why += (why.empty() ? " (" : "; ") + note;
+  if (!why.empty()) why += ")";
+  throw InputError({path, 0}, "file", path, "no jobs in " + path + why);
+}
+
 }  // namespace
 
 Workload read_job_file(const std::string& path) {
@@ -156,13 +165,16 @@ void write_job_file(const Workload& w, std::ostream& out) {
 
 Workload load_workload_file(const std::string& path) {
   Workload w;
+  std::vector<std::string> notes;
   if (looks_like_swf(path)) {
     SwfLoad load = read_swf(path);
     w = std::move(load.workload);
-    for (const std::string& note : load.notes) w.notes.push_back(path + ": " + note);
+    notes = std::move(load.notes);
   } else {
     w = read_job_file(path);
   }
+  if (w.jobs.empty()) throw_no_jobs(path, notes);
+  for (const std::string& note : notes) w.notes.push_back(path + ": " + note);
   std::stable_sort(w.jobs.begin(), w.jobs.end(), [](const Job& a, const Job& b) {
     return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
   });

@@ -24,7 +24,8 @@ Workload read_job_file(const std::string& path);
 void write_job_file(const Workload& w, std::ostream& out);
 
 // SWF (name ends in .swf or .swf.gz, or gzip magic bytes) or the job file format; jobs
-// sorted by (submit, id). SWF decisions and counts: read_swf().
+// sorted by (submit, id). SWF decisions and counts: read_swf(). InputError "no jobs in
+// FILE" when nothing is left to replay (an empty or header-only file, every record skipped).
 Workload load_workload_file(const std::string& path);
 
 }  // namespace hs

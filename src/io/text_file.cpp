@@ -71,10 +71,18 @@ bool is_gzip_file(const std::string& path) {
   return magic[0] == 0x1f && magic[1] == 0x8b;
 }
 
-std::string read_text_file(const std::string& path) {
+void check_readable_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
+  const auto status = std::filesystem::status(path, ec);
+  if (status.type() == std::filesystem::file_type::not_found)
+    throw InputError({path, 0}, "file", path, "no such file");
+  if (ec) throw InputError({path, 0}, "file", path, "cannot access the file: " + ec.message());
+  if (status.type() == std::filesystem::file_type::directory)
     throw InputError({path, 0}, "file", path, "is a directory, not a file");
+}
+
+std::string read_text_file(const std::string& path) {
+  check_readable_file(path);
   return is_gzip_file(path) ? read_gzip(path) : read_plain(path);
 }
 

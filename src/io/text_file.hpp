@@ -12,6 +12,8 @@
 namespace hs::text {
 
 bool is_gzip_file(const std::string& path);
+// InputError naming `path` when it does not exist, cannot be looked at, or is a directory.
+void check_readable_file(const std::string& path);
 // The file's text, decompressed when it is gzip. InputError when unreadable or corrupt.
 std::string read_text_file(const std::string& path);
 

@@ -31,6 +31,15 @@ std::int64_t share_mem_for(const Node& n, const JobRequest& r) {
   return n.memory_mb > 0 ? r.mem_per_node_mb : 0;
 }
 
+std::string limit_text(Time t) { return t == kNoTime ? "UNLIMITED" : str(t) + " s"; }
+
+// The limit a job asked for, or without -t (0) its partition's DefaultTime, else MaxTime, as
+// Slurm fills it in; 0 when there is no partition to take one from.
+Time limit_with_default(const Partition* p, Time requested) {
+  if (requested != 0 || !p) return requested;
+  return p->default_time != kNoTime ? p->default_time : p->max_time;
+}
+
 // Values that make a request meaningless regardless of the cluster.
 std::optional<std::string> malformed_reason(const Job& job) {
   const JobRequest& r = job.req;
@@ -249,29 +258,49 @@ std::optional<std::string> shape_violation(const Cluster& cluster, const Job& jo
 
 }  // namespace
 
+std::optional<std::string> partition_problem(const Cluster& cluster, const Job& job) {
+  if (cluster.partitions.empty()) {
+    if (job.partition.empty()) return std::nullopt;
+    return "unknown partition '" + job.partition + "' (cluster " + cluster.name +
+           " has no partitions)";
+  }
+  if (cluster.find_partition(job.partition)) return std::nullopt;
+  std::string known;
+  for (const Partition& p : cluster.partitions) known += (known.empty() ? "" : ", ") + p.name;
+  return "unknown partition '" + job.partition + "' (partitions: " + known + ")";
+}
+
+std::optional<std::string> max_time_problem(const Partition* p, Time limit) {
+  if (!p || p->max_time == kNoTime || limit <= p->max_time) return std::nullopt;
+  return "time limit " + limit_text(limit) + " exceeds MaxTime " + limit_text(p->max_time) +
+         " of partition " + p->name;
+}
+
+bool runs_unlimited(const Cluster& cluster, const Job& job) {
+  if (partition_problem(cluster, job)) return false;
+  const Partition* p = cluster.find_partition(job.partition);
+  return limit_with_default(p, job.req.time_limit) == kNoTime &&
+         (!p || p->max_time == kNoTime);
+}
+
 std::optional<std::string> bind_to_cluster(const Cluster& cluster, Job& job) {
   for (GresRequest& g : job.req.gres) {
     g.type = cluster.gres_index(g.name);
     if (g.type < 0) return "unknown gres type '" + g.name + "'";
   }
-  if (!cluster.partitions.empty()) {
-    const Partition* p = cluster.find_partition(job.partition);
-    if (!p) return "unknown partition '" + job.partition + "'";
-    if (job.req.time_limit == 0)
-      job.req.time_limit = p->default_time != kNoTime ? p->default_time : p->max_time;
-    if (job.req.time_limit == kNoTime) job.req.time_limit = 0;  // UNLIMITED, no default
-    if (p->max_time != kNoTime && job.req.time_limit > p->max_time)
-      return "time limit " + str(job.req.time_limit) + " s exceeds MaxTime " +
-             str(p->max_time) + " s of partition " + p->name;
-  }
-  if (job.req.time_limit == 0) return "no time limit";
+  if (auto bad = partition_problem(cluster, job)) return bad;
+  const Partition* p = cluster.find_partition(job.partition);  // null: no partitions
+  Time& limit = job.req.time_limit;
+  limit = limit_with_default(p, limit);
+  if (limit == 0) return "no time limit";
+  if (auto bad = max_time_problem(p, limit)) return bad;
+  if (limit == kNoTime) limit = kUnlimitedPlanningTime;
   return std::nullopt;
 }
 
 std::optional<std::string> never_runnable_reason(const Cluster& cluster, const Job& job) {
   if (auto bad = malformed_reason(job)) return bad;
-  if (!cluster.partitions.empty() && !cluster.find_partition(job.partition))
-    return "unknown partition '" + job.partition + "'";
+  if (auto bad = partition_problem(cluster, job)) return bad;
   const std::vector<char> ok = eligible_nodes(cluster, job);
   std::optional<std::string> reason;
   if (job.req.contiguous) {

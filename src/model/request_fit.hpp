@@ -10,9 +10,28 @@
 
 namespace hs {
 
-// Resolves gres names to the cluster's type indices and fills defaults (time limit from
-// the partition). Returns a reason when the job can never run here (unknown gres type or
-// partition, time limit above the partition's MaxTime), nullopt when bound fine.
+// How long a job whose time limit is UNLIMITED is planned to hold its nodes. Slurm runs
+// such a job when no MaxTime forbids it, and its backfill plans it as running for a year
+// (YEAR_MINUTES); the schedulers here need a finite limit too, so they get the same one.
+inline constexpr Time kUnlimitedPlanningTime = 365 * 86400;
+
+// Reason why the job's partition does not exist here, or nullopt. On a cluster without
+// partitions (the built-in ones) every named partition is unknown, never silently ignored.
+std::optional<std::string> partition_problem(const Cluster& cluster, const Job& job);
+
+// "time limit … exceeds MaxTime … of partition …" when `limit` (kNoTime = UNLIMITED) is
+// above the finite MaxTime of `p`; nullopt otherwise or when `p` is null.
+std::optional<std::string> max_time_problem(const Partition* p, Time limit);
+
+// Whether the job's time limit is UNLIMITED once its partition's defaults are applied,
+// with no MaxTime over it: bind_to_cluster gives it kUnlimitedPlanningTime.
+bool runs_unlimited(const Cluster& cluster, const Job& job);
+
+// Resolves gres names to the cluster's type indices and fills the time limit as Slurm does:
+// without -t the partition's DefaultTime, else its MaxTime; UNLIMITED where no MaxTime
+// applies becomes kUnlimitedPlanningTime. Returns a reason when the job can never run here
+// (unknown gres type or partition, no time limit at all, a limit above the partition's
+// MaxTime — UNLIMITED included, which Slurm leaves pending for ever), nullopt when bound.
 std::optional<std::string> bind_to_cluster(const Cluster& cluster, Job& job);
 
 // Reason why no allocation on the *empty* cluster could ever satisfy the request

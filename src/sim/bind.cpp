@@ -20,14 +20,11 @@ std::optional<std::string> binding_problem(const Cluster& cluster, const Job& jo
       return "gres '" + g.name + "' is bound to another type ('" +
              cluster.gres_types[g.type] + "')";
   }
+  if (auto bad = partition_problem(cluster, job)) return bad;
   if (job.req.time_limit <= 0) return "no time limit";
-  if (job.req.time_limit == kNoTime) return "no time limit (unlimited)";
-  if (cluster.partitions.empty()) return std::nullopt;
-  const Partition* p = cluster.find_partition(job.partition);
-  if (!p) return "unknown partition '" + job.partition + "'";
-  if (p->max_time != kNoTime && job.req.time_limit > p->max_time)
-    return "time limit " + std::to_string(job.req.time_limit) + " s exceeds MaxTime " +
-           std::to_string(p->max_time) + " s of partition " + p->name;
+  if (auto bad = max_time_problem(cluster.find_partition(job.partition), job.req.time_limit))
+    return bad;
+  if (job.req.time_limit == kNoTime) return "time limit UNLIMITED was not bound";
   return std::nullopt;
 }
 

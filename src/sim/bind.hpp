@@ -24,7 +24,8 @@ struct BindReport {
 BindReport bind_workload(const Cluster& cluster, Workload& workload);
 
 // Reason why an already bound job is not bound correctly to this cluster (gres type
-// unresolved or mismatched, unknown partition, no time limit or one above MaxTime).
+// unresolved or mismatched, unknown partition, no time limit, UNLIMITED left unbound, or
+// a limit above MaxTime).
 std::optional<std::string> binding_problem(const Cluster& cluster, const Job& job);
 
 }  // namespace hs

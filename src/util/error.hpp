@@ -3,6 +3,7 @@
 // where the problem is: file, line, field and the offending value. Bugs are assertions.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace hs {
 
@@ -11,6 +12,12 @@ struct InputLocation {
   long line = 0;      // 1-based; 0 when not line-oriented
 };
 
+// `text` safe to print: printable ASCII and well-formed UTF-8 are kept, every other byte
+// (control characters, line breaks, binary, invalid UTF-8) becomes \n, \r, \t or \xNN.
+std::string escape_for_message(std::string_view text);
+
+// what() is "file[:line]: field 'F' value 'V': problem", every part escaped as above, so
+// that bytes read from a bad input never reach the terminal raw.
 class InputError : public std::runtime_error {
  public:
   InputError(InputLocation where, std::string field, std::string value, std::string problem);

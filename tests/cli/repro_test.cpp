@@ -134,6 +134,29 @@ TEST(Repro, DocumentOnlyListsUnrunComparisonsAndRejectsCorruptResults) {
             kExitBadInput);
 }
 
+// Issue 22 (8): a user's run never overwrites the project's docs/reproduction.md: the
+// document goes under --out unless --doc names a file. Run from a scratch working
+// directory, so that the old default (docs/reproduction.md) would land there, not in the
+// source tree.
+TEST(Repro, DocumentGoesUnderOutUnlessDocIsGiven) {
+  const std::string dir = temp_dir("doc-default");
+  const fs::path previous = fs::current_path();
+  fs::current_path(dir);
+  std::string out;
+  const int code = run_reproduce({"--document-only", "--tables", "002-VI", "--out", "runs"}, &out);
+  const int with_doc = run_reproduce(
+      {"--document-only", "--tables", "002-VI", "--out", "runs", "--doc", "mine/doc.md"});
+  fs::current_path(previous);
+  ASSERT_EQ(code, kExitOk) << out;
+  EXPECT_FALSE(fs::exists(dir + "/docs/reproduction.md"));
+  EXPECT_NE(read_all(dir + "/runs/reproduction.md").find("# Reproduction of the published"),
+            std::string::npos);
+  EXPECT_NE(out.find("document   runs/reproduction.md"), std::string::npos) << out;
+  ASSERT_EQ(with_doc, kExitOk);
+  EXPECT_NE(read_all(dir + "/mine/doc.md").find("# Reproduction of the published"),
+            std::string::npos);
+}
+
 TEST(Repro, DifferenceAndBaselineRules) {
   EXPECT_FALSE(large_difference("utilization", 0.90, 0.86));
   EXPECT_TRUE(large_difference("utilization", 0.90, 0.84));

@@ -263,5 +263,40 @@ TEST(JobFile, GresAndMemoryHelpers) {
   expect_input_error([&] { parse_memory_mb("99999999999T", where, "--mem"); });
 }
 
+// Issue 22 (3): nothing to replay is an input error, not a clean run of 0 jobs.
+TEST(JobFile, LoadWorkloadFileRefusesFilesWithNoJobs) {
+  const auto dir = scratch_dir("jobs-none");
+  const std::string skipped = "1 0 -1 0 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"empty.swf", ""},
+      {"comments.swf", "; Version: 2.2\n; MaxProcs: 128\n"},
+      {"header-only.jobs", header() + "# no jobs yet\n\n"},
+      {"all-skipped.swf", skipped},
+  };
+  for (const auto& [name, text] : cases) {
+    const std::string path = write_file(dir / name, text);
+    const InputError e = expect_input_error([&] { load_workload_file(path); });
+    EXPECT_EQ(e.where().file, path);
+    EXPECT_EQ(e.field(), "file");
+    EXPECT_NE(std::string(e.what()).find("no jobs in " + path), std::string::npos) << e.what();
+  }
+  const std::string all_skipped = (dir / "all-skipped.swf").string();
+  const InputError why = expect_input_error([&] { load_workload_file(all_skipped); });
+  EXPECT_NE(std::string(why.what()).find("1 records skipped: run time <= 0"), std::string::npos)
+      << why.what();
+}
+
+// Issue 22 (1): a missing path or a directory is named as such.
+TEST(JobFile, MissingFileAndDirectoryAreNamed) {
+  const auto dir = scratch_dir("jobs-missing");
+  const std::string missing = (dir / "nope.swf").string();
+  const InputError gone = expect_input_error([&] { load_workload_file(missing); });
+  EXPECT_EQ(gone.value(), missing);
+  EXPECT_EQ(gone.problem(), "no such file");
+  const InputError folder = expect_input_error([&] { load_workload_file(dir.string()); });
+  EXPECT_EQ(folder.value(), dir.string());
+  EXPECT_EQ(folder.problem(), "is a directory, not a file");
+}
+
 }  // namespace
 }  // namespace hs

@@ -207,6 +207,31 @@ TEST(SlurmConf, ErrorsNameFileLineAndField) {
   }
 }
 
+// Issue 22 (4): a continuation with nothing to continue must not silently drop the line.
+TEST(SlurmConf, ContinuationAtEndOfFileNamesFileAndLine) {
+  const auto dir = scratch_dir("conf-trailing-continuation");
+  for (const char* text : {"PartitionName=p Nodes=ALL Default=YES\nNodeName=n1 CPUs=8 \\",
+                           "PartitionName=p Nodes=ALL Default=YES\nNodeName=n1 CPUs=8 \\\n"}) {
+    const std::string path = write_file(dir / "slurm.conf", text);
+    const InputError e = expect_input_error([&] { load_slurm_conf(path); });
+    EXPECT_EQ(e.where().file, path);
+    EXPECT_EQ(e.where().line, 2) << e.what();
+    EXPECT_EQ(e.value(), "NodeName=n1 CPUs=8 \\");
+    EXPECT_NE(std::string(e.what()).find("file ends"), std::string::npos) << e.what();
+  }
+  // In gres.conf as well (the same reader).
+  const std::string conf =
+      write_file(dir / "slurm.conf", "GresTypes=gpu\nNodeName=n1 Gres=gpu:2\n");
+  write_file(dir / "gres.conf", "NodeName=n1 Name=gpu \\\n");
+  const InputError gres = expect_input_error([&] { load_slurm_conf(conf); });
+  EXPECT_EQ(gres.where().file, (dir / "gres.conf").string());
+  EXPECT_EQ(gres.where().line, 1);
+  // A continued line followed by more text is still joined.
+  write_file(dir / "gres.conf", "");
+  const std::string joined = write_file(dir / "slurm.conf", "NodeName=n1 \\\n CPUs=6\n");
+  EXPECT_EQ(load_slurm_conf(joined).cluster.nodes.at(0).cores, 6);
+}
+
 TEST(SlurmConf, IncludeCycleIsAnError) {
   const auto dir = scratch_dir("conf-cycle");
   write_file(dir / "a.conf", "Include b.conf\n");

@@ -68,10 +68,11 @@ check '[[ "$(squeue -h -j $held_by_lua -o %r)" == JobHeldUser || "$(squeue -h -j
 for i in $(seq 1 12); do submit -n $(( (i % 4) * 4 + 2 )) -t 1 --wrap "sleep $(( 3 + i % 5 ))" >/dev/null; done
 for i in 1 2 3; do submit -N 2 -n 4 --gres=gpu:1 --comment=hetsched:gpu=1-2 -t 1 --wrap "sleep 4" >/dev/null; done
 
-say "case: impossible jobs and jobs without a limit stay held with a visible reason"
-no_limit=$(submit -n 2 --wrap "sleep 1")
+say "case: impossible jobs stay held with a visible reason; a job without a limit runs"
+too_many_gpus=$(submit -n 2 -t 1 --gres=gpu:1 --comment=hetsched:gpu=3-3 --wrap "sleep 1")
 bad_range=$(submit -n 2 -t 1 --comment=hetsched:gpu=3-1 --wrap "sleep 1")
-NEVER="$no_limit $bad_range"
+no_limit=$(submit -n 2 --wrap "sleep 1")   # MaxTime=INFINITE: Slurm would run it, so does the bridge
+NEVER="$too_many_gpus $bad_range"
 
 say "case: non-held jobs arriving steadily in the managed partition"
 for i in $(seq 1 6); do
@@ -111,6 +112,7 @@ sleep 2
 scancel "$blocker"
 
 check 'wait_quiet 120 $NEVER' "the first wave finished"
+check 'grep -q "JobId=$no_limit .*JobState=COMPLETED" "$LAB/jobcomp.txt"' "the job without a limit ran"
 
 for step in "AdminComment=hetsched:v1;phase=pinned" "release" "Priority="; do
   say "case: kill -9 of the bridge at '$step', then a restart"

@@ -65,12 +65,20 @@ TEST(BindToCluster, UnknownGresIsAReason) {
   EXPECT_EQ(reason_of(bind_to_cluster(c, j)), "unknown gres type 'fpga'");
 }
 
-TEST(BindToCluster, NoPartitionsMeansLabelOnlyButNeedsALimit) {
-  const Cluster c = mixed_cluster();
+// Issue 22 (2): on a cluster without partitions a named partition is unknown, with or
+// without a time limit, never silently ignored.
+TEST(BindToCluster, NoPartitionsMeansEveryNamedPartitionIsUnknownAndALimitIsNeeded) {
+  Cluster c = mixed_cluster();
+  c.name = "S";
   Job j = job_with(1);
-  j.partition = "anything";
   EXPECT_FALSE(bind_to_cluster(c, j));
+  const std::string unknown = "unknown partition 'anything' (cluster S has no partitions)";
+  j.partition = "anything";
+  EXPECT_EQ(reason_of(bind_to_cluster(c, j)), unknown);
+  EXPECT_EQ(reason_of(never_runnable_reason(c, j)), unknown);
   j.req.time_limit = 0;
+  EXPECT_EQ(reason_of(bind_to_cluster(c, j)), unknown);
+  j.partition.clear();
   EXPECT_EQ(reason_of(bind_to_cluster(c, j)), "no time limit");
 }
 
@@ -108,16 +116,52 @@ TEST(BindToCluster, PartitionDefaults) {
 TEST(BindToCluster, PartitionReasons) {
   const Cluster c = with_partitions();
   Job j = job_with(1);
+  const std::string unknown = "unknown partition 'nope' (partitions: batch, big, open)";
   j.partition = "nope";
-  EXPECT_EQ(reason_of(bind_to_cluster(c, j)), "unknown partition 'nope'");
+  EXPECT_EQ(reason_of(bind_to_cluster(c, j)), unknown);
+  j.req.time_limit = 0;  // the partition is named before the missing limit
+  EXPECT_EQ(reason_of(bind_to_cluster(c, j)), unknown);
   j.partition = "batch";
   j.req.time_limit = 3601;
   EXPECT_NE(reason_of(bind_to_cluster(c, j)).find("exceeds MaxTime 3600"), std::string::npos);
-  j.partition = "open";  // UNLIMITED, no default: nothing to fill in
-  j.req.time_limit = 0;
-  EXPECT_EQ(reason_of(bind_to_cluster(c, j)), "no time limit");
+  j.partition = "open";
   j.req.time_limit = 1000000;
   EXPECT_FALSE(bind_to_cluster(c, j));
+  EXPECT_EQ(j.req.time_limit, 1000000);
+}
+
+// Issue 22 (7): UNLIMITED runs where no MaxTime applies, planned with Slurm's backfill
+// horizon; under a finite MaxTime it is rejected, as Slurm leaves it pending for ever.
+TEST(BindToCluster, UnlimitedTimeLimit) {
+  const Cluster bare = mixed_cluster();
+  Job j = job_with(1);
+  j.req.time_limit = kNoTime;
+  EXPECT_TRUE(runs_unlimited(bare, j));
+  EXPECT_FALSE(bind_to_cluster(bare, j));
+  EXPECT_EQ(j.req.time_limit, kUnlimitedPlanningTime);
+  EXPECT_EQ(kUnlimitedPlanningTime, 365 * 86400);
+
+  const Cluster c = with_partitions();
+  j.partition = "open";  // MaxTime UNLIMITED
+  j.req.time_limit = kNoTime;
+  EXPECT_TRUE(runs_unlimited(c, j));
+  EXPECT_FALSE(bind_to_cluster(c, j));
+  EXPECT_EQ(j.req.time_limit, kUnlimitedPlanningTime);
+  j.req.time_limit = 0;  // no DefaultTime either: Slurm gives it MaxTime, UNLIMITED
+  EXPECT_TRUE(runs_unlimited(c, j));
+  EXPECT_FALSE(bind_to_cluster(c, j));
+  EXPECT_EQ(j.req.time_limit, kUnlimitedPlanningTime);
+
+  j.partition = "batch";  // MaxTime 3600
+  j.req.time_limit = kNoTime;
+  EXPECT_FALSE(runs_unlimited(c, j));
+  EXPECT_EQ(reason_of(bind_to_cluster(c, j)),
+            "time limit UNLIMITED exceeds MaxTime 3600 s of partition batch");
+  j.req.time_limit = 600;
+  EXPECT_FALSE(runs_unlimited(c, j));
+  j.partition = "nope";
+  j.req.time_limit = kNoTime;
+  EXPECT_FALSE(runs_unlimited(c, j));
 }
 
 // ---- never_runnable_reason ----
@@ -247,7 +291,8 @@ TEST(NeverRunnable, PartitionRestrictsNodes) {
   j.req.ntasks = 24;
   EXPECT_FALSE(never_runnable_reason(c, j));
   j.partition = "gone";
-  EXPECT_EQ(reason_of(never_runnable_reason(c, j)), "unknown partition 'gone'");
+  EXPECT_EQ(reason_of(never_runnable_reason(c, j)),
+            "unknown partition 'gone' (partitions: batch, big, open)");
 }
 
 // ---- allocation_violates_request ----

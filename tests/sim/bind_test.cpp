@@ -49,12 +49,30 @@ TEST(BindingProblem, CatchesUnboundAndMismatchedJobs) {
   EXPECT_EQ(binding_problem(c, j).value_or(""), "unknown gres type 'mic'");
   j.req.gres.clear();
   j.partition = "other";
-  EXPECT_EQ(binding_problem(c, j).value_or(""), "unknown partition 'other'");
+  EXPECT_EQ(binding_problem(c, j).value_or(""),
+            "unknown partition 'other' (partitions: short, long)");
   j.partition = "short";
   j.req.time_limit = 601;
   EXPECT_NE(binding_problem(c, j).value_or("").find("MaxTime"), std::string::npos);
   j.req.time_limit = 0;
   EXPECT_EQ(binding_problem(c, j).value_or(""), "no time limit");
+  j.req.time_limit = kNoTime;
+  EXPECT_EQ(binding_problem(c, j).value_or(""),
+            "time limit UNLIMITED exceeds MaxTime 600 s of partition short");
+  j.partition = "long";
+  EXPECT_EQ(binding_problem(c, j).value_or(""), "time limit UNLIMITED was not bound");
+}
+
+// Issue 22 (2): a job naming a partition on a cluster without partitions is rejected at
+// submission too, even when it slipped past binding.
+TEST(BindingProblem, NamedPartitionOnAClusterWithoutPartitions) {
+  Cluster c = make_cluster(4, 4, 1);
+  c.name = "S";
+  Job j = make_job(1, 0, 1, 10, 100);
+  EXPECT_FALSE(binding_problem(c, j));
+  j.partition = "gpu";
+  EXPECT_EQ(binding_problem(c, j).value_or(""),
+            "unknown partition 'gpu' (cluster S has no partitions)");
 }
 
 }  // namespace

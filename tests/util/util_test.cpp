@@ -87,6 +87,26 @@ TEST(Params, UnknownKeysAreRejected) {
   EXPECT_THROW(Params::parse("novalue", "<test>"), InputError);
 }
 
+// Issue 22 (5): bytes from a bad input never reach the terminal raw.
+TEST(InputErrorMessage, EscapesControlAndInvalidBytes) {
+  const std::string value = std::string("a\x01\x1b[2Jb\n\r\t") + "\xff\xc3" + std::string(1, '\0');
+  const InputError e({"f\nx.jobs", 3}, "na\tme", value, "bad 'q\x07'");
+  EXPECT_STREQ(e.what(),
+               "f\\nx.jobs:3: field 'na\\tme' value 'a\\x01\\x1b[2Jb\\n\\r\\t\\xff\\xc3\\x00': "
+               "bad 'q\\x07'");
+  EXPECT_EQ(e.value(), value);  // the accessors keep the raw bytes
+}
+
+TEST(InputErrorMessage, KeepsPrintableTextAndWellFormedUtf8) {
+  EXPECT_EQ(escape_for_message("J\xc3\xb6rg \xe2\x82\xac \xf0\x9f\x98\x80 ~"),
+            "J\xc3\xb6rg \xe2\x82\xac \xf0\x9f\x98\x80 ~");
+  // Overlong, surrogate and truncated sequences are escaped byte by byte.
+  EXPECT_EQ(escape_for_message("\xc0\xaf"), "\\xc0\\xaf");
+  EXPECT_EQ(escape_for_message("\xed\xa0\x80"), "\\xed\\xa0\\x80");
+  EXPECT_EQ(escape_for_message("x\xe2\x82"), "x\\xe2\\x82");
+  EXPECT_EQ(escape_for_message("\x7f"), "\\x7f");
+}
+
 TEST(MemoryUsage, PeakGrowsWhenMemoryIsTouched) {
   const double before = peak_resident_mib();
   EXPECT_GT(before, 0.0);
