@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 #include "policy/window/auction_bids.hpp"
 #include "policy/window/ipsched_columns.hpp"
@@ -141,8 +142,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
     stats_.push_back(stats);
     return;
   }
-  const auto winners = config_.model == Model::Ipsched ? solve_ipsched(pass, stats)
-                                                       : solve_auction(pass, stats);
+  const auto winners = solve_guarded(pass, stats);
   std::vector<std::string> problems;
   out.starts = verified_starts(view, pass.window, winners, problems);
   stats.started = static_cast<int>(out.starts.size());
@@ -155,6 +155,32 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   stats.pass_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   stats_.push_back(stats);
+}
+
+std::vector<Candidate> WindowScheduler::solve_model(const Pass& pass, PassStats& stats) {
+  return config_.model == Model::Ipsched ? solve_ipsched(pass, stats) : solve_auction(pass, stats);
+}
+
+// A reservation starting now means the top job fits now. The reservation pins one placement
+// of it, which can rule out the co-allocation that starts it beside others (the documents'
+// motivating example), so the pass first solves without it: if that answer starts the top
+// job, nothing is left to protect. Otherwise (or on an IPSCHED time-out) the reservation
+// holds as before.
+std::vector<Candidate> WindowScheduler::solve_guarded(Pass& pass, PassStats& stats) {
+  if (!pass.reservation || pass.reservation->start > pass.view->now)
+    return solve_model(pass, stats);
+  const int top = pass.reservation->slot;
+  auto reservation = std::exchange(pass.reservation, std::nullopt);
+  auto holds = std::exchange(pass.holds, std::vector<char>(pass.window.size(), 0));
+  auto layout = std::exchange(pass.layout, make_layout(*pass.view->cluster, false));
+  auto winners = solve_model(pass, stats);
+  pass.reservation = std::move(reservation);
+  pass.holds = std::move(holds);
+  pass.layout = std::move(layout);
+  const bool top_starts = std::any_of(winners.begin(), winners.end(),
+                                      [top](const Candidate& c) { return c.slot == top; });
+  if (top_starts || stats.timed_out) return winners;
+  return solve_model(pass, stats);
 }
 
 std::vector<Candidate> WindowScheduler::auction_bids(const Pass& pass) const {

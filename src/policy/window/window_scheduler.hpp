@@ -77,6 +77,8 @@ class WindowScheduler : public Scheduler {
   std::vector<double> values(const Pass& pass, const std::vector<Candidate>& cands) const;
   solver::SolveResult solve(const Pass& pass, const std::vector<Candidate>& cands,
                             const std::vector<double>& vals, PassStats& stats);
+  std::vector<Candidate> solve_model(const Pass& pass, PassStats& stats);
+  std::vector<Candidate> solve_guarded(Pass& pass, PassStats& stats);
   std::vector<Candidate> solve_auction(const Pass& pass, PassStats& stats);
   std::vector<Candidate> solve_ipsched(const Pass& pass, PassStats& stats);
   bool limit_hit(const solver::SolveResult& r) const;
