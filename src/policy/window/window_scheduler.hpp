@@ -34,7 +34,7 @@ struct WindowConfig {
   std::string solver = "lagrangian";
   std::int64_t solver_effort = 0;
   double solver_time_limit = 0.0;
-  Starvation starvation = Starvation::None;
+  Starvation starvation = Starvation::Reserve;  // the documents: None
   bool slurm_bids = true;          // AUCSCHED1
   int pricing_rounds = 3;          // IPSCHED
   int repack_losers = 8;           // IPSCHED: losers tried in pairwise repacking per round
