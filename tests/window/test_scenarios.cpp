@@ -174,6 +174,15 @@ TEST_P(Starvation, TheGuardIsTheDefault) {
     EXPECT_EQ(plain.result.records[j].start, reserve.result.records[j].start) << "job " << j;
 }
 
+TEST_P(Starvation, StarvationWaitDelaysTheReservation) {
+  const Cluster cluster = test::uniform_cluster(4, 4, 0);
+  const auto run = test::run_window(cluster, test::make_workload(starvation_workload()),
+                                    GetParam(), "starvation_wait=500");
+  expect_sound(run);
+  EXPECT_GE(run.result.records[4].start, 501) << "no reservation before its wait is 500 s";
+  EXPECT_LE(run.result.records[4].start, 620) << "then the running jobs drain";
+}
+
 INSTANTIATE_TEST_SUITE_P(Window, Starvation,
                          ::testing::Values("ipsched", "aucsched1", "aucsched2", "aucsched3"));
 

@@ -76,7 +76,7 @@ Time WindowScheduler::first_tick_at_or_after(Time t) const {
 Time WindowScheduler::key_changes_at(const Pass& pass) const {
   const Time now = pass.view->now;
   if (config_.priority != PriorityKind::Basic) return now + 1;
-  if (!pass.reservation) return kNoTime;
+  if (!pass.reservation) return guard_due_at(pass);
   const Reservation& r = *pass.reservation;
   if (r.start <= now) return now + 1;
   Time first = r.start;
@@ -84,6 +84,14 @@ Time WindowScheduler::key_changes_at(const Pass& pass) const {
     if (s != r.slot && !pass.holds[s])
       first = std::min(first, r.start - pass.jobs[s]->req.time_limit + 1);
   return std::max(first, now + 1);
+}
+
+// When the top job's wait reaches starvation_wait (it gets the reservation then); kNoTime
+// without the guard or when the reservation is already due.
+Time WindowScheduler::guard_due_at(const Pass& pass) const {
+  if (config_.starvation != Starvation::Reserve || pass.window.empty()) return kNoTime;
+  const Time due = pass.jobs[0]->submit + config_.starvation_wait;
+  return due > pass.view->now ? due : kNoTime;
 }
 
 WindowScheduler::PassKey WindowScheduler::key_of(const Pass& pass) {
@@ -123,7 +131,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
     pass.jobs.push_back(&view.job(w.ref));
     pass.masks.push_back(job_node_mask(*view.cluster, view.job(w.ref)));
   }
-  if (config_.starvation == Starvation::Reserve)
+  if (config_.starvation == Starvation::Reserve && guard_due_at(pass) == kNoTime)
     pass.reservation = plan_reservation(view, pass.window[0], 0, pass.masks[0]);
   pass.layout = make_layout(*view.cluster, pass.reservation.has_value());
   pass.holds.assign(pass.window.size(), 0);

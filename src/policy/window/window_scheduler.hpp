@@ -35,6 +35,7 @@ struct WindowConfig {
   std::int64_t solver_effort = 0;
   double solver_time_limit = 0.0;
   Starvation starvation = Starvation::Reserve;  // the documents: None
+  Time starvation_wait = 0;  // reserve: the top job's wait before it gets the reservation
   bool slurm_bids = true;          // AUCSCHED1
   int pricing_rounds = 3;          // IPSCHED
   int repack_losers = 8;           // IPSCHED: losers tried in pairwise repacking per round
@@ -70,6 +71,7 @@ class WindowScheduler : public Scheduler {
   };
   static PassKey key_of(const Pass& pass);
   Time key_changes_at(const Pass& pass) const;
+  Time guard_due_at(const Pass& pass) const;
   Time first_tick_at_or_after(Time t) const;
   void run_pass(const SystemView& view, Decisions& out);
   std::vector<WindowJob> take_window(const SystemView& view) const;
