@@ -49,7 +49,7 @@ void read_common(Params& p, window::WindowConfig& c) {
                               "large jobs can starve (the documents' setting)") == "reserve"
                      ? window::Starvation::Reserve
                      : window::Starvation::None;
-  c.starvation_wait = p.get_int("starvation_wait", 0, 0, INT64_MAX / 4,
+  c.starvation_wait = p.get_int("starvation_wait", 0, 0, 1000000000,
                                 "starvation=reserve: seconds the top job must have waited before "
                                 "it gets the reservation; 0 = from its first pass, as EASY "
                                 "backfill");
