@@ -88,7 +88,9 @@ std::vector<WindowProblem> capture(const ReplayCase& c) {
   hs::Cluster cluster = *hs::builtin_cluster(c.cluster);
   hs::Workload workload = hs::generate_workload(c.workload, cluster, 1);
   hs::bind_workload(cluster, workload);
-  hs::Params params = hs::Params::parse("", "<bench>");
+  // The windows docs/solver.md measured: no reservation dimensions (the default until
+  // starvation=reserve became it).
+  hs::Params params = hs::Params::parse("starvation=none", "<bench>");
   auto scheduler = hs::make_window_scheduler(c.scheduler, params);
   std::vector<WindowProblem> problems;
   dynamic_cast<hs::window::WindowScheduler&>(*scheduler).observe_problems(

@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "policy/window/window_schedulers.hpp"
 #include "util/error.hpp"
+#include "util/params.hpp"
 
 namespace hs::cli::repro {
 
@@ -53,6 +55,16 @@ double parse_number(const std::string& text, const std::string& path, long line_
 }
 
 }  // namespace
+
+std::string with_documents_setting(const std::string& spec) {
+  const auto colon = spec.find(':');
+  const std::string name = spec.substr(0, colon);
+  const auto window = window_scheduler_names();
+  if (std::find(window.begin(), window.end(), name) == window.end()) return spec;
+  const std::string options = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  if (Params::parse(options, "<scheduler " + name + ">").has("starvation")) return spec;
+  return spec + (options.empty() ? ":" : ",") + "starvation=none";
+}
 
 const std::vector<TableInfo>& repro_tables() {
   static const std::vector<TableInfo> tables = {
@@ -178,7 +190,7 @@ std::vector<PublishedValue> read_published_dir(const std::string& dir) {
 std::vector<Experiment> read_experiments(const std::string& path) {
   std::vector<Experiment> out;
   for_each_row(path, kExperimentHeader, [&](const std::vector<std::string>& c, long line_no) {
-    Experiment e{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
+    Experiment e{c[0], c[1], c[2], c[3], c[4], c[5], with_documents_setting(c[6]), c[7]};
     if (!find_table(e.table)) throw InputError({path, line_no}, "table", e.table, "unknown table");
     for (const auto* field : {&e.cluster, &e.workload_spec, &e.scheduler_spec})
       if (field->empty()) throw InputError({path, line_no}, "spec", "", "empty run field");

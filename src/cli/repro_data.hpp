@@ -17,10 +17,16 @@ struct PublishedValue {
   std::string text;  // as printed in the document (keeps its precision)
 };
 
+// The documents' window schedulers have no starvation guard; ours reserve for the top job by
+// default. A window scheduler spec without a `starvation` option gets `starvation=none` so
+// the runs are the documents' ("aucsched1" -> "aucsched1:starvation=none"); other specs are
+// returned as they are.
+std::string with_documents_setting(const std::string& spec);
+
 // One published (table, machine, workload, scheduler) and the run that reproduces it.
 struct Experiment {
   std::string table, machine, workload, scheduler;
-  std::string cluster, workload_spec, scheduler_spec;
+  std::string cluster, workload_spec, scheduler_spec;  // scheduler_spec: with_documents_setting
   std::string quick_workload_spec;  // empty = not part of --quick
 };
 

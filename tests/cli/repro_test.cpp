@@ -3,6 +3,7 @@
 // every table heading and numbers read back from the runs' summary.csv.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include "cli/main_command.hpp"
 #include "cli/repro_data.hpp"
 #include "cli/repro_document.hpp"
+#include "policy/window/window_schedulers.hpp"
 #include "util/error.hpp"
 
 namespace hs::cli::repro {
@@ -82,6 +84,25 @@ TEST(Repro, EveryPublishedRowHasAnExperiment) {
   for (const auto& e : experiments)
     if (!e.quick_workload_spec.empty()) ++quick[e.table];
   EXPECT_EQ(quick.size(), repro_tables().size()) << "every table needs a quick experiment";
+}
+
+TEST(Repro, WindowSchedulersRunWithoutTheStarvationGuard) {
+  EXPECT_EQ(with_documents_setting("aucsched3"), "aucsched3:starvation=none");
+  EXPECT_EQ(with_documents_setting("ipsched:priority=multifactor,objective=priority"),
+            "ipsched:priority=multifactor,objective=priority,starvation=none");
+  EXPECT_EQ(with_documents_setting("aucsched2:starvation=reserve"), "aucsched2:starvation=reserve");
+  EXPECT_EQ(with_documents_setting("backfill:priority=multifactor"),
+            "backfill:priority=multifactor");
+  EXPECT_EQ(with_documents_setting("easy+weighted+datadriven"), "easy+weighted+datadriven");
+  int window_rows = 0;
+  for (const auto& e : read_experiments(kRepro + "/experiments.csv")) {
+    const auto window = window_scheduler_names();
+    const std::string name = e.scheduler_spec.substr(0, e.scheduler_spec.find(':'));
+    if (std::find(window.begin(), window.end(), name) == window.end()) continue;
+    ++window_rows;
+    EXPECT_NE(e.scheduler_spec.find("starvation=none"), std::string::npos) << e.scheduler_spec;
+  }
+  EXPECT_GT(window_rows, 0);
 }
 
 TEST(Repro, BadFilesNameFileLineAndValue) {

@@ -53,7 +53,9 @@ void expect_same_decisions(const Replay& a, const Replay& b) {
 
 class RepeatedPasses : public ::testing::TestWithParam<std::string> {
  protected:
-  std::string extra() const { return GetParam() == "aucsched2" ? ",starvation=reserve" : ""; }
+  std::string extra() const {
+    return GetParam() == "aucsched2" ? ",starvation=reserve" : ",starvation=none";
+  }
 };
 
 // Skipping passes that would repeat the last idle pass changes no decision.
@@ -78,6 +80,16 @@ TEST_P(RepeatedPasses, LongBlockingJobCostsFewPasses) {
 // passes (the pass key changes without an event); the replay is still the same.
 TEST_P(RepeatedPasses, WithReservationTheReplayIsTheSame) {
   const std::string opts = ",starvation=reserve";
+  const Replay skip = replay(GetParam(), "idle_passes=skip" + opts, 9000, true);
+  const Replay solve = replay(GetParam(), "idle_passes=solve" + opts, 9000, true);
+  expect_same_decisions(skip, solve);
+  EXPECT_LT(skip.result.passes, solve.result.passes / 10);
+}
+
+// With starvation_wait the reservation appears when the top job's wait reaches it, again
+// without an event; the replay is still the same.
+TEST_P(RepeatedPasses, WithDelayedReservationTheReplayIsTheSame) {
+  const std::string opts = ",starvation=reserve,starvation_wait=3000";
   const Replay skip = replay(GetParam(), "idle_passes=skip" + opts, 9000, true);
   const Replay solve = replay(GetParam(), "idle_passes=solve" + opts, 9000, true);
   expect_same_decisions(skip, solve);

@@ -135,8 +135,9 @@ TEST_P(RandomWorkloads, NeverExceedCapacity) {
 INSTANTIATE_TEST_SUITE_P(Window, RandomWorkloads,
                          ::testing::Values("ipsched", "aucsched1", "aucsched2", "aucsched3"));
 
-// A whole-machine job behind a stream of one-node jobs: with starvation=none the stream keeps
-// the machine busy (the IP prefers several small jobs), with starvation=reserve it drains.
+// A whole-machine job behind a stream of one-node jobs: with starvation=none (the documents)
+// the stream keeps the machine busy (the IP prefers several small jobs), with
+// starvation=reserve (the default) it drains.
 class Starvation : public ::testing::TestWithParam<const char*> {};
 
 std::vector<JobSpec> starvation_workload() {
@@ -149,7 +150,8 @@ std::vector<JobSpec> starvation_workload() {
 
 TEST_P(Starvation, ReserveBoundsTheBigJobsWait) {
   const Cluster cluster = test::uniform_cluster(4, 4, 0);
-  const auto none = test::run_window(cluster, test::make_workload(starvation_workload()), GetParam());
+  const auto none = test::run_window(cluster, test::make_workload(starvation_workload()),
+                                     GetParam(), "starvation=none");
   const auto reserve = test::run_window(cluster, test::make_workload(starvation_workload()),
                                         GetParam(), "starvation=reserve");
   expect_sound(none);
@@ -158,6 +160,27 @@ TEST_P(Starvation, ReserveBoundsTheBigJobsWait) {
   const Time big_reserve = reserve.result.records[4].start;
   EXPECT_GE(big_none, 1400) << "the documents' behaviour lets the big job wait";
   EXPECT_LE(big_reserve, 110) << "the reservation starts it when the first jobs end";
+}
+
+TEST_P(Starvation, TheGuardIsTheDefault) {
+  const Cluster cluster = test::uniform_cluster(4, 4, 0);
+  const auto plain =
+      test::run_window(cluster, test::make_workload(starvation_workload()), GetParam());
+  const auto reserve = test::run_window(cluster, test::make_workload(starvation_workload()),
+                                        GetParam(), "starvation=reserve");
+  expect_sound(plain);
+  EXPECT_LE(plain.result.records[4].start, 110) << "no option: the big job is protected";
+  for (std::size_t j = 0; j < plain.result.records.size(); ++j)
+    EXPECT_EQ(plain.result.records[j].start, reserve.result.records[j].start) << "job " << j;
+}
+
+TEST_P(Starvation, StarvationWaitDelaysTheReservation) {
+  const Cluster cluster = test::uniform_cluster(4, 4, 0);
+  const auto run = test::run_window(cluster, test::make_workload(starvation_workload()),
+                                    GetParam(), "starvation_wait=500");
+  expect_sound(run);
+  EXPECT_GE(run.result.records[4].start, 501) << "no reservation before its wait is 500 s";
+  EXPECT_LE(run.result.records[4].start, 620) << "then the running jobs drain";
 }
 
 INSTANTIATE_TEST_SUITE_P(Window, Starvation,

@@ -12,7 +12,8 @@ using test::JobSpec;
 // 3 x 4 cores with the middle node busy: J1 (8 cores) can only combine the two outer
 // nodesets (class C, low F); J2 (4 cores, lower priority) has class A bids. The two exclude
 // each other. The documents' alpha weight lets J2's preference outweigh the priority
-// difference of 1; the lexicographic weight keeps the higher priority first.
+// difference of 1; the lexicographic weight keeps the higher priority first. Both without the
+// starvation guard, as in the documents (the guard would hold J1's placement).
 Decisions one_pass(const std::string& options) {
   const Cluster cluster = test::uniform_cluster(3, 4, 0);
   Workload w = test::make_workload({JobSpec{.ntasks = 8}, JobSpec{.ntasks = 4}});
@@ -33,13 +34,14 @@ Decisions one_pass(const std::string& options) {
 }
 
 TEST(Weighting, AlphaCanInvertPriorityOrder) {
-  const Decisions d = one_pass("slurm_bids=false,solver=exhaustive");
+  const Decisions d = one_pass("slurm_bids=false,solver=exhaustive,starvation=none");
   ASSERT_EQ(d.starts.size(), 1u);
   EXPECT_EQ(d.starts[0].job, 1);
 }
 
 TEST(Weighting, LexicographicKeepsPrioritySumFirst) {
-  const Decisions d = one_pass("slurm_bids=false,solver=exhaustive,weighting=lexicographic");
+  const Decisions d =
+      one_pass("slurm_bids=false,solver=exhaustive,weighting=lexicographic,starvation=none");
   ASSERT_EQ(d.starts.size(), 1u);
   EXPECT_EQ(d.starts[0].job, 0);
   EXPECT_EQ(d.starts[0].alloc.nodes(), (std::vector<NodeIndex>{0, 2}));

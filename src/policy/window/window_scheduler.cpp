@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 #include "policy/window/auction_bids.hpp"
 #include "policy/window/ipsched_columns.hpp"
@@ -75,7 +76,7 @@ Time WindowScheduler::first_tick_at_or_after(Time t) const {
 Time WindowScheduler::key_changes_at(const Pass& pass) const {
   const Time now = pass.view->now;
   if (config_.priority != PriorityKind::Basic) return now + 1;
-  if (!pass.reservation) return kNoTime;
+  if (!pass.reservation) return guard_due_at(pass);
   const Reservation& r = *pass.reservation;
   if (r.start <= now) return now + 1;
   Time first = r.start;
@@ -83,6 +84,14 @@ Time WindowScheduler::key_changes_at(const Pass& pass) const {
     if (s != r.slot && !pass.holds[s])
       first = std::min(first, r.start - pass.jobs[s]->req.time_limit + 1);
   return std::max(first, now + 1);
+}
+
+// When the top job's wait reaches starvation_wait (it gets the reservation then); kNoTime
+// without the guard or when the reservation is already due.
+Time WindowScheduler::guard_due_at(const Pass& pass) const {
+  if (config_.starvation != Starvation::Reserve || pass.window.empty()) return kNoTime;
+  const Time due = pass.jobs[0]->submit + config_.starvation_wait;
+  return due > pass.view->now ? due : kNoTime;
 }
 
 WindowScheduler::PassKey WindowScheduler::key_of(const Pass& pass) {
@@ -122,7 +131,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
     pass.jobs.push_back(&view.job(w.ref));
     pass.masks.push_back(job_node_mask(*view.cluster, view.job(w.ref)));
   }
-  if (config_.starvation == Starvation::Reserve)
+  if (config_.starvation == Starvation::Reserve && guard_due_at(pass) == kNoTime)
     pass.reservation = plan_reservation(view, pass.window[0], 0, pass.masks[0]);
   pass.layout = make_layout(*view.cluster, pass.reservation.has_value());
   pass.holds.assign(pass.window.size(), 0);
@@ -141,8 +150,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
     stats_.push_back(stats);
     return;
   }
-  const auto winners = config_.model == Model::Ipsched ? solve_ipsched(pass, stats)
-                                                       : solve_auction(pass, stats);
+  const auto winners = solve_guarded(pass, stats);
   std::vector<std::string> problems;
   out.starts = verified_starts(view, pass.window, winners, problems);
   stats.started = static_cast<int>(out.starts.size());
@@ -155,6 +163,32 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   stats.pass_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   stats_.push_back(stats);
+}
+
+std::vector<Candidate> WindowScheduler::solve_model(const Pass& pass, PassStats& stats) {
+  return config_.model == Model::Ipsched ? solve_ipsched(pass, stats) : solve_auction(pass, stats);
+}
+
+// A reservation starting now means the top job fits now. The reservation pins one placement
+// of it, which can rule out the co-allocation that starts it beside others (the documents'
+// motivating example), so the pass first solves without it: if that answer starts the top
+// job, nothing is left to protect. Otherwise (or on an IPSCHED time-out) the reservation
+// holds as before.
+std::vector<Candidate> WindowScheduler::solve_guarded(Pass& pass, PassStats& stats) {
+  if (!pass.reservation || pass.reservation->start > pass.view->now)
+    return solve_model(pass, stats);
+  const int top = pass.reservation->slot;
+  auto reservation = std::exchange(pass.reservation, std::nullopt);
+  auto holds = std::exchange(pass.holds, std::vector<char>(pass.window.size(), 0));
+  auto layout = std::exchange(pass.layout, make_layout(*pass.view->cluster, false));
+  auto winners = solve_model(pass, stats);
+  pass.reservation = std::move(reservation);
+  pass.holds = std::move(holds);
+  pass.layout = std::move(layout);
+  const bool top_starts = std::any_of(winners.begin(), winners.end(),
+                                      [top](const Candidate& c) { return c.slot == top; });
+  if (top_starts || stats.timed_out) return winners;
+  return solve_model(pass, stats);
 }
 
 std::vector<Candidate> WindowScheduler::auction_bids(const Pass& pass) const {

@@ -34,7 +34,8 @@ struct WindowConfig {
   std::string solver = "lagrangian";
   std::int64_t solver_effort = 0;
   double solver_time_limit = 0.0;
-  Starvation starvation = Starvation::None;
+  Starvation starvation = Starvation::Reserve;  // the documents: None
+  Time starvation_wait = 0;  // reserve: the top job's wait before it gets the reservation
   bool slurm_bids = true;          // AUCSCHED1
   int pricing_rounds = 3;          // IPSCHED
   int repack_losers = 8;           // IPSCHED: losers tried in pairwise repacking per round
@@ -70,6 +71,7 @@ class WindowScheduler : public Scheduler {
   };
   static PassKey key_of(const Pass& pass);
   Time key_changes_at(const Pass& pass) const;
+  Time guard_due_at(const Pass& pass) const;
   Time first_tick_at_or_after(Time t) const;
   void run_pass(const SystemView& view, Decisions& out);
   std::vector<WindowJob> take_window(const SystemView& view) const;
@@ -77,6 +79,8 @@ class WindowScheduler : public Scheduler {
   std::vector<double> values(const Pass& pass, const std::vector<Candidate>& cands) const;
   solver::SolveResult solve(const Pass& pass, const std::vector<Candidate>& cands,
                             const std::vector<double>& vals, PassStats& stats);
+  std::vector<Candidate> solve_model(const Pass& pass, PassStats& stats);
+  std::vector<Candidate> solve_guarded(Pass& pass, PassStats& stats);
   std::vector<Candidate> solve_auction(const Pass& pass, PassStats& stats);
   std::vector<Candidate> solve_ipsched(const Pass& pass, PassStats& stats);
   bool limit_hit(const solver::SolveResult& r) const;

@@ -43,11 +43,16 @@ void read_common(Params& p, window::WindowConfig& c) {
                    "skip: a pass whose inputs equal those of the last pass that started "
                    "nothing is not solved again (same outcome, less time); solve: always solve") ==
       "skip";
-  c.starvation = p.get_choice("starvation", "none", {"none", "reserve"},
-                              "none (the documents) or reserve: protect the top job's "
-                              "backfill-style reservation") == "reserve"
+  c.starvation = p.get_choice("starvation", "reserve", {"reserve", "none"},
+                              "reserve: the top waiting job keeps a backfill-style "
+                              "reservation that no other start may delay; none: no guard, "
+                              "large jobs can starve (the documents' setting)") == "reserve"
                      ? window::Starvation::Reserve
                      : window::Starvation::None;
+  c.starvation_wait = p.get_int("starvation_wait", 0, 0, 1000000000,
+                                "starvation=reserve: seconds the top job must have waited before "
+                                "it gets the reservation; 0 = from its first pass, as EASY "
+                                "backfill");
 }
 
 void read_ipsched(Params& p, window::WindowConfig& c) {
