@@ -13,7 +13,8 @@ if [[ "$(id -u)" -ne 0 ]]; then
 fi
 bash "$ROOT/scripts/slurm-lab/install.sh" >/dev/null || { echo "cannot install the Slurm lab" >&2; exit 1; }
 OUT=${HETSCHED_LIVE_OUT:-$ROOT/build/live}
-export HETSCHED_LAB=/tmp/hetsched-live-lab
+# Its own directory and ports, so that it never meets a developer's lab (lab.sh's default).
+export HETSCHED_LAB=/tmp/hetsched-live-lab LAB_PORT_BASE=${LAB_PORT_BASE:-37000}
 status=0
 timeout --signal=TERM --kill-after=30 900 bash "$HERE/bridge_faults.sh" "$OUT/bridge" || status=$?
 # Also after a time-out: the bridge by its pid, then the lab's daemons by theirs.
