@@ -5,12 +5,16 @@
 #include <sstream>
 #include <vector>
 
+#include "util/natural_sort.hpp"
+
 namespace hs::bridge {
 
 namespace {
 
 std::string joined(std::vector<std::string> nodes) {
-  std::sort(nodes.begin(), nodes.end());
+  std::sort(nodes.begin(), nodes.end(), [](const std::string& a, const std::string& b) {
+    return natural_less(a, b);
+  });
   std::string out;
   for (const std::string& n : nodes) out += (out.empty() ? "" : ",") + n;
   return out;
@@ -44,7 +48,8 @@ std::string shadow_report(const std::map<std::int64_t, ShadowPrediction>& predic
   if (!gaps.empty()) mean /= static_cast<double>(gaps.size());
   std::ostringstream out;
   out << "# Shadow mode: " << scheduler << " against Slurm\n\n"
-      << "Jobs the policy would have started: " << predictions.size() << "; started by Slurm since: "
+      << "Jobs the policy would have started before Slurm did: " << predictions.size()
+      << " (jobs Slurm started first are not listed); started by Slurm since: "
       << gaps.size() << " (" << not_started << " not yet).\n\n";
   if (!gaps.empty()) {
     out << "- same node set: " << same << " of " << gaps.size() << "\n"
