@@ -53,10 +53,25 @@ collect_timing() {
   ' "$log" > "$OUT/controller_timing.csv"
 }
 
+# The model replays the run on the real controller's clock: its start (whole seconds
+# after the clock epoch, as slurmctld's time() counts) and the epoch itself (wall-clock
+# rounding). MODEL_CLOCK=default leaves the model's documented defaults.
+clock_options() {
+  [[ "${MODEL_CLOCK:-real}" == default ]] && return 0
+  local epoch start
+  epoch=$(cat "$OUT/clock_epoch")
+  start=$(awk -F, '$1 == "controller_start" { s = $2 } END { if (s != "") printf "%d", (s < 0 && s != int(s)) ? int(s) - 1 : int(s) }' \
+    "$OUT/controller_timing.csv")
+  [[ -n "$start" ]] || { echo "$OUT/controller_timing.csv: no controller_start line" >&2; return 1; }
+  echo "--opt controller_start=$start,wall_clock=$epoch"
+}
+
 run_model() {
+  local clock
+  clock=$(clock_options)
   # shellcheck disable=SC2086
   "$HETSCHED" simulate --cluster "$SLURM_CONF" --workload "$OUT/jobs.txt" --scheduler backfill \
-    ${MODEL_OPTS:-} --out "$OUT/model" >/dev/null
+    $clock ${MODEL_OPTS:-} --out "$OUT/model" >/dev/null
 }
 
 compare() {

@@ -24,6 +24,11 @@ struct SlurmConfig {
   std::size_t default_queue_depth = 100;  // jobs an event-triggered main pass tests
   bool backfill_enabled = true;      // false = sched/builtin (strict priority FIFO only)
   Time bf_interval = 30;
+  // The controller's clock (docs/slurm-model.md, "The controller's clock"): when slurmctld
+  // started, in seconds after t = 0 (its main loop and backfill agent count from there).
+  // The default puts the full-pass ticks on multiples of sched_interval and lets the first
+  // backfill cycle run at t = 0.
+  Time controller_start = -60;
   BackfillConfig backfill;           // window, resolution, max_job_test, reserve_depth
   bool topology = true;              // topology/tree when the cluster has switches
   bool lowest_top_switch = false;    // topology_top=lowest: Slurm 2.x's top-switch rule
@@ -53,7 +58,14 @@ class SlurmScheduler : public Scheduler {
   std::optional<Time> next_wake(const SystemView& view) const;
   void forget_started(const std::vector<StartDecision>& starts);
   void mark_full_dirty(Time now);
-  void mark_backfill_dirty(Time now);
+  void record_change(Time now);
+  void catch_up(Time now);
+  Time full_tick_after(Time t) const;
+  Time last_background_pass(Time now) const;
+  bool batch_pass_due(Time now) const;
+  bool backfill_due(Time now) const;
+  void run_main(PassState& s, const SystemView& view);
+  void run_backfill(PassState& s, const SystemView& view, Decisions& out);
 
   SlurmConfig config_;
   PriorityModel priority_;
@@ -66,15 +78,18 @@ class SlurmScheduler : public Scheduler {
   std::vector<char> started_;        // per JobRef, scratch for one call
   const Workload* workload_ = nullptr;
 
-  bool main_requested_ = false;      // a submission asked for a (delayed) main pass
-  bool main_now_ = false;            // a job ended: main pass right away
+  // The controller's clock. A submission or an end asks for a main pass (job_sched_cnt);
+  // the background loop runs it batch_sched_delay after its previous pass. Backfill runs
+  // bf_interval after the end of its previous cycle, once something changed since then.
+  Time main_request_ = kNoTime;      // first unserved request for a main pass
   bool full_dirty_ = false;          // something changed since the last full pass
-  bool backfill_dirty_ = false;      // something changed since the last backfill pass
   bool changed_since_main_ = true;   // a full pass could start something new
   bool last_main_truncated_ = false;
-  Time last_main_ = -1;
+  Time last_background_ = 0;         // last main pass of the background loop
   Time next_full_ = 0;
-  Time next_backfill_ = 0;
+  Time last_backfill_ = 0;           // last backfill cycle (its end: instantaneous here)
+  Time change_since_backfill_ = kNoTime;  // first change at or after last_backfill_
+  Time last_change_ = kNoTime;
   Time last_now_ = -1;               // a call earlier than this starts a new replay
   std::int64_t main_passes_ = 0;
   std::int64_t backfill_passes_ = 0;
