@@ -24,7 +24,8 @@ source "$HERE/replay-lib.sh"
 # slurmctld.log -> controller_timing.csv: event,t,detail with t in seconds after the run's
 # clock epoch (negative before it). Events: clock_epoch (t = the epoch itself),
 # controller_start, backfill_begin, backfill_end (detail: jobs tested), main_pass (detail:
-# full|default), start (detail: job id and the pass that started it: main|backfill).
+# full|default), start (detail: job id and the pass that started it: main|backfill), plan
+# (a backfill reservation: job id, planned start after the epoch, nodes).
 collect_timing() {
   local log epoch
   log="$(dirname "$SLURM_CONF")/log/slurmctld.log"
@@ -37,8 +38,11 @@ collect_timing() {
     function secs(   ts, d) {  # [YYYY-MM-DDTHH:MM:SS.mmm] -> seconds after epoch
       ts = substr($1, 2, 23); gsub(/[-T:]/, " ", ts)
       split(ts, d, " ")
-      return sprintf("%.3f", mktime(d[1] " " d[2] " " d[3] " " d[4] " " d[5] " " int(d[6])) +
-                     (d[6] - int(d[6])) - epoch)
+      return sprintf("%.3f", mktime(d[1] " " d[2] " " d[3] " " d[4] " " d[5] " " int(d[6])) + (d[6] - int(d[6])) - epoch)
+    }
+    function stamp(text,   d) {  # YYYY-MM-DDTHH:MM:SS -> seconds after epoch
+      gsub(/[-T:]/, " ", text); split(text, d, " ")
+      return mktime(d[1] " " d[2] " " d[3] " " d[4] " " d[5] " " d[6]) - epoch
     }
     function jobid(   i) { for (i = 1; i <= NF; ++i) if ($i ~ /^JobId=/) return substr($i, 7); return "" }
     BEGIN { print "event,t,detail"; print "clock_epoch," epoch "," }
@@ -49,7 +53,8 @@ collect_timing() {
     /Running job scheduler for full queue/ { print "main_pass," secs() ",full"; next }
     /Running job scheduler for default depth/ { print "main_pass," secs() ",default"; next }
     /sched: Allocate JobId=/ { print "start," secs() "," jobid() " main"; next }
-    /backfill: Started JobId=/ { print "start," secs() "," jobid() " backfill"; next }
+    /backfill: .*Started JobId=/ { print "start," secs() "," jobid() " backfill"; next }
+    /_dump_job_sched: JobId=/ { t = $8; sub(/,$/, "", t); print "plan," secs() "," jobid() " at " stamp(t) " on " $(NF - 3); next }
   ' "$log" > "$OUT/controller_timing.csv"
 }
 
