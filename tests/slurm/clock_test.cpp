@@ -1,6 +1,7 @@
-// The controller's clock in the Slurm model: main passes of the background loop under
-// batch_sched_delay, backfill cycles counted from the end of the previous cycle (and the
-// controller's start), bf_resolution rounding on the wall clock.
+// The Slurm model's two pass clocks. clock=controller: main passes of the background loop
+// under batch_sched_delay, backfill cycles counted from the end of the previous cycle (and
+// the controller's start), bf_resolution rounding on the wall clock. clock=grid (the
+// default): the reproduction tables' timing, which must not move.
 #include <gtest/gtest.h>
 
 #include "policy/slurm/slurm_scheduler.hpp"
@@ -34,8 +35,9 @@ SimResult replay(const Cluster& c, const Workload& w, const SlurmConfig& config)
   return r;
 }
 
-SlurmConfig config_started_at(Time controller_start) {
+SlurmConfig controller_clock(Time controller_start = -60) {
   SlurmConfig c;
+  c.clock = ClockMode::Controller;
   c.controller_start = controller_start;
   return c;
 }
@@ -46,7 +48,7 @@ TEST(SlurmClock, AnEndWaitsForBatchSchedDelayAfterTheLastBackgroundPass) {
   const Cluster c = make_cluster(1, 1);
   const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
                                      {.ntasks = 1, .limit = 60, .run = 10, .submit = 8}});
-  const SimResult r = replay(c, w, {});
+  const SimResult r = replay(c, w, controller_clock());
   EXPECT_EQ(r.records[0].start, 0);
   EXPECT_EQ(r.records[1].start, 11);
 }
@@ -55,8 +57,8 @@ TEST(SlurmClock, SubmissionsRightAfterTheControllerStartWait) {
   // slurmctld's loop counts batch_sched_delay from its own start.
   const Cluster c = make_cluster(1, 1);
   const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10}});
-  EXPECT_EQ(replay(c, w, config_started_at(-1)).records[0].start, 2);
-  EXPECT_EQ(replay(c, w, config_started_at(-5)).records[0].start, 0);
+  EXPECT_EQ(replay(c, w, controller_clock(-1)).records[0].start, 2);
+  EXPECT_EQ(replay(c, w, controller_clock(-5)).records[0].start, 0);
 }
 
 // n1, n2 with one core each: J1 holds n1 until 200, J2 (both nodes) blocks the
@@ -72,7 +74,7 @@ TEST(SlurmClock, BackfillRunsAtTheFirstChangeAfterAQuietInterval) {
   // second once bf_interval has passed, runs at 70 (no fixed 30 s grid).
   const Cluster c = make_cluster(2, 1);
   const Workload w = workload_of(c, blocked_partition(70, 60));
-  EXPECT_EQ(replay(c, w, {}).records[2].start, 70);
+  EXPECT_EQ(replay(c, w, controller_clock()).records[2].start, 70);
 }
 
 TEST(SlurmClock, BackfillCyclesCountFromTheControllerStart) {
@@ -80,7 +82,7 @@ TEST(SlurmClock, BackfillCyclesCountFromTheControllerStart) {
   // waits until 55.
   const Cluster c = make_cluster(2, 1);
   const Workload w = workload_of(c, blocked_partition(40, 60));
-  EXPECT_EQ(replay(c, w, config_started_at(-5)).records[2].start, 55);
+  EXPECT_EQ(replay(c, w, controller_clock(-5)).records[2].start, 55);
 }
 
 TEST(SlurmClock, ReservationsAreRoundedOnTheWallClock) {
@@ -89,11 +91,43 @@ TEST(SlurmClock, ReservationsAreRoundedOnTheWallClock) {
   // reservation begins at 200 (t = 0 is 40 s past a minute) but not when it begins at 180.
   const Cluster c = make_cluster(2, 1);
   const Workload w = workload_of(c, blocked_partition(70, 120));
-  SlurmConfig on_minute;
-  SlurmConfig past_minute;
+  const SlurmConfig on_minute = controller_clock();
+  SlurmConfig past_minute = controller_clock();
   past_minute.backfill.epoch = 1700000000 + 40 - 1700000000 % 60;
   EXPECT_GT(replay(c, w, on_minute).records[2].start, 70);
   EXPECT_EQ(replay(c, w, past_minute).records[2].start, 70);
+}
+
+TEST(SlurmClock, TheDefaultGridClockKeepsTheReproductionSchedule) {
+  // clock=grid, the default (and the clock of docs/reproduction.md): J1's end at 10 runs a
+  // main pass at once (J2 at 10, not 11); in the blocked partition J3 (arriving at 70)
+  // waits for the bf_interval grid's tick at 90, J2 starts at J1's end, 200.
+  Params defaults;
+  const SlurmConfig grid = slurm_config_from(defaults);
+  ASSERT_EQ(grid.clock, ClockMode::Grid);
+  const Cluster one = make_cluster(1, 1);
+  const Workload ended = workload_of(one, {{.ntasks = 1, .limit = 60, .run = 10},
+                                           {.ntasks = 1, .limit = 60, .run = 10, .submit = 8}});
+  EXPECT_EQ(replay(one, ended, grid).records[1].start, 10);
+  const Cluster two = make_cluster(2, 1);
+  const Workload blocked = workload_of(two, blocked_partition(70, 60));
+  const SimResult r = replay(two, blocked, grid);
+  std::vector<Time> starts;
+  for (const JobRecord& j : r.records) starts.push_back(j.start);
+  EXPECT_EQ(starts, (std::vector<Time>{0, 200, 90}));
+}
+
+TEST(SlurmClock, ControllerOptionsNeedTheControllerClock) {
+  Params real = Params::parse("clock=controller,controller_start=-3,wall_clock=1700000000",
+                              "<test>");
+  const SlurmConfig c = slurm_config_from(real);
+  EXPECT_EQ(c.clock, ClockMode::Controller);
+  EXPECT_EQ(c.controller_start, -3);
+  EXPECT_EQ(c.backfill.epoch, 1700000000);
+  Params grid = Params::parse("controller_start=-3", "<test>");
+  EXPECT_THROW(slurm_config_from(grid), InputError);
+  Params grid_wall = Params::parse("clock=grid,wall_clock=1700000000", "<test>");
+  EXPECT_THROW(slurm_config_from(grid_wall), InputError);
 }
 
 }  // namespace

@@ -30,14 +30,27 @@ SlurmConfig slurm_config_from(Params& p) {
                    "SchedulerType: sched/backfill, or sched/builtin (main pass only, FIFO)") ==
       "backfill";
   c.bf_interval = p.get_int("bf_interval", 30, 1, 86400,
-                            "seconds from the end of a backfill cycle to the next");
+                            "seconds between backfill passes (clock=controller: from the end "
+                            "of a cycle to the next)");
+  c.clock = p.get_choice(
+                "clock", "grid", {"grid", "controller"},
+                "pass timing: grid = periodic passes on fixed grids from t = 0, an end's main "
+                "pass at once (the reproduction tables'); controller = slurmctld's loops from "
+                "controller_start (closer to a real run; fidelity.sh uses it)") == "controller"
+                ? ClockMode::Controller
+                : ClockMode::Grid;
   c.controller_start = p.get_int(
       "controller_start", -60, -1000000000, 1000000000,
-      "seconds after t = 0 at which slurmctld started; its pass clocks count from there "
-      "(fidelity.sh passes the real one)");
+      "clock=controller: seconds after t = 0 at which slurmctld started; its pass clocks "
+      "count from there (fidelity.sh passes the real one)");
   c.backfill.epoch = p.get_int(
       "wall_clock", 0, 0, 100000000000LL,
-      "Unix time of t = 0: bf_resolution and the will-run 30 s groups round the wall clock");
+      "clock=controller: Unix time of t = 0; bf_resolution and the will-run 30 s groups "
+      "round the wall clock");
+  for (const char* key : {"controller_start", "wall_clock"})
+    if (c.clock == ClockMode::Grid && p.has(key))
+      throw InputError({"<options>", 0}, key, p.values().at(key),
+                       "applies to clock=controller only (the grid clock starts at t = 0)");
   c.backfill.window = 60 * p.get_int("bf_window", 1440, 1, 43200,
                                      "backfill planning horizon in minutes");
   c.backfill.resolution = p.get_int("bf_resolution", 60, 1, 3600,
@@ -88,37 +101,59 @@ void SlurmScheduler::attach(const SystemView& view) {
   free_.reset();
   started_.assign(view.workload->jobs.size(), 0);
   order_.clear();
-  full_dirty_ = false;
+  full_dirty_ = ended_since_main_ = false;
   main_request_ = change_since_backfill_ = last_change_ = kNoTime;
-  last_background_ = last_backfill_ = config_.controller_start;
-  next_full_ = full_tick_after(config_.controller_start);
+  // The grid clock's passes start at t = 0 (as if the last ones ran just before).
+  last_background_ = last_backfill_ =
+      config_.clock == ClockMode::Grid ? -1 : config_.controller_start;
+  next_full_ = full_tick_after(last_background_);
 }
 
 namespace {
 Time floor_div(Time a, Time b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-}  // namespace
 
-// First full-pass tick of the background loop strictly after t (ticks every
-// sched_interval from the controller's start).
-Time SlurmScheduler::full_tick_after(Time t) const {
-  const Time every = config_.sched_interval, origin = config_.controller_start;
+// First tick of origin + k * every strictly after t.
+Time tick_after(Time t, Time origin, Time every) {
   return origin + (floor_div(t - origin, every) + 1) * every;
 }
+}  // namespace
 
-// The background loop's last main pass before `now`: a batch pass or a full-pass tick.
-// Ticks the model skipped (they could start nothing) still count, as in slurmctld.
+// The pass timing of both clocks is decided here (full_tick_after, last_background_pass,
+// main_pass_due, backfill_pass_due); the rest of the scheduler only asks them.
+
+// First full-pass tick strictly after t: every sched_interval from t = 0 (grid) or from
+// the controller's start.
+Time SlurmScheduler::full_tick_after(Time t) const {
+  const Time origin = config_.clock == ClockMode::Grid ? 0 : config_.controller_start;
+  return tick_after(t, origin, config_.sched_interval);
+}
+
+// The last main pass before `now` that batch_sched_delay counts from. The controller's
+// background loop: a batch pass or a full-pass tick, skipped ticks (they could start
+// nothing) included, as in slurmctld. The grid clock: the last pass the model ran.
 Time SlurmScheduler::last_background_pass(Time now) const {
+  if (config_.clock == ClockMode::Grid) return last_background_;
   const Time tick = full_tick_after(now - 1) - config_.sched_interval;
   return std::max(last_background_, std::max(tick, config_.controller_start));
 }
 
-bool SlurmScheduler::batch_pass_due(Time now) const {
-  return main_request_ != kNoTime && now >= last_background_pass(now) + config_.batch_sched_delay;
+// When the requested main pass (main_request_ set) runs, as seen at `now`. The grid clock
+// runs it at once after an end, and on an idle machine (the simulator ends a replay when
+// a pass on an idle machine starts nothing; see docs/slurm-model.md).
+Time SlurmScheduler::main_pass_due(Time now, bool idle) const {
+  if (config_.clock == ClockMode::Grid && (ended_since_main_ || idle)) return main_request_;
+  return std::max(main_request_, last_background_pass(now) + config_.batch_sched_delay);
 }
 
-bool SlurmScheduler::backfill_due(Time now) const {
-  return config_.backfill_enabled && change_since_backfill_ != kNoTime &&
-         now >= last_backfill_ + config_.bf_interval;
+// When the next backfill pass runs, once something changed (change_since_backfill_ set):
+// the controller's agent bf_interval after its previous cycle and at the first change
+// since; the grid clock at the first tick of the bf_interval grid after both.
+Time SlurmScheduler::backfill_pass_due() const {
+  const Time every = config_.bf_interval;
+  if (config_.clock == ClockMode::Grid)
+    return std::max(tick_after(change_since_backfill_ - 1, 0, every),
+                    tick_after(last_backfill_, 0, every));
+  return std::max(change_since_backfill_, last_backfill_ + every);
 }
 
 void SlurmScheduler::mark_full_dirty(Time now) {
@@ -132,17 +167,23 @@ void SlurmScheduler::record_change(Time now) {
   last_change_ = now;
 }
 
+void SlurmScheduler::request_main_pass(Time now, bool ended) {
+  if (main_request_ == kNoTime) main_request_ = now;
+  ended_since_main_ = ended_since_main_ || ended;
+}
+
 // Passes the real controller ran before `now` while the model was not woken (nothing
-// waiting): they start nothing but move its clocks.
+// waiting): they start nothing but move its clocks. The grid clock has none: a pass that
+// was due runs at the next call.
 void SlurmScheduler::catch_up(Time now) {
+  if (config_.clock == ClockMode::Grid) return;
   if (main_request_ != kNoTime) {
-    const Time batch = std::max(main_request_, last_background_pass(main_request_) +
-                                                   config_.batch_sched_delay);
-    const Time at = std::min(batch, full_tick_after(main_request_ - 1));
+    const Time at = std::min(main_pass_due(main_request_, false),
+                             full_tick_after(main_request_ - 1));
     if (at < now) last_background_ = at, main_request_ = kNoTime;
   }
   while (config_.backfill_enabled && change_since_backfill_ != kNoTime) {
-    const Time at = std::max(change_since_backfill_, last_backfill_ + config_.bf_interval);
+    const Time at = backfill_pass_due();
     if (at >= now) break;
     last_backfill_ = at;
     change_since_backfill_ = last_change_ >= at ? last_change_ : kNoTime;
@@ -155,8 +196,11 @@ void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> event
     mark_full_dirty(view.now);
     record_change(view.now);
     changed_since_main_ = true;
-    if (main_request_ == kNoTime) main_request_ = view.now;  // job_sched_cnt++
-    if (e.kind == EventKind::Ended) continue;
+    // Every submission and end asks for a main pass (slurmctld's job_sched_cnt++); the
+    // grid clock counts only submissions the model queues.
+    const bool ended = e.kind == EventKind::Ended;
+    if (ended || config_.clock == ClockMode::Controller) request_main_pass(view.now, ended);
+    if (ended) continue;
     const Job& job = view.job(e.job);
     SelectOptions options;
     options.use_topology = config_.topology;
@@ -168,13 +212,16 @@ void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> event
     }
     priority_.on_submit(e.job, view.now);
     queue_->insert(order_, e.job);
+    if (config_.clock == ClockMode::Grid) request_main_pass(view.now, false);
   }
 }
 
 void SlurmScheduler::run_main(PassState& s, const SystemView& view) {
   const Time now = view.now;
   const bool full_due = full_dirty_ && now >= next_full_;
-  if (!full_due && !batch_pass_due(now)) return;
+  const bool requested_due =
+      main_request_ != kNoTime && now >= main_pass_due(now, view.running.empty());
+  if (!full_due && !requested_due) return;
   // A full pass with nothing changed since a complete main pass would start nothing.
   const bool useful = changed_since_main_ || last_main_truncated_ || !full_due ||
                       main_request_ != kNoTime;
@@ -188,6 +235,7 @@ void SlurmScheduler::run_main(PassState& s, const SystemView& view) {
   }
   last_background_ = now;
   main_request_ = kNoTime;
+  ended_since_main_ = false;
   if (full_due) {
     full_dirty_ = false;
     next_full_ = full_tick_after(now);
@@ -196,7 +244,9 @@ void SlurmScheduler::run_main(PassState& s, const SystemView& view) {
 
 void SlurmScheduler::run_backfill(PassState& s, const SystemView& view, Decisions& out) {
   const Time now = view.now;
-  if (!backfill_due(now)) return;
+  if (!config_.backfill_enabled || change_since_backfill_ == kNoTime ||
+      now < backfill_pass_due())
+    return;
   std::size_t started = 0;
   if (out.starts.size() < order_.size()) {  // someone is still waiting
     const BackfillStats st = backfill_.run(s, order_, partitions_, view.running);
@@ -206,14 +256,15 @@ void SlurmScheduler::run_backfill(PassState& s, const SystemView& view, Decision
     ++backfill_passes_;
   }
   last_backfill_ = now;
-  // A change in the cycle's own second (its starts included) is seen by the next one.
-  change_since_backfill_ = last_change_ == now ? now : kNoTime;
   if (started > 0) {
     mark_full_dirty(now);
     changed_since_main_ = true;
-    change_since_backfill_ = now;
     last_change_ = now;
   }
+  // The controller's agent sees a change in its cycle's own second (its starts included)
+  // in the next cycle; on the grid clock this pass has seen everything up to now.
+  change_since_backfill_ =
+      config_.clock == ClockMode::Controller && last_change_ == now ? now : kNoTime;
 }
 
 void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
@@ -250,11 +301,11 @@ std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
   const Time now = view.now;
   Time best = kNoTime;
   if (main_request_ != kNoTime)
-    best = std::min(best, std::max(last_background_pass(now + 1) + config_.batch_sched_delay, now + 1));
+    best = std::min(best, std::max(main_pass_due(now + 1, view.running.empty()), now + 1));
   if (full_dirty_ && (changed_since_main_ || last_main_truncated_))
     best = std::min(best, std::max(next_full_, now + 1));
   if (change_since_backfill_ != kNoTime && config_.backfill_enabled)
-    best = std::min(best, std::max(last_backfill_ + config_.bf_interval, now + 1));
+    best = std::min(best, std::max(backfill_pass_due(), now + 1));
   if (best == kNoTime) return std::nullopt;
   return best;
 }
