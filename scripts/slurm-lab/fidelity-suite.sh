@@ -10,12 +10,16 @@
 # Without WORKLOAD names every workload runs; `short` is the one-workload version (about
 # 6 minutes). Uses its own lab: HETSCHED_LAB (default /tmp/hetsched-fidelity-lab) and
 # LAB_PORT_BASE (default 29000). OUTDIR/summary.md gathers the headline figures.
+# The model replays each run on the real controller's clock (fidelity.sh passes
+# --opt clock=controller,controller_start=S,wall_clock=EPOCH); MODEL_CLOCK=grid runs the
+# model's default clock instead, for comparison.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 export HETSCHED=${HETSCHED:-$ROOT/build/hetsched}
 export HETSCHED_LAB=${HETSCHED_LAB:-/tmp/hetsched-fidelity-lab}
 export LAB_PORT_BASE=${LAB_PORT_BASE:-29000}
+export MODEL_CLOCK=${MODEL_CLOCK:-real}
 LOG_CONF=$'DebugFlags=Backfill\nSlurmctldDebug=debug'
 
 # name | nodes cores gpus | SelectTypeParameters | extra slurm.conf lines (\n) | generator | seed
@@ -80,7 +84,7 @@ delta_table() {  # $1: run dir -> id,abs_delta
 }
 
 write_report() {  # $1: workload dir (with run/ and slurm.conf)
-  local dir=$1 run=$1/run all_cores real model deltas
+  local dir=$1 run=$1/run all_cores real model deltas opts
   all_cores=$(awk '/^NodeName=/ { n = $1; sub(/.*\[1-/, "", n); sub(/\].*/, "", n)
       for (i = 1; i <= NF; ++i) { if ($i ~ /^Sockets=/) s = substr($i, 9); if ($i ~ /^CoresPerSocket=/) c = substr($i, 16) }
       print n * s * c }' "$dir/slurm.conf")
@@ -89,10 +93,13 @@ write_report() {  # $1: workload dir (with run/ and slurm.conf)
   real=$(aggregates "$run/real_table.csv" "$all_cores")
   model=$(aggregates "$run/model_table.csv" "$all_cores")
   delta_table "$run" | sort -t, -k2,2n > "$run/deltas.csv"
+  opts=$(cat "$run/model_options" 2>/dev/null)
   {
     echo "# Fidelity: $(basename "$dir")"
     echo
     echo "Input: \`$(sed -n 2p "$dir/input.txt" | sed 's/^# //')\`; $(cat "$run/summary.txt")"
+    echo
+    echo "Model: \`hetsched simulate --scheduler backfill${opts:+ $opts}\`"
     echo
     echo "## Per-job |Δstart| (model − real), seconds"
     echo

@@ -58,22 +58,29 @@ collect_timing() {
   ' "$log" > "$OUT/controller_timing.csv"
 }
 
-# The model replays the run on the real controller's clock: its start (whole seconds
-# after the clock epoch, as slurmctld's time() counts) and the epoch itself (wall-clock
-# rounding). MODEL_CLOCK=default leaves the model's documented defaults.
+# The model replays the run on the real controller's clock (clock=controller): its start
+# (whole seconds after the clock epoch, as slurmctld's time() counts) and the epoch itself
+# (wall-clock rounding). MODEL_CLOCK=grid (or default) runs the model's default clock
+# instead (clock=grid, the reproduction tables' timing).
 clock_options() {
-  [[ "${MODEL_CLOCK:-real}" == default ]] && return 0
+  case "${MODEL_CLOCK:-real}" in
+    real) ;;
+    grid|default) return 0 ;;
+    *) echo "MODEL_CLOCK=$MODEL_CLOCK: expected real, grid or default" >&2; return 1 ;;
+  esac
   local epoch start
   epoch=$(cat "$OUT/clock_epoch")
   start=$(awk -F, '$1 == "controller_start" { s = $2 } END { if (s != "") printf "%d", (s < 0 && s != int(s)) ? int(s) - 1 : int(s) }' \
     "$OUT/controller_timing.csv")
   [[ -n "$start" ]] || { echo "$OUT/controller_timing.csv: no controller_start line" >&2; return 1; }
-  echo "--opt controller_start=$start,wall_clock=$epoch"
+  echo "--opt clock=controller,controller_start=$start,wall_clock=$epoch"
 }
 
+# OUT/model_options: the options the model ran with (the reports quote them).
 run_model() {
   local clock
   clock=$(clock_options)
+  echo "$clock ${MODEL_OPTS:-}" | sed 's/^ *//; s/ *$//' > "$OUT/model_options"
   # shellcheck disable=SC2086
   "$HETSCHED" simulate --cluster "$SLURM_CONF" --workload "$OUT/jobs.txt" --scheduler backfill \
     $clock ${MODEL_OPTS:-} --out "$OUT/model" >/dev/null
