@@ -6,8 +6,13 @@
 #   fidelity.sh --collect OUTDIR   only collect, model and compare (the lab's jobs of an
 #                                  earlier run of OUTDIR/jobs.txt have finished)
 # Time limits are rounded up to whole minutes first (Slurm keeps limits in minutes), and
-# that rounded file is what both sides run. All jobs are submitted at once, in file order,
-# so Slurm's job ids equal the file's ids on a freshly started lab.
+# that rounded file is what both sides run. Each job is submitted at its file time after
+# the run's start (a whole second, OUT/clock_epoch), in file order, so Slurm's job ids
+# equal the file's ids on a freshly started lab. The controller's own timing (its start,
+# each backfill cycle and main pass, which pass started each job) is read from
+# slurmctld's log into OUT/controller_timing.csv; start the lab with
+#   LAB_EXTRA_CONF=$'DebugFlags=Backfill\nSlurmctldDebug=debug'
+# for the backfill cycles and main passes to be logged.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -16,9 +21,69 @@ source <("$HERE/lab.sh" env)
 
 source "$HERE/replay-lib.sh"
 
+# slurmctld.log -> controller_timing.csv: event,t,detail with t in seconds after the run's
+# clock epoch (negative before it). Events: clock_epoch (t = the epoch itself),
+# controller_start, backfill_begin, backfill_end (detail: jobs tested), main_pass (detail:
+# full|default), start (detail: job id and the pass that started it: main|backfill), plan
+# (a backfill reservation: job id, planned start after the epoch, nodes).
+collect_timing() {
+  local log epoch
+  log="$(dirname "$SLURM_CONF")/log/slurmctld.log"
+  epoch=$(cat "$OUT/clock_epoch")
+  grep -q "Running job scheduler" "$log" ||
+    echo "note: $log has no main passes (SlurmctldDebug=debug missing in $SLURM_CONF)" >&2
+  grep -q "completed testing" "$log" ||
+    echo "note: $log has no backfill cycles (DebugFlags=Backfill missing in $SLURM_CONF)" >&2
+  awk -v epoch="$epoch" '
+    function secs(   ts, d) {  # [YYYY-MM-DDTHH:MM:SS.mmm] -> seconds after epoch
+      ts = substr($1, 2, 23); gsub(/[-T:]/, " ", ts)
+      split(ts, d, " ")
+      return sprintf("%.3f", mktime(d[1] " " d[2] " " d[3] " " d[4] " " d[5] " " int(d[6])) + (d[6] - int(d[6])) - epoch)
+    }
+    function stamp(text,   d) {  # YYYY-MM-DDTHH:MM:SS -> seconds after epoch
+      gsub(/[-T:]/, " ", text); split(text, d, " ")
+      return mktime(d[1] " " d[2] " " d[3] " " d[4] " " d[5] " " d[6]) - epoch
+    }
+    function jobid(   i) { for (i = 1; i <= NF; ++i) if ($i ~ /^JobId=/) return substr($i, 7); return "" }
+    BEGIN { print "event,t,detail"; print "clock_epoch," epoch "," }
+    /slurmctld version .* started on cluster/ { print "controller_start," secs() ","; next }
+    /backfill: beginning/ { print "backfill_begin," secs() ","; next }
+    /backfill: completed testing/ { split($0, a, "completed testing "); split(a[2], b, "[(]")
+                                    print "backfill_end," secs() "," b[1]; next }
+    /Running job scheduler for full queue/ { print "main_pass," secs() ",full"; next }
+    /Running job scheduler for default depth/ { print "main_pass," secs() ",default"; next }
+    /sched: Allocate JobId=/ { print "start," secs() "," jobid() " main"; next }
+    /backfill: .*Started JobId=/ { print "start," secs() "," jobid() " backfill"; next }
+    /_dump_job_sched: JobId=/ { t = $8; sub(/,$/, "", t); print "plan," secs() "," jobid() " at " stamp(t) " on " $(NF - 3); next }
+  ' "$log" > "$OUT/controller_timing.csv"
+}
+
+# The model replays the run on the real controller's clock (clock=controller): its start
+# (whole seconds after the clock epoch, as slurmctld's time() counts) and the epoch itself
+# (wall-clock rounding). MODEL_CLOCK=grid (or default) runs the model's default clock
+# instead (clock=grid, the reproduction tables' timing).
+clock_options() {
+  case "${MODEL_CLOCK:-real}" in
+    real) ;;
+    grid|default) return 0 ;;
+    *) echo "MODEL_CLOCK=$MODEL_CLOCK: expected real, grid or default" >&2; return 1 ;;
+  esac
+  local epoch start
+  epoch=$(cat "$OUT/clock_epoch")
+  start=$(awk -F, '$1 == "controller_start" { s = $2 } END { if (s != "") printf "%d", (s < 0 && s != int(s)) ? int(s) - 1 : int(s) }' \
+    "$OUT/controller_timing.csv")
+  [[ -n "$start" ]] || { echo "$OUT/controller_timing.csv: no controller_start line" >&2; return 1; }
+  echo "--opt clock=controller,controller_start=$start,wall_clock=$epoch"
+}
+
+# OUT/model_options: the options the model ran with (the reports quote them).
 run_model() {
+  local clock
+  clock=$(clock_options)
+  echo "$clock ${MODEL_OPTS:-}" | sed 's/^ *//; s/ *$//' > "$OUT/model_options"
+  # shellcheck disable=SC2086
   "$HETSCHED" simulate --cluster "$SLURM_CONF" --workload "$OUT/jobs.txt" --scheduler backfill \
-    --out "$OUT/model" >/dev/null
+    $clock ${MODEL_OPTS:-} --out "$OUT/model" >/dev/null
 }
 
 compare() {
@@ -61,9 +126,10 @@ else
   OUT=$2
   mkdir -p "$OUT"
   prepare_jobs
-  submit_all
+  submit_timed
   wait_until_done
 fi
 collect_real
+collect_timing
 run_model
 compare

@@ -16,24 +16,51 @@ prepare_jobs() {
 }' "$JOBS" > "$OUT/jobs.txt"
 }
 
+# One job line's options ("id submit runtime opts...") -> sbatch, with the runtime as a sleep.
+submit_line() {
+  local runtime=$1 rest=$2 opts=() word
+  for word in $rest; do
+    case "$word" in
+      user=*|partition=*|moldable=*) ;;
+      name=*) opts+=(-J "${word#name=}") ;;
+      # Slurm has no gres ranges: the minimum for Slurm, the range for the bridge.
+      --gres=*:[0-9]*-[0-9]*)
+        local spec=${word#--gres=} name=${word#--gres=}
+        name=${name%%:*}
+        opts+=("--gres=${spec%-*}" "--comment=hetsched:$name=${spec##*:}") ;;
+      *) opts+=("$word") ;;
+    esac
+  done
+  timeout 10 sbatch -Q -o /dev/null ${SUBMIT_FLAGS:-} "${opts[@]}" --wrap "sleep $runtime" >/dev/null
+}
+
 submit_all() {
-  local id submit runtime
+  local id submit runtime rest
   while read -r id submit runtime rest; do
     [[ "$id" == \#* || -z "$id" ]] && continue
-    local opts=() word
-    for word in $rest; do
-      case "$word" in
-        user=*|partition=*|moldable=*) ;;
-        name=*) opts+=(-J "${word#name=}") ;;
-        # Slurm has no gres ranges: the minimum for Slurm, the range for the bridge.
-        --gres=*:[0-9]*-[0-9]*)
-          local spec=${word#--gres=} name=${word#--gres=}
-          name=${name%%:*}
-          opts+=("--gres=${spec%-*}" "--comment=hetsched:$name=${spec##*:}") ;;
-        *) opts+=("$word") ;;
-      esac
-    done
-    timeout 10 sbatch -Q -o /dev/null ${SUBMIT_FLAGS:-} "${opts[@]}" --wrap "sleep $runtime" >/dev/null
+    submit_line "$runtime" "$rest"
+  done < "$OUT/jobs.txt"
+}
+
+now_ms() { date +%s%3N; }
+
+# Submits every job of OUT/jobs.txt at its submit time after the run's start, a whole
+# second (written to OUT/clock_epoch) so that Slurm's one-second clock and the file's
+# seconds line up. Jobs must be in submit order (ids then equal Slurm's on a fresh lab).
+submit_timed() {
+  local epoch=$(( $(date +%s) + 2 )) id submit runtime rest last=0 line=0 wait_ms
+  echo "$epoch" > "$OUT/clock_epoch"
+  while read -r id submit runtime rest; do
+    line=$(( line + 1 ))
+    [[ "$id" == \#* || -z "$id" ]] && continue
+    if [[ ! "$submit" =~ ^[0-9]+$ ]] || (( submit < last )); then
+      echo "$OUT/jobs.txt:$line: submit '$submit' of job $id is not a whole number of seconds in order" >&2
+      return 1
+    fi
+    last=$submit
+    wait_ms=$(( (epoch + submit) * 1000 + 20 - $(now_ms) ))
+    (( wait_ms > 0 )) && sleep "$(( wait_ms / 1000 )).$(printf %03d $(( wait_ms % 1000 )))"
+    submit_line "$runtime" "$rest"
   done < "$OUT/jobs.txt"
 }
 
@@ -42,7 +69,8 @@ wait_until_done() {
   sleep 2
 }
 
-# jobcomp lines -> real.csv: id,start,end,nodes in seconds after the first submission
+# jobcomp lines -> real.csv: id,start,end,nodes in seconds after OUT/clock_epoch (when a
+# timed run wrote it) or else the first submission
 # ("+" separates node ranges inside a node list).
 collect_real() {
   awk '{
@@ -53,7 +81,9 @@ collect_real() {
     nodes = f["NodeList"]; gsub(/,/, "+", nodes)
     print f["JobId"] "," t[1] "," t[2] "," t[3] "," nodes
   }' "$(dirname "$SLURM_CONF")/jobcomp.txt" | sort -t, -k1,1n > "$OUT/real_raw.csv"
-  awk -F, 'NR == FNR { if (t0 == "" || $2 < t0) t0 = $2; next }
+  local epoch=""
+  [[ -f "$OUT/clock_epoch" ]] && epoch=$(cat "$OUT/clock_epoch")
+  awk -F, -v t0="$epoch" 'NR == FNR { if (t0 == "" || $2 < t0) t0 = $2; next }
     FNR == 1 { print "id,start,end,nodes" }
     { print $1 "," $3 - t0 "," $4 - t0 "," $5 }' "$OUT/real_raw.csv" "$OUT/real_raw.csv" > "$OUT/real.csv"
 }

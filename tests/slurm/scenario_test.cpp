@@ -213,7 +213,8 @@ TEST(SlurmScenario, MainPassIsStrictPriorityPerPartition) {
 
 TEST(SlurmScenario, SubmissionWaitsForBatchSchedDelay) {
   // A pass ran at 0 (first job); a job submitted at 1 is scheduled by the next pass,
-  // batch_sched_delay = 3 s after the previous one. A job end triggers a pass at once.
+  // batch_sched_delay = 3 s after the previous one. On the default grid clock a job end
+  // triggers a pass at once (clock=controller: tests/slurm/clock_test.cpp).
   const Cluster c = make_cluster(2, 1);
   const Workload w = workload_of(c, {{.ntasks = 1, .limit = 1000, .run = 1000},
                                      {.ntasks = 1, .limit = 100, .run = 100, .submit = 1},

@@ -69,7 +69,7 @@ BackfillStats BackfillPass::run(PassState& s, const std::vector<JobRef>& order,
   plan_.clear();
   const int nodes = s.cluster->node_count();
   const Time res = config_.resolution;
-  space_.reset(s.now / res * res, (s.now + config_.window) / res * res, nodes);
+  space_.reset(round_down(s.now, res), round_down(s.now + config_.window, res), nodes);
   collect_running(s, running);
   collect_candidates(s, order);
   first_reserved_.assign(nodes, kNoTime);
@@ -180,7 +180,7 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
     while (k < running_.size()) {
       const Running& r = running_[k++];
       if (!touches(*r.alloc, candidates_)) continue;
-      if (barrier < 0) barrier = r.end + (kGroupWindow - r.end % kGroupWindow);
+      if (barrier < 0) barrier = round_down(r.end, kGroupWindow) + kGroupWindow;
       release(future, *r.alloc, c);
       last_end = r.end;
       if (k < running_.size() && running_[k].end > barrier + window) break;
@@ -210,11 +210,18 @@ void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillS
   changed_ = true;
 }
 
-// [start, start + limit] rounded down to bf_resolution, at least one resolution long.
+Time BackfillPass::round_down(Time t, Time step) const {
+  const std::int64_t wall = t + config_.epoch;
+  const std::int64_t q = wall >= 0 ? wall / step : -((-wall + step - 1) / step);
+  return q * step - config_.epoch;
+}
+
+// [start, start + limit] rounded down to bf_resolution on the wall clock, at least one
+// resolution long.
 std::pair<Time, Time> BackfillPass::reserved_interval(Time start, Time limit) const {
   const Time res = config_.resolution;
-  const Time begin = std::max(start / res * res, space_.begin());
-  return {begin, std::max((start + limit) / res * res, begin + res)};
+  const Time begin = std::max(round_down(start, res), space_.begin());
+  return {begin, std::max(round_down(start + limit, res), begin + res)};
 }
 
 void BackfillPass::load_mask(int node_count) {

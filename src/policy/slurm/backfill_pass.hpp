@@ -21,6 +21,7 @@ struct BackfillConfig {
   Time resolution = 60;        // bf_resolution
   std::size_t max_job_test = 500;  // bf_max_job_test
   int reserve_depth = 0;       // bf_job_part_count_reserve (0 = unlimited)
+  std::int64_t epoch = 0;      // Unix time of t = 0: Slurm rounds the wall clock
 };
 
 struct PlannedStart {
@@ -72,6 +73,7 @@ class BackfillPass {
   void start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st);
   void add_reservation(const PassState& s, JobRef j, Time start, const Allocation& alloc);
   std::pair<Time, Time> reserved_interval(Time start, Time limit) const;
+  Time round_down(Time t, Time step) const;  // on the wall clock (config_.epoch)
   void load_mask(int node_count);  // mask_ = candidates_ as one char per node
 
   BackfillConfig config_;

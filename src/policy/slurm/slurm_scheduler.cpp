@@ -29,7 +29,28 @@ SlurmConfig slurm_config_from(Params& p) {
       p.get_choice("scheduler_type", "backfill", {"backfill", "builtin"},
                    "SchedulerType: sched/backfill, or sched/builtin (main pass only, FIFO)") ==
       "backfill";
-  c.bf_interval = p.get_int("bf_interval", 30, 1, 86400, "seconds between backfill passes");
+  c.bf_interval = p.get_int("bf_interval", 30, 1, 86400,
+                            "seconds between backfill passes (clock=controller: from the end "
+                            "of a cycle to the next)");
+  c.clock = p.get_choice(
+                "clock", "grid", {"grid", "controller"},
+                "pass timing: grid = periodic passes on fixed grids from t = 0, an end's main "
+                "pass at once (the reproduction tables'); controller = slurmctld's loops from "
+                "controller_start (closer to a real run; fidelity.sh uses it)") == "controller"
+                ? ClockMode::Controller
+                : ClockMode::Grid;
+  c.controller_start = p.get_int(
+      "controller_start", -60, -1000000000, 1000000000,
+      "clock=controller: seconds after t = 0 at which slurmctld started; its pass clocks "
+      "count from there (fidelity.sh passes the real one)");
+  c.backfill.epoch = p.get_int(
+      "wall_clock", 0, 0, 100000000000LL,
+      "clock=controller: Unix time of t = 0; bf_resolution and the will-run 30 s groups "
+      "round the wall clock");
+  for (const char* key : {"controller_start", "wall_clock"})
+    if (c.clock == ClockMode::Grid && p.has(key))
+      throw InputError({"<options>", 0}, key, p.values().at(key),
+                       "applies to clock=controller only (the grid clock starts at t = 0)");
   c.backfill.window = 60 * p.get_int("bf_window", 1440, 1, 43200,
                                      "backfill planning horizon in minutes");
   c.backfill.resolution = p.get_int("bf_resolution", 60, 1, 3600,
@@ -80,37 +101,106 @@ void SlurmScheduler::attach(const SystemView& view) {
   free_.reset();
   started_.assign(view.workload->jobs.size(), 0);
   order_.clear();
-  main_requested_ = main_now_ = full_dirty_ = backfill_dirty_ = false;
-  last_main_ = -1;
-  next_full_ = next_backfill_ = 0;
+  full_dirty_ = ended_since_main_ = false;
+  main_request_ = change_since_backfill_ = last_change_ = kNoTime;
+  // The grid clock's passes start at t = 0 (as if the last ones ran just before).
+  last_background_ = last_backfill_ =
+      config_.clock == ClockMode::Grid ? -1 : config_.controller_start;
+  next_full_ = full_tick_after(last_background_);
 }
 
 namespace {
-// First tick of the `every` grid at or after t.
-Time next_tick(Time t, Time every) { return (t + every - 1) / every * every; }
+Time floor_div(Time a, Time b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// First tick of origin + k * every strictly after t.
+Time tick_after(Time t, Time origin, Time every) {
+  return origin + (floor_div(t - origin, every) + 1) * every;
+}
 }  // namespace
 
-// Periodic passes sit on fixed grids; a change schedules the next tick at or after now.
+// The pass timing of both clocks is decided here (full_tick_after, last_background_pass,
+// main_pass_due, backfill_pass_due); the rest of the scheduler only asks them.
+
+// First full-pass tick strictly after t: every sched_interval from t = 0 (grid) or from
+// the controller's start.
+Time SlurmScheduler::full_tick_after(Time t) const {
+  const Time origin = config_.clock == ClockMode::Grid ? 0 : config_.controller_start;
+  return tick_after(t, origin, config_.sched_interval);
+}
+
+// The last main pass before `now` that batch_sched_delay counts from. The controller's
+// background loop: a batch pass or a full-pass tick, skipped ticks (they could start
+// nothing) included, as in slurmctld. The grid clock: the last pass the model ran.
+Time SlurmScheduler::last_background_pass(Time now) const {
+  if (config_.clock == ClockMode::Grid) return last_background_;
+  const Time tick = full_tick_after(now - 1) - config_.sched_interval;
+  return std::max(last_background_, std::max(tick, config_.controller_start));
+}
+
+// When the requested main pass (main_request_ set) runs, as seen at `now`. The grid clock
+// runs it at once after an end, and on an idle machine (the simulator ends a replay when
+// a pass on an idle machine starts nothing; see docs/slurm-model.md).
+Time SlurmScheduler::main_pass_due(Time now, bool idle) const {
+  if (config_.clock == ClockMode::Grid && (ended_since_main_ || idle)) return main_request_;
+  return std::max(main_request_, last_background_pass(now) + config_.batch_sched_delay);
+}
+
+// When the next backfill pass runs, once something changed (change_since_backfill_ set):
+// the controller's agent bf_interval after its previous cycle and at the first change
+// since; the grid clock at the first tick of the bf_interval grid after both.
+Time SlurmScheduler::backfill_pass_due() const {
+  const Time every = config_.bf_interval;
+  if (config_.clock == ClockMode::Grid)
+    return std::max(tick_after(change_since_backfill_ - 1, 0, every),
+                    tick_after(last_backfill_, 0, every));
+  return std::max(change_since_backfill_, last_backfill_ + every);
+}
+
 void SlurmScheduler::mark_full_dirty(Time now) {
-  if (!full_dirty_) next_full_ = std::max(next_full_, next_tick(now, config_.sched_interval));
+  if (!full_dirty_) next_full_ = std::max(next_full_, full_tick_after(now - 1));
   full_dirty_ = true;
 }
 
-void SlurmScheduler::mark_backfill_dirty(Time now) {
-  if (!backfill_dirty_) next_backfill_ = std::max(next_backfill_, next_tick(now, config_.bf_interval));
-  backfill_dirty_ = true;
+// Anything that sets Slurm's last_job_update: backfill's _more_work sees it.
+void SlurmScheduler::record_change(Time now) {
+  if (change_since_backfill_ == kNoTime) change_since_backfill_ = now;
+  last_change_ = now;
+}
+
+void SlurmScheduler::request_main_pass(Time now, bool ended) {
+  if (main_request_ == kNoTime) main_request_ = now;
+  ended_since_main_ = ended_since_main_ || ended;
+}
+
+// Passes the real controller ran before `now` while the model was not woken (nothing
+// waiting): they start nothing but move its clocks. The grid clock has none: a pass that
+// was due runs at the next call.
+void SlurmScheduler::catch_up(Time now) {
+  if (config_.clock == ClockMode::Grid) return;
+  if (main_request_ != kNoTime) {
+    const Time at = std::min(main_pass_due(main_request_, false),
+                             full_tick_after(main_request_ - 1));
+    if (at < now) last_background_ = at, main_request_ = kNoTime;
+  }
+  while (config_.backfill_enabled && change_since_backfill_ != kNoTime) {
+    const Time at = backfill_pass_due();
+    if (at >= now) break;
+    last_backfill_ = at;
+    change_since_backfill_ = last_change_ >= at ? last_change_ : kNoTime;
+  }
 }
 
 void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> events,
                             Decisions& out) {
   for (const Event& e : events) {
     mark_full_dirty(view.now);
-    mark_backfill_dirty(view.now);
+    record_change(view.now);
     changed_since_main_ = true;
-    if (e.kind == EventKind::Ended) {
-      main_now_ = true;
-      continue;
-    }
+    // Every submission and end asks for a main pass (slurmctld's job_sched_cnt++); the
+    // grid clock counts only submissions the model queues.
+    const bool ended = e.kind == EventKind::Ended;
+    if (ended || config_.clock == ClockMode::Controller) request_main_pass(view.now, ended);
+    if (ended) continue;
     const Job& job = view.job(e.job);
     SelectOptions options;
     options.use_topology = config_.topology;
@@ -122,8 +212,59 @@ void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> event
     }
     priority_.on_submit(e.job, view.now);
     queue_->insert(order_, e.job);
-    main_requested_ = true;
+    if (config_.clock == ClockMode::Grid) request_main_pass(view.now, false);
   }
+}
+
+void SlurmScheduler::run_main(PassState& s, const SystemView& view) {
+  const Time now = view.now;
+  const bool full_due = full_dirty_ && now >= next_full_;
+  const bool requested_due =
+      main_request_ != kNoTime && now >= main_pass_due(now, view.running.empty());
+  if (!full_due && !requested_due) return;
+  // A full pass with nothing changed since a complete main pass would start nothing.
+  const bool useful = changed_since_main_ || last_main_truncated_ || !full_due ||
+                      main_request_ != kNoTime;
+  if (!order_.empty() && useful) {
+    const std::size_t depth = full_due ? SIZE_MAX : config_.default_queue_depth;
+    const MainPassStats st = run_main_pass(s, order_, partitions_, depth);
+    if (st.started > 0) record_change(now);
+    last_main_truncated_ = st.truncated;
+    changed_since_main_ = false;
+    ++main_passes_;
+  }
+  last_background_ = now;
+  main_request_ = kNoTime;
+  ended_since_main_ = false;
+  if (full_due) {
+    full_dirty_ = false;
+    next_full_ = full_tick_after(now);
+  }
+}
+
+void SlurmScheduler::run_backfill(PassState& s, const SystemView& view, Decisions& out) {
+  const Time now = view.now;
+  if (!config_.backfill_enabled || change_since_backfill_ == kNoTime ||
+      now < backfill_pass_due())
+    return;
+  std::size_t started = 0;
+  if (out.starts.size() < order_.size()) {  // someone is still waiting
+    const BackfillStats st = backfill_.run(s, order_, partitions_, view.running);
+    started = st.started;
+    backfill_tested_ += static_cast<std::int64_t>(st.tested);
+    backfill_stopped_early_ += st.stopped_early;
+    ++backfill_passes_;
+  }
+  last_backfill_ = now;
+  if (started > 0) {
+    mark_full_dirty(now);
+    changed_since_main_ = true;
+    last_change_ = now;
+  }
+  // The controller's agent sees a change in its cycle's own second (its starts included)
+  // in the next cycle; on the grid clock this pass has seen everything up to now.
+  change_since_backfill_ =
+      config_.clock == ClockMode::Controller && last_change_ == now ? now : kNoTime;
 }
 
 void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
@@ -132,56 +273,21 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
     queue_->sort(order_);
     changed_since_main_ = true;
     mark_full_dirty(now);
-    mark_backfill_dirty(now);
+    record_change(now);
   }
   if (!free_) free_.emplace(*view.cluster);
   *free_ = *view.free;  // reuses the buffer
-  ClusterState& free = *free_;
   PassState s;
   s.cluster = view.cluster;
   s.workload = view.workload;
   s.now = now;
-  s.free = &free;
+  s.free = &*free_;
   s.starts = &out.starts;
   s.started = &started_;
   s.use_topology = config_.topology;
   s.lowest_top_switch = config_.lowest_top_switch;
-
-  const bool full_due = full_dirty_ && now >= next_full_;
-  // The model runs a delayed pass at once on an idle machine (see docs/slurm-model.md).
-  const bool main_due = main_now_ || full_due ||
-                        (main_requested_ && (now >= last_main_ + config_.batch_sched_delay ||
-                                             view.running.empty()));
-  if (main_due) {
-    // A full pass with nothing changed since a complete main pass would start nothing.
-    const bool useful = changed_since_main_ || last_main_truncated_ || !full_due || main_now_ ||
-                        main_requested_;
-    if (!order_.empty() && useful) {
-      const std::size_t depth = full_due ? SIZE_MAX : config_.default_queue_depth;
-      const MainPassStats st = run_main_pass(s, order_, partitions_, depth);
-      if (st.started > 0) mark_backfill_dirty(now);
-      last_main_truncated_ = st.truncated;
-      changed_since_main_ = false;
-      ++main_passes_;
-    }
-    last_main_ = now;
-    main_now_ = main_requested_ = false;
-    if (full_due) {
-      full_dirty_ = false;
-      next_full_ = (now / config_.sched_interval + 1) * config_.sched_interval;
-    }
-  }
-  if (config_.backfill_enabled && backfill_dirty_ && now >= next_backfill_) {
-    if (out.starts.size() < order_.size()) {  // someone is still waiting
-      const BackfillStats st = backfill_.run(s, order_, partitions_, view.running);
-      if (st.started > 0) mark_full_dirty(now), changed_since_main_ = true;
-      backfill_tested_ += static_cast<std::int64_t>(st.tested);
-      backfill_stopped_early_ += st.stopped_early;
-      ++backfill_passes_;
-    }
-    backfill_dirty_ = false;
-    next_backfill_ = (now / config_.bf_interval + 1) * config_.bf_interval;
-  }
+  run_main(s, view);
+  run_backfill(s, view, out);
 }
 
 void SlurmScheduler::forget_started(const std::vector<StartDecision>& starts) {
@@ -194,11 +300,12 @@ std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
   if (order_.empty()) return std::nullopt;
   const Time now = view.now;
   Time best = kNoTime;
-  if (main_requested_) best = std::min(best, std::max(last_main_ + config_.batch_sched_delay, now + 1));
+  if (main_request_ != kNoTime)
+    best = std::min(best, std::max(main_pass_due(now + 1, view.running.empty()), now + 1));
   if (full_dirty_ && (changed_since_main_ || last_main_truncated_))
     best = std::min(best, std::max(next_full_, now + 1));
-  if (backfill_dirty_ && config_.backfill_enabled)
-    best = std::min(best, std::max(next_backfill_, now + 1));
+  if (change_since_backfill_ != kNoTime && config_.backfill_enabled)
+    best = std::min(best, std::max(backfill_pass_due(), now + 1));
   if (best == kNoTime) return std::nullopt;
   return best;
 }
@@ -207,6 +314,7 @@ Decisions SlurmScheduler::decide(const SystemView& view, std::span<const Event> 
   if (workload_ != view.workload || view.now < last_now_) attach(view);
   last_now_ = view.now;
   Decisions out;
+  catch_up(view.now);
   absorb(view, events, out);
   run_passes(view, out);
   forget_started(out.starts);

@@ -15,6 +15,11 @@ namespace hs::slurm {
 
 enum class BackfillMode { Conservative, Easy };
 
+// When the periodic and requested passes run (docs/slurm-model.md, "Pass timing"). Grid:
+// the model's original timing, fixed grids from t = 0 (the reproduction tables were made
+// with it). Controller: slurmctld's own loops, counted from its start.
+enum class ClockMode { Grid, Controller };
+
 struct SlurmConfig {
   BackfillMode mode = BackfillMode::Conservative;
   PriorityType priority = PriorityType::Basic;
@@ -24,6 +29,12 @@ struct SlurmConfig {
   std::size_t default_queue_depth = 100;  // jobs an event-triggered main pass tests
   bool backfill_enabled = true;      // false = sched/builtin (strict priority FIFO only)
   Time bf_interval = 30;
+  ClockMode clock = ClockMode::Grid;
+  // ClockMode::Controller only: when slurmctld started, in seconds after t = 0 (its main
+  // loop and backfill agent count from there). -60 puts the full-pass ticks on multiples
+  // of sched_interval (60) and lets the first backfill cycle run at t = 0. The wall clock
+  // of t = 0 is backfill.epoch (0 = t = 0 on a whole minute, the grid clock's choice).
+  Time controller_start = -60;
   BackfillConfig backfill;           // window, resolution, max_job_test, reserve_depth
   bool topology = true;              // topology/tree when the cluster has switches
   bool lowest_top_switch = false;    // topology_top=lowest: Slurm 2.x's top-switch rule
@@ -53,7 +64,17 @@ class SlurmScheduler : public Scheduler {
   std::optional<Time> next_wake(const SystemView& view) const;
   void forget_started(const std::vector<StartDecision>& starts);
   void mark_full_dirty(Time now);
-  void mark_backfill_dirty(Time now);
+  void record_change(Time now);
+  void request_main_pass(Time now, bool ended);
+  void catch_up(Time now);
+  // The two clocks, in one place: full-pass ticks, when a requested main pass runs,
+  // when the next backfill pass runs.
+  Time full_tick_after(Time t) const;
+  Time last_background_pass(Time now) const;
+  Time main_pass_due(Time now, bool idle) const;
+  Time backfill_pass_due() const;
+  void run_main(PassState& s, const SystemView& view);
+  void run_backfill(PassState& s, const SystemView& view, Decisions& out);
 
   SlurmConfig config_;
   PriorityModel priority_;
@@ -66,15 +87,20 @@ class SlurmScheduler : public Scheduler {
   std::vector<char> started_;        // per JobRef, scratch for one call
   const Workload* workload_ = nullptr;
 
-  bool main_requested_ = false;      // a submission asked for a (delayed) main pass
-  bool main_now_ = false;            // a job ended: main pass right away
+  // Pass timing. A submission or an end asks for a main pass (slurmctld's job_sched_cnt);
+  // it runs batch_sched_delay after the previous one (the grid clock: an end's at once).
+  // Backfill runs bf_interval after its previous pass (the grid clock: on the next tick of
+  // a bf_interval grid), once something changed since then.
+  Time main_request_ = kNoTime;      // first unserved request for a main pass
+  bool ended_since_main_ = false;    // a job end is among the requests
   bool full_dirty_ = false;          // something changed since the last full pass
-  bool backfill_dirty_ = false;      // something changed since the last backfill pass
   bool changed_since_main_ = true;   // a full pass could start something new
   bool last_main_truncated_ = false;
-  Time last_main_ = -1;
+  Time last_background_ = 0;         // last main pass (of the background loop)
   Time next_full_ = 0;
-  Time next_backfill_ = 0;
+  Time last_backfill_ = 0;           // last backfill cycle (its end: instantaneous here)
+  Time change_since_backfill_ = kNoTime;  // first change at or after last_backfill_
+  Time last_change_ = kNoTime;
   Time last_now_ = -1;               // a call earlier than this starts a new replay
   std::int64_t main_passes_ = 0;
   std::int64_t backfill_passes_ = 0;

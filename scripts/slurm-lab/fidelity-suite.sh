@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The fidelity suite: each workload on a freshly started real Slurm lab (fidelity.sh, jobs
+# submitted at their file times) and on the model with the real controller's clock, then a
+# report per workload. Takes real time (10-20 minutes per 100-job workload), so by default
+# it detaches and returns at once:
+#   fidelity-suite.sh OUTDIR [WORKLOAD...]     runs in the background; OUTDIR/suite.log
+#   fidelity-suite.sh --fg OUTDIR [WORKLOAD...]  runs in the foreground
+#   fidelity-suite.sh --report DIR             (re)writes DIR/report.md of one finished run
+#   fidelity-suite.sh --list                   the workloads
+# Without WORKLOAD names every workload runs; `short` is the one-workload version (about
+# 6 minutes). Uses its own lab: HETSCHED_LAB (default /tmp/hetsched-fidelity-lab) and
+# LAB_PORT_BASE (default 29000). OUTDIR/summary.md gathers the headline figures.
+# The model replays each run on the real controller's clock (fidelity.sh passes
+# --opt clock=controller,controller_start=S,wall_clock=EPOCH); MODEL_CLOCK=grid runs the
+# model's default clock instead, for comparison.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+export HETSCHED=${HETSCHED:-$ROOT/build/hetsched}
+export HETSCHED_LAB=${HETSCHED_LAB:-/tmp/hetsched-fidelity-lab}
+export LAB_PORT_BASE=${LAB_PORT_BASE:-29000}
+export MODEL_CLOCK=${MODEL_CLOCK:-real}
+LOG_CONF=$'DebugFlags=Backfill\nSlurmctldDebug=debug'
+
+# name | nodes cores gpus | SelectTypeParameters | extra slurm.conf lines (\n) | generator | seed
+WORKLOADS=(
+  "short|16 8 2|CR_Core||synthetic:mix=V,hours=0.067,runtime_min=20,runtime_max=90,arrival_mean=6|1"
+  "staggered-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|2"
+  "burst-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.03,runtime_min=20,runtime_max=90,arrival_mean=1|3"
+  "staggered-i|16 8 2|CR_Core||synthetic:mix=I,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|4"
+  "staggered-iii|16 8 2|CR_Core||synthetic:mix=III,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|5"
+  "multifactor-v|16 8 2|CR_Core|PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityMaxAge=1000|synthetic:mix=V,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|6"
+)
+
+field() { local IFS='|'; local parts=($1); echo "${parts[$2]}"; }
+
+run_workload() {  # $1: suite OUTDIR, $2: workload line
+  local name shape select extra spec seed out
+  name=$(field "$2" 0); shape=$(field "$2" 1); select=$(field "$2" 2)
+  extra=$(field "$2" 3); spec=$(field "$2" 4); seed=$(field "$2" 5)
+  out=$1/$name
+  rm -rf "$out" && mkdir -p "$out"
+  echo "$(date -Is) $name: lab $shape $select; $spec seed $seed"
+  # shellcheck disable=SC2086
+  LAB_SELECT_PARAMS=$select LAB_EXTRA_CONF="$LOG_CONF"$'\n'"$(printf '%b' "$extra")" \
+    bash "$HERE/lab.sh" start $shape || return 1
+  local rc=0
+  "$HETSCHED" generate --cluster "$HETSCHED_LAB/slurm.conf" --workload "$spec" --seed "$seed" \
+    --out "$out/input.txt" >/dev/null &&
+    bash "$HERE/fidelity.sh" "$out/input.txt" "$out/run" || rc=$?
+  cp "$HETSCHED_LAB/log/slurmctld.log" "$HETSCHED_LAB/slurm.conf" "$out/" 2>/dev/null
+  bash "$HERE/lab.sh" stop >/dev/null
+  ((rc == 0)) && write_report "$out"
+  echo "$(date -Is) $name: done (rc $rc)"
+  return $rc
+}
+
+# One line per job and side: id,submit,start,end,cores (jobs.txt gives submit and -n).
+job_table() {  # $1: jobs.txt, $2: csv, $3: column of start, $4: column of end
+  awk -F, -v s="$3" -v e="$4" 'NR == FNR {
+      if ($0 ~ /^#/) next
+      n = split($0, w, " "); cores = 1
+      for (i = 4; i < n; ++i) if (w[i] == "-n") cores = w[i + 1]
+      submit[w[1]] = w[2]; ncores[w[1]] = cores; next }
+    FNR > 1 { print $1 "," submit[$1] "," $s "," $e "," ncores[$1] }' "$1" "$2"
+}
+
+# mean wait, mean slowdown, makespan, utilization (of ALL_CORES) of one job table.
+aggregates() {  # $1: table, $2: all cores
+  awk -F, -v all="$2" '{
+      w = $3 - $2; r = $4 - $3; sw += w; n++
+      sd += (w + (r > 0 ? r : 1)) / (r > 0 ? r : 1)
+      if (first == "" || $2 < first) first = $2; if ($4 > last) last = $4
+      work += $5 * r }
+    END { span = last - first
+          printf "%.2f %.3f %d %.4f\n", sw / n, sd / n, span, work / (all * span) }' "$1"
+}
+
+# Per-job |Δstart| and node-set agreement, from fidelity.sh's compare inputs.
+delta_table() {  # $1: run dir -> id,abs_delta
+  awk -F, 'NR == FNR { if (FNR > 1) start[$1] = $2; next }
+    FNR > 1 { d = $6 - start[$1]; if (d < 0) d = -d; print $1 "," d }' \
+    "$1/real.csv" "$1/model/jobs.csv"
+}
+
+write_report() {  # $1: workload dir (with run/ and slurm.conf)
+  local dir=$1 run=$1/run all_cores real model deltas opts
+  all_cores=$(awk '/^NodeName=/ { n = $1; sub(/.*\[1-/, "", n); sub(/\].*/, "", n)
+      for (i = 1; i <= NF; ++i) { if ($i ~ /^Sockets=/) s = substr($i, 9); if ($i ~ /^CoresPerSocket=/) c = substr($i, 16) }
+      print n * s * c }' "$dir/slurm.conf")
+  job_table "$run/jobs.txt" "$run/real.csv" 2 3 > "$run/real_table.csv"
+  job_table "$run/jobs.txt" "$run/model/jobs.csv" 6 7 > "$run/model_table.csv"
+  real=$(aggregates "$run/real_table.csv" "$all_cores")
+  model=$(aggregates "$run/model_table.csv" "$all_cores")
+  delta_table "$run" | sort -t, -k2,2n > "$run/deltas.csv"
+  opts=$(cat "$run/model_options" 2>/dev/null)
+  {
+    echo "# Fidelity: $(basename "$dir")"
+    echo
+    echo "Input: \`$(sed -n 2p "$dir/input.txt" | sed 's/^# //')\`; $(cat "$run/summary.txt")"
+    echo
+    echo "Model: \`hetsched simulate --scheduler backfill${opts:+ $opts}\`"
+    echo
+    echo "## Per-job |Δstart| (model − real), seconds"
+    echo
+    awk -F, '{ d[NR] = $2; if ($2 <= 0) z++; if ($2 <= 1) a++; if ($2 <= 5) b++; if ($2 <= 30) c++; if ($2 <= 60) e++ }
+      END { n = NR
+            printf "| jobs | = 0 | ≤ 1 | ≤ 5 | ≤ 30 | ≤ 60 | median | p90 | max |\n|---|---|---|---|---|---|---|---|---|\n"
+            printf "| %d | %d | %d | %d (%.0f %%) | %d | %d | %d | %d | %d |\n", n, z, a, b, 100 * b / n, c, e,
+                   d[int((n + 1) / 2)], d[int(0.9 * n + 0.999)], d[n] }' "$run/deltas.csv"
+    echo
+    echo "## Aggregate metrics"
+    echo
+    echo "| metric | real Slurm | model | relative difference |"
+    echo "|---|---|---|---|"
+    paste -d' ' <(echo "$real" | tr ' ' '\n') <(echo "$model" | tr ' ' '\n') \
+      <(printf 'mean wait (s)\nmean slowdown\nmakespan (s)\nutilization\n') |
+      awk '{ name = $3; for (i = 4; i <= NF; ++i) name = name " " $i
+             rel = ($1 != 0) ? 100 * ($2 - $1) / $1 : 0
+             printf "| %s | %s | %s | %+.1f %% |\n", name, $1, $2, rel }'
+    echo
+    echo "Targets (issue 17): aggregates within 2 %, ≥ 90 % same node set, ≥ 80 % of starts within 5 s."
+    echo "Controller timing: run/controller_timing.csv; per-job deltas: run/deltas.csv."
+  } > "$dir/report.md"
+}
+
+main() {
+  local out=$1; shift
+  local names=("$@") line rc=0
+  mkdir -p "$out"
+  ((${#names[@]} == 0)) && for line in "${WORKLOADS[@]}"; do [[ $(field "$line" 0) == short ]] || names+=("$(field "$line" 0)"); done
+  for name in "${names[@]}"; do
+    line=$(printf '%s\n' "${WORKLOADS[@]}" | awk -F'|' -v n="$name" '$1 == n')
+    [[ -n "$line" ]] || { echo "fidelity-suite.sh: workload '$name' unknown (--list)" >&2; return 2; }
+    run_workload "$out" "$line" || rc=1
+    [[ -f "$out/$name/report.md" ]] && { echo; cat "$out/$name/report.md"; } >> "$out/summary.md"
+  done
+  return $rc
+}
+
+case "${1:-}" in
+  --list) printf '%s\n' "${WORKLOADS[@]}" | cut -d'|' -f1,2,5 ;;
+  --report) write_report "$2" && cat "$2/report.md" ;;
+  --fg) shift; main "$@" ;;
+  "") echo "usage: $0 [--fg] OUTDIR [WORKLOAD...] | --report DIR | --list" >&2; exit 2 ;;
+  *) mkdir -p "$1"
+     nohup "$0" --fg "$@" > "$1/suite.log" 2>&1 &
+     echo "fidelity suite running in the background (pid $!); log: $1/suite.log" ;;
+esac
