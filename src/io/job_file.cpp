@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "io/job_options.hpp"
+#include "io/sacct_reader.hpp"
 #include "io/swf_reader.hpp"
 #include "io/text_file.hpp"
 
@@ -156,7 +157,11 @@ void write_job_file(const Workload& w, std::ostream& out) {
 
 Workload load_workload_file(const std::string& path) {
   Workload w;
-  if (looks_like_swf(path)) {
+  if (is_sacct_header(first_text_line(path))) {
+    SacctLoad load = read_sacct(path);
+    w = std::move(load.workload);
+    for (const std::string& note : load.notes) w.notes.push_back(path + ": " + note);
+  } else if (looks_like_swf(path)) {
     SwfLoad load = read_swf(path);
     w = std::move(load.workload);
     for (const std::string& note : load.notes) w.notes.push_back(path + ": " + note);

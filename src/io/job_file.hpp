@@ -23,8 +23,9 @@ Workload read_job_file(const std::string& path);
 // (names excepted: the workload name comes from the file name).
 void write_job_file(const Workload& w, std::ostream& out);
 
-// SWF (name ends in .swf or .swf.gz, or gzip magic bytes) or the job file format; jobs
-// sorted by (submit, id). SWF decisions and counts: read_swf().
+// A sacct --parsable2 dump (first line a sacct header, see read_sacct()), SWF (name ends in
+// .swf or .swf.gz, or gzip magic bytes) or the job file format; jobs sorted by (submit, id).
+// Decisions and counts: read_sacct(), read_swf(); they become Workload::notes.
 Workload load_workload_file(const std::string& path);
 
 }  // namespace hs
