@@ -10,6 +10,7 @@
 #include <ostream>
 #include <string>
 
+#include "io/swf_reader.hpp"
 #include "model/job.hpp"
 
 namespace hs {
@@ -26,6 +27,7 @@ void write_job_file(const Workload& w, std::ostream& out);
 // A sacct --parsable2 dump (first line a sacct header, see read_sacct()), SWF (name ends in
 // .swf or .swf.gz, or gzip magic bytes) or the job file format; jobs sorted by (submit, id).
 // Decisions and counts: read_sacct(), read_swf(); they become Workload::notes.
-Workload load_workload_file(const std::string& path);
+// `swf`: options for SWF traces; an InputError when they are given for another format.
+Workload load_workload_file(const std::string& path, const SwfOptions& swf = {});
 
 }  // namespace hs
