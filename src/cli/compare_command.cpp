@@ -32,6 +32,7 @@ Args compare_args() {
   args.declare({"seed", "N", "first seed", "1"});
   args.declare({"parallel", "P", "runs at once (processes)", "number of cores"});
   args.declare({"add-gpus", "RULE", "add GPU requests to a trace, e.g. fraction=0.3,gpus=2", ""});
+  args.declare({"swf-partitions", "MAP", "SWF partition numbers to slurm.conf partitions, e.g. 1=cpu,2=gpu", ""});
   args.declare({"out", "DIR", "where runs/, report.md, report.html and plots/ go", "out/compare"});
   return args;
 }
@@ -41,6 +42,7 @@ ComparisonSpec spec_from(const Args& args) {
   s.cluster = args.get("cluster", kDefaultCluster);
   s.workload = args.get("workload", kDefaultWorkload);
   s.add_gpus = args.get("add-gpus", "");
+  s.swf_partitions = args.get("swf-partitions", "");
   s.schedulers = args.has("scheduler") ? args.get_all("scheduler") : kHeadlineSchedulers;
   s.options = args.get_all("opt");
   s.repeat = static_cast<int>(args.get_int("repeat", 3, 1, 1000));

@@ -94,7 +94,8 @@ Prepared prepare(const ComparisonSpec& spec) {
   p.options = options_per_scheduler(spec, p.site_options);
   prepare_output_dir(spec.out_dir);
   for (int r = 0; r < spec.repeat; ++r)
-    p.workloads.push_back(load_workload(spec.workload, p.cluster, spec.seed + r, spec.add_gpus));
+    p.workloads.push_back(load_workload(spec.workload, p.cluster, spec.seed + r,
+                                        WorkloadInputs{spec.add_gpus, spec.swf_partitions}));
   return p;
 }
 
@@ -106,7 +107,8 @@ ComparisonInput report_input(const Prepared& p, const std::string& command) {
   in.workload_text = s.workload + ", " + std::to_string(p.workloads.front().jobs.size()) +
                      " jobs, seeds " + std::to_string(s.seed) + ".." +
                      std::to_string(s.seed + s.repeat - 1);
-  if (!s.add_gpus.empty()) in.workload_text += ", GPU rule " + s.add_gpus;
+  for (const std::string& t : describe_inputs(WorkloadInputs{s.add_gpus, s.swf_partitions}, s.seed))
+    in.workload_text += ", " + t;
   for (const std::string& note : p.workloads.front().notes) in.workload_text += "; " + note;
   in.command = command;
   in.version = version_string();

@@ -13,6 +13,7 @@ struct ComparisonSpec {
   std::string cluster;                  // built-in name or slurm.conf path
   std::string workload;                 // generator spec or file
   std::string add_gpus;                 // optional GPU rule for traces
+  std::string swf_partitions;           // optional SWF partition map, "1=cpu,2=gpu"
   std::vector<std::string> schedulers;  // scheduler specs
   std::vector<std::string> options;     // "k=v" given to every scheduler
   int repeat = 1;                       // repetition r uses seed + r

@@ -9,6 +9,7 @@
 #include "io/job_file.hpp"
 #include "io/slurm_time.hpp"
 #include "model/request_fit.hpp"
+#include "io/swf_reader.hpp"
 #include "workload/gpu_rule.hpp"
 #include "util/error.hpp"
 #include "util/unwritable.hpp"
@@ -37,6 +38,20 @@ void note_unlimited_jobs(const Cluster& cluster, Workload& workload) {
                            " (Slurm's backfill horizon)");
 }
 
+const InputLocation kCommandLine{"<command line>", 0};
+
+SwfOptions swf_options(const WorkloadInputs& inputs, const Cluster& cluster) {
+  SwfOptions options;
+  if (inputs.swf_partitions.empty()) return options;
+  options.partitions =
+      parse_swf_partition_map(inputs.swf_partitions, kCommandLine, "--swf-partitions");
+  for (const auto& [number, name] : options.partitions)
+    if (!cluster.partitions.empty() && cluster.find_partition(name) == nullptr)
+      throw InputError(kCommandLine, "--swf-partitions", inputs.swf_partitions,
+                       "cluster " + cluster.name + " has no partition '" + name + "'");
+  return options;
+}
+
 }  // namespace
 
 bool names_a_file(const std::string& spec) {
@@ -47,12 +62,33 @@ bool names_a_file(const std::string& spec) {
 }
 
 Workload load_workload(const std::string& spec, const Cluster& cluster, std::uint64_t seed,
-                       const std::string& gpu_rule) {
-  Workload workload = names_a_file(spec) ? load_workload_file(spec)
-                                         : generate_workload(spec, cluster, seed);
-  if (!gpu_rule.empty()) add_gpu_requests(workload, parse_gpu_rule(gpu_rule), seed);
+                       const WorkloadInputs& inputs) {
+  const SwfOptions swf = swf_options(inputs, cluster);
+  const bool file = names_a_file(spec);
+  if (!file && !swf.partitions.empty())
+    throw InputError(kCommandLine, "--swf-partitions", inputs.swf_partitions,
+                     "applies to SWF traces; workload '" + spec + "' is a generator");
+  Workload workload = file ? load_workload_file(spec, swf) : generate_workload(spec, cluster, seed);
+  if (!inputs.add_gpus.empty()) add_gpu_requests(workload, parse_gpu_rule(inputs.add_gpus), seed);
   note_unlimited_jobs(cluster, workload);
   return workload;
+}
+
+Workload load_workload(const std::string& spec, const Cluster& cluster, std::uint64_t seed,
+                       const std::string& gpu_rule) {
+  return load_workload(spec, cluster, seed, WorkloadInputs{gpu_rule, ""});
+}
+
+std::vector<std::string> describe_inputs(const WorkloadInputs& inputs, std::uint64_t seed) {
+  std::vector<std::string> lines;
+  if (!inputs.add_gpus.empty())
+    lines.push_back("add-gpus " + describe(parse_gpu_rule(inputs.add_gpus)) + " (seed " +
+                    std::to_string(seed) + ")");
+  if (!inputs.swf_partitions.empty())
+    lines.push_back("swf-partitions " +
+                    format_swf_partition_map(parse_swf_partition_map(
+                        inputs.swf_partitions, kCommandLine, "--swf-partitions")));
+  return lines;
 }
 
 void prepare_output_dir(const std::string& dir) {

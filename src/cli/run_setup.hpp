@@ -25,10 +25,25 @@ Cluster load_cluster(const std::string& spec, std::vector<OptionDefault>* slurm_
 // unknown generator.
 bool names_a_file(const std::string& spec);
 
-// A path to a job file / SWF trace, or a generator spec "name[:k=v,...]" drawn with `seed`.
-// `gpu_rule` (may be empty) adds GPU requests, e.g. "fraction=0.3,gpus=2" (docs/workloads.md).
+// What a run does to its workload after reading it (command-line options; empty = nothing).
+struct WorkloadInputs {
+  std::string add_gpus;        // --add-gpus: GPU rule, e.g. "fraction=0.3,gpus=2"
+  std::string swf_partitions;  // --swf-partitions: SWF partition map, e.g. "1=cpu,2=gpu"
+};
+
+// A path to a job file / SWF trace / sacct dump, or a generator spec "name[:k=v,...]" drawn
+// with `seed`, transformed as `inputs` says (docs/workloads.md, docs/input-formats.md).
+// InputError for a partition map on anything but an SWF trace, or naming a partition the
+// cluster does not have.
+Workload load_workload(const std::string& spec, const Cluster& cluster, std::uint64_t seed,
+                       const WorkloadInputs& inputs);
+// The same with only a GPU rule (may be empty).
 Workload load_workload(const std::string& spec, const Cluster& cluster, std::uint64_t seed,
                        const std::string& gpu_rule);
+
+// One line per transformation `inputs` applies, with its effective parameters, e.g.
+// "add-gpus fraction=0.3,gpus=2,gpus_max=0,gres=gpu (seed 1)"; for run headers and run.json.
+std::vector<std::string> describe_inputs(const WorkloadInputs& inputs, std::uint64_t seed);
 
 // Creates the output directory `dir` and checks that a file can be written in it, before any
 // run starts; InputError naming `--out` and the directory otherwise.

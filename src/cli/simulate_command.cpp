@@ -30,12 +30,14 @@ Args simulate_args() {
   args.declare({"out", "DIR", "directory for jobs.csv, summary.csv/json, queue.csv, usage.csv", "out/simulate"});
   args.declare({"interval", "SECONDS", "extra scheduling pass every N s while jobs wait (0 = none)", "0"});
   args.declare({"add-gpus", "RULE", "add GPU requests to a trace, e.g. fraction=0.3,gpus=2", ""});
+  args.declare({"swf-partitions", "MAP", "SWF partition numbers to slurm.conf partitions, e.g. 1=cpu,2=gpu", ""});
   args.declare({"progress", "", "show progress even when stderr is not a terminal", ""});
   return args;
 }
 
 void print_header(const Cluster& cluster, const Workload& workload, const std::string& workload_spec,
-                  const RunOutcome& run, std::uint64_t seed) {
+                  const std::vector<std::string>& transformations, const RunOutcome& run,
+                  std::uint64_t seed) {
   std::cout << "hetsched " << version_string() << " simulate\n"
             << "cluster    " << describe_cluster(cluster) << "\n"
             << "workload   " << workload_spec << " (" << workload.jobs.size() << " jobs, seed "
@@ -47,6 +49,7 @@ void print_header(const Cluster& cluster, const Workload& workload, const std::s
       std::cout << (i ? "," : " ") << run.site_options_used[i];
     std::cout << "\n";
   }
+  for (const std::string& t : transformations) std::cout << "transform  " << t << "\n";
   for (const std::string& note : workload.notes) std::cout << "input      " << note << "\n";
   std::cout << "\n";
 }
@@ -86,7 +89,8 @@ void print_window_passes(const RunOutcome& run) {
 }
 
 RunManifest manifest_of(const Cluster& cluster, const Workload& workload,
-                        const std::string& workload_spec, const RunOutcome& run,
+                        const std::string& workload_spec,
+                        const std::vector<std::string>& transformations, const RunOutcome& run,
                         std::uint64_t seed, int argc, char** argv) {
   RunManifest m;
   m.version = version_string();
@@ -97,6 +101,7 @@ RunManifest manifest_of(const Cluster& cluster, const Workload& workload,
   m.jobs = static_cast<std::int64_t>(workload.jobs.size());
   m.seed = seed;
   m.input_notes = workload.notes;
+  m.transformations = transformations;
   m.site_options = run.site_options_used;
   m.scheduler = run.scheduler_name;
   m.options = run.effective_options;
@@ -127,7 +132,9 @@ int run_simulate_command(int argc, char** argv) {
   std::vector<OptionDefault> site_options;
   const Cluster cluster = load_cluster(args.get("cluster", kDefaultCluster), &site_options);
   const std::string workload_spec = args.get("workload", kDefaultWorkload);
-  const Workload workload = load_workload(workload_spec, cluster, seed, args.get("add-gpus", ""));
+  const WorkloadInputs inputs{args.get("add-gpus", ""), args.get("swf-partitions", "")};
+  const Workload workload = load_workload(workload_spec, cluster, seed, inputs);
+  const std::vector<std::string> transformations = describe_inputs(inputs, seed);
   const std::string out_dir = args.get("out", "out/simulate");
   prepare_output_dir(out_dir);
 
@@ -139,12 +146,13 @@ int run_simulate_command(int argc, char** argv) {
   request.show_progress = args.has("progress");
   const RunOutcome run = run_checked(cluster, workload, request);
 
-  print_header(cluster, workload, workload_spec, run, seed);
+  print_header(cluster, workload, workload_spec, transformations, run, seed);
   print_summary(run.summary, std::cout);
   print_unrun_jobs(run);
   print_window_passes(run);
   write_run_outputs(out_dir, cluster, run.bound, run.result, run.summary);
-  write_run_manifest(out_dir, manifest_of(cluster, workload, workload_spec, run, seed, argc, argv));
+  write_run_manifest(out_dir, manifest_of(cluster, workload, workload_spec, transformations, run,
+                                          seed, argc, argv));
   std::cout << "\noutputs    " << out_dir
             << "/ (jobs.csv summary.csv summary.json queue.csv usage.csv run.json)\n";
   std::printf("wall time  %.3f s (%.0f jobs/s)\nmemory     peak resident %.0f MiB\n",

@@ -1,6 +1,7 @@
 #include "io/hostlist.hpp"
 
 #include <cctype>
+#include <optional>
 
 #include "io/text_file.hpp"
 
@@ -153,7 +154,85 @@ class HostlistParser {
   std::size_t total_ = 0;
 };
 
+// A name split before its trailing digits: "gpu012" -> prefix "gpu", digits "012".
+struct NumberedName {
+  std::string_view prefix;
+  std::string_view digits;  // empty when the name does not end in a number
+  std::uint64_t value = 0;
+};
+
+NumberedName split_number(std::string_view name) {
+  std::size_t start = name.size();
+  while (start > 0 && std::isdigit(static_cast<unsigned char>(name[start - 1]))) --start;
+  if (name.size() - start > 18) start = name.size() - 18;  // keeps the value in 64 bits
+  NumberedName n{name.substr(0, start), name.substr(start), 0};
+  for (char c : n.digits) n.value = n.value * 10 + static_cast<std::uint64_t>(c - '0');
+  return n;
+}
+
+std::string padded(std::uint64_t value, std::size_t width) {
+  std::string digits = std::to_string(value);
+  if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
+  return digits;
+}
+
+// One bracket group being built: a prefix and its ranges, each written with lo's padding.
+struct RangeGroup {
+  std::string prefix;
+  struct Range {
+    std::string lo_text;
+    std::uint64_t lo, hi;
+  };
+  std::vector<Range> ranges;
+
+  // Adds the name's number when the prefix matches; false when it needs a new group.
+  bool add(const NumberedName& n) {
+    if (n.prefix != prefix) return false;
+    if (!ranges.empty()) {
+      Range& last = ranges.back();
+      if (n.value == last.hi + 1 && padded(n.value, last.lo_text.size()) == n.digits)
+        return ++last.hi, true;
+    }
+    ranges.push_back({std::string(n.digits), n.value, n.value});
+    return true;
+  }
+
+  std::string text() const {
+    if (ranges.size() == 1 && ranges[0].lo == ranges[0].hi) return prefix + ranges[0].lo_text;
+    std::string out = prefix + "[";
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+      const Range& r = ranges[i];
+      out += (i ? "," : "") + r.lo_text;
+      if (r.hi > r.lo) out += "-" + padded(r.hi, r.lo_text.size());
+    }
+    return out + "]";
+  }
+};
+
 }  // namespace
+
+std::string compress_hostlist(const std::vector<std::string>& names) {
+  std::string out;
+  std::optional<RangeGroup> group;
+  auto flush = [&] {
+    if (group) out += (out.empty() ? "" : ",") + group->text();
+    group.reset();
+  };
+  for (const std::string& name : names) {
+    const NumberedName n = split_number(name);
+    if (n.digits.empty()) {
+      flush();
+      out += (out.empty() ? "" : ",") + name;
+      continue;
+    }
+    if (group && group->add(n)) continue;
+    flush();
+    group = RangeGroup{std::string(n.prefix), {}};
+    group->add(n);
+  }
+  flush();
+  return out;
+}
 
 std::vector<std::string> expand_hostlist(std::string_view text, const InputLocation& where) {
   return HostlistParser(text, where).expand();

@@ -18,4 +18,11 @@ inline constexpr std::size_t kMaxHostlistHosts = 1'000'000;
 // naming more than kMaxHostlistHosts hosts.
 std::vector<std::string> expand_hostlist(std::string_view text, const InputLocation& where);
 
+// The inverse, as Slurm prints node lists: names sharing a prefix and followed by a number
+// become one bracket group, runs of consecutive numbers a range, in the order given
+// ("n1,n2,n3,n7,gpu01,gpu02" -> "n[1-3,7],gpu[01-02]"). A range keeps the zero padding of
+// its first number, so expand_hostlist(compress_hostlist(names)) == names for every list of
+// names without '[', ']' or ','.
+std::string compress_hostlist(const std::vector<std::string>& names);
+
 }  // namespace hs

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "io/job_options.hpp"
+#include "io/sacct_reader.hpp"
 #include "io/swf_reader.hpp"
 #include "io/text_file.hpp"
 
@@ -163,11 +164,19 @@ void write_job_file(const Workload& w, std::ostream& out) {
   }
 }
 
-Workload load_workload_file(const std::string& path) {
+Workload load_workload_file(const std::string& path, const SwfOptions& swf) {
   Workload w;
   std::vector<std::string> notes;
-  if (looks_like_swf(path)) {
-    SwfLoad load = read_swf(path);
+  const bool sacct = is_sacct_header(first_text_line(path));
+  if (!swf.partitions.empty() && (sacct || !looks_like_swf(path)))
+    throw InputError({path, 0}, "swf-partitions", format_swf_partition_map(swf.partitions),
+                     "a partition map applies to SWF traces only; this file is not one");
+  if (sacct) {
+    SacctLoad load = read_sacct(path);
+    w = std::move(load.workload);
+    notes = std::move(load.notes);
+  } else if (looks_like_swf(path)) {
+    SwfLoad load = read_swf(path, swf);
     w = std::move(load.workload);
     notes = std::move(load.notes);
   } else {

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <string>
 
+#include "io/swf_reader.hpp"
 #include "model/job.hpp"
 
 namespace hs {
@@ -23,9 +24,12 @@ Workload read_job_file(const std::string& path);
 // (names excepted: the workload name comes from the file name).
 void write_job_file(const Workload& w, std::ostream& out);
 
-// SWF (name ends in .swf or .swf.gz, or gzip magic bytes) or the job file format; jobs
-// sorted by (submit, id). SWF decisions and counts: read_swf(). InputError "no jobs in
-// FILE" when nothing is left to replay (an empty or header-only file, every record skipped).
-Workload load_workload_file(const std::string& path);
+// A sacct --parsable2 dump (first line a sacct header, see read_sacct()), SWF (name ends in
+// .swf or .swf.gz, or gzip magic bytes) or the job file format; jobs sorted by (submit, id).
+// Decisions and counts: read_sacct(), read_swf(); they become Workload::notes. InputError
+// "no jobs in FILE" when nothing is left to replay (an empty or header-only file, every
+// record skipped).
+// `swf`: options for SWF traces; an InputError when they are given for another format.
+Workload load_workload_file(const std::string& path, const SwfOptions& swf = {});
 
 }  // namespace hs

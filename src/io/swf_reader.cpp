@@ -26,7 +26,7 @@ const char* const kFieldNames[kSwfFields] = {
     "preceding job",   "think time"};
 
 enum Field { kId = 0, kSubmit = 1, kRun = 3, kAllocProcs = 4, kReqProcs = 7, kReqTime = 8,
-             kUser = 11, kQueue = 14 };
+             kUser = 11, kQueue = 14, kPartition = 15 };
 
 // Fields the reader does not use may be fractional in some archive files; they must still
 // be numbers, so that a shifted or garbled line is caught.
@@ -64,8 +64,17 @@ void read_comment(std::string_view body, const InputLocation& where, SwfHeader& 
       0, parse_int_in(words.front(), -1, std::numeric_limits<std::int32_t>::max(), where, key)));
 }
 
+// A field only some runs use: -1 (unknown) unless it is a plain integer; check_number()
+// still refuses a non-number, so old traces with fractional values read as before.
+std::int64_t lenient_integer(std::string_view token) {
+  std::int64_t value = -1;
+  const char* end = token.data() + token.size();
+  const auto result = std::from_chars(token.data(), end, value);
+  return result.ec == std::errc() && result.ptr == end ? value : -1;
+}
+
 struct SwfRecord {
-  std::int64_t id, submit, run, alloc_procs, req_procs, req_time, user, queue;
+  std::int64_t id, submit, run, alloc_procs, req_procs, req_time, user, queue, partition;
 };
 
 SwfRecord parse_record(std::string_view line, const InputLocation& where) {
@@ -76,8 +85,9 @@ SwfRecord parse_record(std::string_view line, const InputLocation& where) {
   auto integer = [&](int field) {
     return parse_int_in(tokens[field], -kMaxSwfTime, kMaxSwfTime, where, kFieldNames[field]);
   };
-  SwfRecord r{integer(kId),        integer(kSubmit),   integer(kRun),  integer(kAllocProcs),
-              integer(kReqProcs),  integer(kReqTime),  integer(kUser), integer(kQueue)};
+  SwfRecord r{integer(kId),       integer(kSubmit),  integer(kRun),   integer(kAllocProcs),
+              integer(kReqProcs), integer(kReqTime), integer(kUser),  integer(kQueue),
+              lenient_integer(tokens[kPartition])};
   for (int f = 0; f < kSwfFields; ++f) check_number(tokens[f], where, f);
   for (int f : {kAllocProcs, kReqProcs})
     if (parse_int(tokens[f], where, kFieldNames[f]) > std::numeric_limits<std::int32_t>::max())
@@ -85,8 +95,16 @@ SwfRecord parse_record(std::string_view line, const InputLocation& where) {
   return r;
 }
 
+void map_partition(std::int64_t number, const SwfPartitionMap& map, SwfLoad& load, Job& job) {
+  if (map.empty()) return;
+  const auto it = map.find(number);
+  if (it == map.end()) return void(++load.partition_unmapped[number]);
+  job.partition = it->second;
+  ++load.partition_mapped[number];
+}
+
 // Applies the documented decisions; returns false when the record is skipped.
-bool make_job(const SwfRecord& r, SwfLoad& load, Job& job) {
+bool make_job(const SwfRecord& r, const SwfOptions& options, SwfLoad& load, Job& job) {
   if (r.run <= 0) return ++load.skipped_no_runtime, false;
   if (r.submit < 0) return ++load.skipped_no_submit, false;
   std::int64_t procs = r.req_procs;
@@ -108,11 +126,12 @@ bool make_job(const SwfRecord& r, SwfLoad& load, Job& job) {
   job.name = r.queue >= 0 ? "q" + std::to_string(r.queue) : "";
   job.req.ntasks = static_cast<std::int32_t>(procs);
   job.req.time_limit = limit;
+  map_partition(r.partition, options.partitions, load, job);
   return true;
 }
 
-void add_notes(SwfLoad& load) {
-  auto note = [&](std::int64_t count, const char* text) {
+void add_notes(const SwfOptions& options, SwfLoad& load) {
+  auto note = [&](std::int64_t count, const std::string& text) {
     if (count > 0) load.notes.push_back(std::to_string(count) + " " + text);
   };
   note(load.skipped_no_runtime, "records skipped: run time <= 0 or unknown");
@@ -121,11 +140,49 @@ void add_notes(SwfLoad& load) {
   note(load.procs_from_allocated, "jobs: requested procs unknown, allocated procs used");
   note(load.limit_from_runtime, "jobs: requested time unknown, run time used as the limit");
   note(load.runtime_over_limit, "jobs: run time exceeds the requested time (killed at limit)");
+  for (const auto& [number, count] : load.partition_mapped)
+    note(count, "jobs: SWF partition " + std::to_string(number) + " -> partition " +
+                    options.partitions.at(number));
+  for (const auto& [number, count] : load.partition_unmapped)
+    note(count, "jobs: SWF partition " + std::to_string(number) +
+                    " not in the partition map, default partition used");
 }
 
 }  // namespace
 
-SwfLoad read_swf(const std::string& path) {
+SwfPartitionMap parse_swf_partition_map(std::string_view text, const InputLocation& where,
+                                        const std::string& field) {
+  SwfPartitionMap map;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != ',') continue;
+    const std::string_view item = trim(text.substr(start, i - start));
+    start = i + 1;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq + 1 == item.size())
+      throw InputError(where, field, std::string(text),
+                       "'" + std::string(item) + "' is not NUMBER=PARTITION (e.g. 1=cpu,2=gpu)");
+    std::int64_t number = 0;
+    try {
+      number = parse_int_in(trim(item.substr(0, eq)), -1, kMaxSwfTime, where, field);
+    } catch (const InputError& e) {
+      throw InputError(where, field, std::string(text), "partition number: " + e.problem());
+    }
+    if (!map.emplace(number, std::string(trim(item.substr(eq + 1)))).second)
+      throw InputError(where, field, std::string(text),
+                       "partition number " + std::to_string(number) + " given twice");
+  }
+  return map;
+}
+
+std::string format_swf_partition_map(const SwfPartitionMap& map) {
+  std::string text;
+  for (const auto& [number, name] : map)
+    text += (text.empty() ? "" : ",") + std::to_string(number) + "=" + name;
+  return text;
+}
+
+SwfLoad read_swf(const std::string& path, const SwfOptions& options) {
   const std::string text = read_text_file(path);
   SwfLoad load;
   load.workload.name = file_stem(path);
@@ -145,9 +202,9 @@ SwfLoad read_swf(const std::string& path) {
     if (!ids.insert(record.id).second)
       throw InputError(where, kFieldNames[kId], std::to_string(record.id), "duplicate job id");
     Job job;
-    if (make_job(record, load, job)) load.workload.jobs.push_back(std::move(job));
+    if (make_job(record, options, load, job)) load.workload.jobs.push_back(std::move(job));
   }
-  add_notes(load);
+  add_notes(options, load);
   return load;
 }
 

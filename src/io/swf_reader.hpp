@@ -13,10 +13,13 @@
 // Malformed lines (wrong field count, non-numbers, values out of range, duplicate ids)
 // raise InputError naming file, line, field and value.
 #include <cstdint>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/job.hpp"
+#include "util/error.hpp"
 
 namespace hs {
 
@@ -24,6 +27,19 @@ struct SwfHeader {
   int max_nodes = 0;         // "; MaxNodes: N"; 0 when absent
   int max_procs = 0;         // "; MaxProcs: N"; 0 when absent
   std::string raw_comments;  // every ';' line, without the ';', joined by '\n'
+};
+
+// SWF partition numbers (field 16) -> slurm.conf partition names. Empty: every job stays in
+// the default partition. Jobs whose number is not in a non-empty map stay there too (counted).
+using SwfPartitionMap = std::map<std::int64_t, std::string>;
+
+// "1=cpu,2=gpu" (InputError naming `field` for a bad number, name or repeated number).
+SwfPartitionMap parse_swf_partition_map(std::string_view text, const InputLocation& where,
+                                        const std::string& field);
+std::string format_swf_partition_map(const SwfPartitionMap& map);  // "1=cpu,2=gpu"
+
+struct SwfOptions {
+  SwfPartitionMap partitions;
 };
 
 struct SwfLoad {
@@ -36,10 +52,12 @@ struct SwfLoad {
   std::int64_t procs_from_allocated = 0; // requested procs unknown, allocated used
   std::int64_t limit_from_runtime = 0;   // requested time unknown, run time used
   std::int64_t runtime_over_limit = 0;   // kept; will be killed at the limit
+  std::map<std::int64_t, std::int64_t> partition_mapped;    // SWF number -> jobs mapped
+  std::map<std::int64_t, std::int64_t> partition_unmapped;  // number not in the map -> jobs
   std::vector<std::string> notes;        // one human-readable line per decision taken
 };
 
 // Throws InputError for unreadable files and malformed lines.
-SwfLoad read_swf(const std::string& path);
+SwfLoad read_swf(const std::string& path, const SwfOptions& options = {});
 
 }  // namespace hs

@@ -86,6 +86,20 @@ std::string read_text_file(const std::string& path) {
   return is_gzip_file(path) ? read_gzip(path) : read_plain(path);
 }
 
+std::string first_text_line(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return "";
+  gzFile raw = gzopen(path.c_str(), "rb");  // reads plain files unchanged
+  if (raw == nullptr) return "";
+  std::unique_ptr<gzFile_s, int (*)(gzFile)> file(raw, gzclose);
+  char buffer[1 << 16];
+  for (int lines = 0; lines < 1000 && gzgets(file.get(), buffer, sizeof buffer) != nullptr; ++lines) {
+    const std::string_view line = trim(buffer);
+    if (!line.empty()) return std::string(line);
+  }
+  return "";
+}
+
 std::vector<std::string_view> split_lines(std::string_view text) {
   std::vector<std::string_view> lines;
   std::size_t start = 0;

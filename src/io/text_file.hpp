@@ -16,6 +16,9 @@ bool is_gzip_file(const std::string& path);
 void check_readable_file(const std::string& path);
 // The file's text, decompressed when it is gzip. InputError when unreadable or corrupt.
 std::string read_text_file(const std::string& path);
+// The first non-blank line (trimmed; plain or gzip), read without loading the whole file;
+// "" when the file has none or cannot be read. For telling input formats apart.
+std::string first_text_line(const std::string& path);
 
 // Splits text into lines (without '\n'; a trailing '\r' is removed).
 std::vector<std::string_view> split_lines(std::string_view text);

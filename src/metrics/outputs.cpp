@@ -1,5 +1,7 @@
 #include "metrics/outputs.hpp"
 
+#include "io/hostlist.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -82,15 +84,35 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+namespace {
+
+// What one node of a share holds: "4c+2gpu+512M".
+std::string share_amounts(const Cluster& cluster, const NodeShare& s) {
+  std::string out = std::to_string(s.cores) + 'c';
+  for (std::size_t t = 0; t < cluster.gres_types.size(); ++t)
+    if (s.gres[t] > 0) out += '+' + std::to_string(s.gres[t]) + cluster.gres_types[t];
+  if (s.mem_mb > 0) out += '+' + std::to_string(s.mem_mb) + "M";
+  return out;
+}
+
+}  // namespace
+
 std::string allocation_text(const Cluster& cluster, const Allocation& alloc) {
   std::string out;
+  std::vector<std::string> names;
+  std::string amounts;
+  auto flush = [&] {
+    if (names.empty()) return;
+    out += (out.empty() ? "" : ";") + compress_hostlist(names) + ':' + amounts;
+    names.clear();
+  };
   for (const NodeShare& s : alloc.shares) {
-    if (!out.empty()) out += ';';
-    out += cluster.nodes[s.node].name + ':' + std::to_string(s.cores) + 'c';
-    for (std::size_t t = 0; t < cluster.gres_types.size(); ++t)
-      if (s.gres[t] > 0) out += '+' + std::to_string(s.gres[t]) + cluster.gres_types[t];
-    if (s.mem_mb > 0) out += '+' + std::to_string(s.mem_mb) + "M";
+    std::string these = share_amounts(cluster, s);
+    if (these != amounts) flush();
+    amounts = std::move(these);
+    names.push_back(cluster.nodes[s.node].name);
   }
+  flush();
   return out;
 }
 

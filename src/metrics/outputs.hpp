@@ -23,7 +23,9 @@ void write_usage_csv(std::ostream& out, const Cluster& cluster, const SimResult&
 // `s` as a JSON string literal (quotes, backslashes and control characters escaped).
 std::string json_string(const std::string& s);
 
-// Per-node allocation as "n0001:4c+2gpu;n0002:4c+2gpu" (gres named by cluster type).
+// Per-node allocation as "n[0001-0512]:4c+2gpu;n0600:2c+512M": consecutive nodes holding the
+// same amounts share one Slurm hostlist (io/hostlist.hpp), in allocation order; gres named
+// by cluster type, memory in MB.
 std::string allocation_text(const Cluster& cluster, const Allocation& alloc);
 
 }  // namespace hs

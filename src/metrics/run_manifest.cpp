@@ -18,6 +18,9 @@ void write_run_manifest(std::ostream& out, const RunManifest& m) {
       << "  \"input_notes\": [";
   for (std::size_t i = 0; i < m.input_notes.size(); ++i)
     out << (i ? ", " : "") << json_string(m.input_notes[i]);
+  out << "],\n  \"input_transformations\": [";
+  for (std::size_t i = 0; i < m.transformations.size(); ++i)
+    out << (i ? ", " : "") << json_string(m.transformations[i]);
   out << "],\n  \"scheduler\": " << json_string(m.scheduler) << ",\n"
       << "  \"options\": " << json_string(m.options) << ",\n"
       << "  \"options_from_slurm_conf\": [";

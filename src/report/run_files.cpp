@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "io/hostlist.hpp"
 #include "report/csv_reader.hpp"
 #include "util/error.hpp"
 
@@ -19,13 +20,13 @@ std::int64_t leading_count(const std::string& part, std::size_t& digits, const s
   return v;
 }
 
-NodeUse parse_node_share(const std::string& share, const std::string& file, long line,
-                         const std::string& whole) {
+// "n[1-4]:4c+2gpu": the same use on every node of the hostlist.
+void parse_node_share(const std::string& share, const std::string& file, long line,
+                      const std::string& whole, std::vector<NodeUse>& uses) {
   const std::size_t colon = share.rfind(':');
   if (colon == std::string::npos || colon == 0)
     throw InputError({file, line}, "allocation", whole, "share '" + share + "' lacks 'node:'");
   NodeUse use;
-  use.node = share.substr(0, colon);
   std::size_t from = colon + 1;
   bool first = true;
   while (from <= share.size()) {
@@ -44,7 +45,16 @@ NodeUse parse_node_share(const std::string& share, const std::string& file, long
     first = false;
     from = plus + 1;
   }
-  return use;
+  std::vector<std::string> nodes;
+  try {
+    nodes = expand_hostlist(share.substr(0, colon), {file, line});
+  } catch (const InputError& e) {
+    throw InputError({file, line}, "allocation", whole, "node list: " + e.problem());
+  }
+  for (std::string& node : nodes) {
+    use.node = std::move(node);
+    uses.push_back(use);
+  }
 }
 
 }  // namespace
@@ -69,7 +79,7 @@ std::vector<NodeUse> parse_allocation(const std::string& text, const std::string
   std::size_t from = 0;
   while (from < text.size()) {
     const std::size_t semi = std::min(text.find(';', from), text.size());
-    uses.push_back(parse_node_share(text.substr(from, semi - from), file, line, text));
+    parse_node_share(text.substr(from, semi - from), file, line, text, uses);
     from = semi + 1;
   }
   return uses;

@@ -40,7 +40,8 @@ struct JobsFile {
 };
 JobsFile read_jobs_file(const std::string& path);
 
-// Parses "n0001:4c+2gpu;n0002:4c+512M" (metrics' allocation_text). `file`/`line` for errors.
+// Parses "n[0001-0004]:4c+2gpu;n0005:4c+512M" (metrics' allocation_text): one NodeUse per
+// node of each hostlist, in order. `file`/`line` for errors.
 std::vector<NodeUse> parse_allocation(const std::string& text, const std::string& file, long line);
 
 // usage.csv: step series, each row holding until the next row's time.

@@ -10,6 +10,7 @@
 
 #include "io/hostlist.hpp"
 #include "io/job_file.hpp"
+#include "io/sacct_reader.hpp"
 #include "io/slurm_conf.hpp"
 #include "io/slurm_time.hpp"
 #include "io/swf_reader.hpp"
@@ -143,6 +144,24 @@ TEST(GarbageInput, CorruptGzip) {
     expect_clean([&] { read_job_file(path); }, "<gzip bytes>", outcome);
   }
   EXPECT_GT(outcome.rejected, kRounds / 3);
+}
+
+TEST(GarbageInput, SacctReader) {
+  const auto dir = scratch_dir("garbage-sacct");
+  std::ifstream in(testing::source_path("tests/io/data/sacct_smalltree.txt"));
+  const std::string dump((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(dump.empty());
+  Rng rng(16);
+  Outcome outcome;
+  for (int i = 0; i < kRounds; ++i) {
+    const std::string text = i % 10 == 0 ? "JobID|Submit|Start|End|NCPUS\n" + random_line(rng)
+                                         : mutate(dump, rng);
+    const std::string path = write_file(dir / "dump.txt", text);
+    expect_clean([&] { load_workload_file(path); }, text, outcome);
+  }
+  std::cout << "accepted " << outcome.accepted << " rejected " << outcome.rejected << "\n";
+  EXPECT_GT(outcome.rejected, kRounds / 10);
+  EXPECT_GT(outcome.accepted, kRounds / 10);
 }
 
 TEST(GarbageInput, JobFile) {

@@ -66,5 +66,47 @@ TEST(Hostlist, SizeLimitCountsTheWholeList) {
   expect_input_error([&] { expand("a[1-500000],b[1-500000],c"); });
 }
 
+TEST(HostlistCompress, RangesAsSlurmPrintsThem) {
+  EXPECT_EQ(compress_hostlist({}), "");
+  EXPECT_EQ(compress_hostlist({"n1"}), "n1");
+  EXPECT_EQ(compress_hostlist({"head"}), "head");
+  EXPECT_EQ(compress_hostlist({"n1", "n2", "n3", "n7"}), "n[1-3,7]");
+  EXPECT_EQ(compress_hostlist({"n9", "n10", "n11"}), "n[9-11]");
+  EXPECT_EQ(compress_hostlist({"gn01", "gn02", "gn07", "gn08", "cn01"}), "gn[01-02,07-08],cn01");
+  EXPECT_EQ(compress_hostlist({"n099", "n100", "n1"}), "n[099-100,1]");
+  EXPECT_EQ(compress_hostlist({"n01", "n2"}), "n[01,2]");  // "n[01-02]" would name n02
+  EXPECT_EQ(compress_hostlist({"a", "n1", "n2", "b", "n3"}), "a,n[1-2],b,n3");
+  EXPECT_EQ(compress_hostlist({"n1", "n1"}), "n[1,1]");
+  EXPECT_EQ(compress_hostlist({"r1n05", "r1n06", "r2n01"}), "r1n[05-06],r2n01");
+  Names big;
+  for (int i = 1; i <= 512; ++i) big.push_back("n" + std::to_string(i));
+  big.push_back("n600");
+  EXPECT_EQ(compress_hostlist(big), "n[1-512,600]");
+}
+
+// expand(compress(names)) == names for random lists of plausible node names.
+TEST(HostlistCompress, RoundTripsThroughExpand) {
+  std::uint64_t state = 12345;
+  auto next = [&](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  const char* prefixes[] = {"n", "gpu", "r1n", "", "node-"};
+  for (int round = 0; round < 2000; ++round) {
+    Names names;
+    const std::uint64_t count = next(40);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const std::string prefix = prefixes[next(5)];
+      std::string digits = std::to_string(next(6) == 0 ? next(1000) : 90 + next(20));
+      if (next(3) == 0) digits.insert(0, next(3), '0');
+      if (prefix.empty() && digits.empty()) digits = "1";
+      names.push_back(next(20) == 0 ? "login" : prefix + digits);
+      if (next(2) == 0 && !names.empty()) names.push_back(names.back());
+    }
+    const std::string text = compress_hostlist(names);
+    EXPECT_EQ(text.empty() ? Names{} : expand(text), names) << text;
+  }
+}
+
 }  // namespace
 }  // namespace hs

@@ -165,5 +165,51 @@ TEST(SwfReader, ReadsSdscTrace) {
     ASSERT_LE(load.workload.jobs[i - 1].submit, load.workload.jobs[i].submit);
 }
 
+// kSmallSwf's kept jobs 1, 3, 4, 5 have partitions -1, -1, -1 and -1; this trace has 1, 2, 3.
+const char* kPartitionedSwf =
+    "1 0 1 100 4 -1 -1 4 200 -1 1 7 1 -1 2 1 -1 -1\n"
+    "2 5 1 100 4 -1 -1 4 200 -1 1 7 1 -1 2 2 -1 -1\n"
+    "3 6 1 100 4 -1 -1 4 200 -1 1 7 1 -1 2 3 -1 -1\n"
+    "4 7 1 100 4 -1 -1 4 200 -1 1 7 1 -1 2 1.5 -1 -1\n";
+
+TEST(SwfReader, PartitionMapNamesSlurmPartitions) {
+  const auto dir = scratch_dir("swf-partitions");
+  const std::string path = write_file(dir / "p.swf", kPartitionedSwf);
+  const InputLocation where{"<command line>", 0};
+  SwfOptions options;
+  options.partitions = parse_swf_partition_map("2=gpu, 1=cpu", where, "--swf-partitions");
+  EXPECT_EQ(format_swf_partition_map(options.partitions), "1=cpu,2=gpu");
+  const SwfLoad load = read_swf(path, options);
+  ASSERT_EQ(load.workload.jobs.size(), 4u);
+  EXPECT_EQ(load.workload.jobs[0].partition, "cpu");
+  EXPECT_EQ(load.workload.jobs[1].partition, "gpu");
+  EXPECT_EQ(load.workload.jobs[2].partition, "");  // 3 is not mapped
+  EXPECT_EQ(load.workload.jobs[3].partition, "");  // 1.5 is no partition number
+  EXPECT_EQ(load.partition_mapped.at(1), 1);
+  EXPECT_EQ(load.partition_unmapped.at(3), 1);
+  EXPECT_EQ(load.partition_unmapped.at(-1), 1);
+  const std::string notes = [&] {
+    std::string all;
+    for (const auto& n : load.notes) all += n + "\n";
+    return all;
+  }();
+  EXPECT_NE(notes.find("1 jobs: SWF partition 2 -> partition gpu"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("1 jobs: SWF partition 3 not in the partition map"), std::string::npos)
+      << notes;
+  const SwfLoad plain = read_swf(path);
+  for (const Job& j : plain.workload.jobs) EXPECT_EQ(j.partition, "");
+  EXPECT_TRUE(plain.partition_unmapped.empty());
+}
+
+TEST(SwfReader, BadPartitionMapsAreErrors) {
+  const InputLocation where{"<command line>", 0};
+  for (const char* bad : {"1", "1=", "x=cpu", "1=cpu,1=gpu", "1=cpu,,2=gpu", "=cpu"}) {
+    const InputError e =
+        expect_input_error([&] { parse_swf_partition_map(bad, where, "--swf-partitions"); });
+    EXPECT_EQ(e.field(), "--swf-partitions") << bad;
+    EXPECT_EQ(e.value(), bad);
+  }
+}
+
 }  // namespace
 }  // namespace hs

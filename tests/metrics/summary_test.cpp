@@ -136,6 +136,16 @@ TEST(Outputs, JobsCsvRows) {
             "3,j3,u,,10,100,130,90,30,killed,2,6,0,n1:4c;n2:2c,\n");
 }
 
+TEST(Outputs, AllocationTextGroupsNodesIntoHostlists) {
+  const Cluster c = make_cluster(12, 4, 2);  // n1..n12
+  Allocation a;
+  for (NodeIndex n : {0, 1, 2, 3, 5, 9}) a.shares.push_back({n, 4, {2, 0, 0, 0}, 0});
+  a.shares.push_back({10, 2, {}, 512});
+  a.shares.push_back({11, 4, {2, 0, 0, 0}, 0});
+  EXPECT_EQ(allocation_text(c, a), "n[1-4,6,10]:4c+2gpu;n11:2c+512M;n12:4c+2gpu");
+  EXPECT_EQ(allocation_text(c, Allocation{}), "");
+}
+
 TEST(Outputs, RejectedJobsKeepTheirReasonQuoted) {
   SmallRun run;
   run.workload.jobs.push_back(make_job(4, 20, 99, 10, 10));

@@ -64,6 +64,15 @@ TEST(RunFiles, ParsesAllocationText) {
   EXPECT_EQ(uses[1].gres, 1);  // memory is not a gres
   EXPECT_EQ(uses[2].node, "n0010");
   EXPECT_EQ(uses[2].gres, 0);
+  const auto ranged = report::parse_allocation("n[1-3,7]:4c+2gpu;n9:1c", "j", 2);
+  ASSERT_EQ(ranged.size(), 5u);
+  EXPECT_EQ(ranged[2].node, "n3");
+  EXPECT_EQ(ranged[2].cores, 4);
+  EXPECT_EQ(ranged[3].node, "n7");
+  EXPECT_EQ(ranged[3].gres, 2);
+  EXPECT_EQ(ranged[4].node, "n9");
+  expect_error([] { report::parse_allocation("n[3-1]:4c", "j.csv", 7); }, "j.csv", 7,
+               "allocation", "n[3-1]:4c");
   expect_error([] { report::parse_allocation("n1:4c;n2", "j.csv", 7); }, "j.csv", 7, "allocation",
                "n1:4c;n2");
   expect_error([] { report::parse_allocation("n1:xc", "j.csv", 7); }, "j.csv", 7, "allocation",
