@@ -86,22 +86,47 @@ std::vector<Step> rehold_steps(std::int64_t id, const OriginalRequest& original,
           mark(id, {MarkedPhase::Held, now, {}, ""})};
 }
 
+namespace {
+
+// The user's comment inside ours carries no '=' ("%3D"), since `scontrol show job` prints
+// it unquoted and a token with '=' would read as the next field.
+std::string escape_equals(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '%' ? "%25" : c == '=' ? "%3D" : std::string(1, c);
+  return out;
+}
+
+std::string unescape_equals(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, 3, "%3D") == 0) { out += '='; i += 2; }
+    else if (text.compare(i, 3, "%25") == 0) { out += '%'; i += 2; }
+    else out += text[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string user_comment(const std::string& comment) {
+  if (comment.rfind(kRefusalCommentPrefix, 0) != 0) return comment;
+  const std::size_t mark = comment.find(kUserCommentMark);
+  if (mark == std::string::npos) return "";
+  return unescape_equals(comment.substr(mark + std::string(kUserCommentMark).size()));
+}
+
 std::vector<Step> refuse_steps(const LiveJob& live, const std::string& reason, Time now) {
-  std::vector<Step> steps = {mark(live.id, {MarkedPhase::Refused, now, {}, reason})};
-  // The user's own comment is kept, unless it is a bridge directive the refusal is about.
-  const bool directive_at_fault = live.comment.rfind("hetsched:", 0) == 0 &&
-                                  reason.rfind("comment '", 0) == 0;
-  if (live.comment.empty() || live.comment.rfind(kRefusalCommentPrefix, 0) == 0 || directive_at_fault)
-    steps.push_back(update(live.id, {"Comment=" + std::string(kRefusalCommentPrefix) +
-                                         "never runnable: " + sanitize_reason(reason)},
-                           false));
-  return steps;
+  const std::string own = user_comment(live.comment);
+  std::string shown = std::string(kRefusalCommentPrefix) + "never runnable: " + sanitize_reason(reason);
+  if (!own.empty()) shown += kUserCommentMark + escape_equals(own);
+  return {mark(live.id, {MarkedPhase::Refused, now, {}, reason}),
+          update(live.id, {"Comment=" + shown}, false)};
 }
 
 std::vector<Step> accept_steps(const LiveJob& live, Time now) {
   std::vector<Step> steps = {mark(live.id, {MarkedPhase::Held, now, {}, ""}, false)};
   if (live.comment.rfind(kRefusalCommentPrefix, 0) == 0)
-    steps.push_back(update(live.id, {"Comment="}, false));
+    steps.push_back(update(live.id, {"Comment=" + user_comment(live.comment)}, false));
   return steps;
 }
 

@@ -73,7 +73,12 @@ std::vector<Step> accept_steps(const LiveJob& live, Time now);
 // A held job that asks an advance reservation is Slurm's to place: released unpinned.
 std::vector<Step> hand_over_steps(std::int64_t id);
 
-// The Comment the bridge writes on a refused job; starts with kRefusalCommentPrefix.
+// The Comment the bridge writes on a refused job:
+//   "[hetsched] never runnable: REASON" [" | was: " + the user's own comment]
+// so that squeue shows the reason and nothing of the user's is lost.
 constexpr const char* kRefusalCommentPrefix = "[hetsched] ";
+constexpr const char* kUserCommentMark = " | was: ";
+// The user's own comment inside a Comment the bridge may have wrapped.
+std::string user_comment(const std::string& comment);
 
 }  // namespace hs::bridge

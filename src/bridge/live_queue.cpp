@@ -93,7 +93,7 @@ Job job_from_live(const LiveJob& live, const LiveMemory& memory) {
   r.contiguous = live.contiguous;
   r.time_limit = live.time_limit == kNoTime ? 0 : live.time_limit;
   for (const auto& [name, count] : live.gres_per_node) r.gres.push_back({name, -1, count, count});
-  apply_comment_ranges(live.comment, job);
+  apply_comment_ranges(user_comment(live.comment), job);
   r.mem_per_node_mb = memory_per_node_mb(live, memory);
   job.run_time = r.time_limit;  // unknown before the job ends; schedulers see limits only
   return job;
@@ -120,7 +120,7 @@ namespace {
 std::string request_signature(const LiveJob& l) {
   return l.num_nodes_text + "|" + std::to_string(l.cpus) + "|" + std::to_string(l.num_tasks) +
          "|" + std::to_string(l.min_cpus_node) + "|" + l.tres_per_node_text + "|" +
-         std::to_string(l.time_limit) + "|" + l.comment + "|" + l.req_nodes_text + "|" +
+         std::to_string(l.time_limit) + "|" + user_comment(l.comment) + "|" + l.req_nodes_text + "|" +
          std::to_string(l.min_mem_per_node_mb) + "|" + std::to_string(l.min_mem_per_cpu_mb);
 }
 
@@ -141,7 +141,7 @@ JobRef LiveQueue::register_job(const LiveJob& live) {
   } catch (const InputError&) {  // a bad comment range: refusal() names it
     LiveJob plain = live;
     plain.comment.clear();
-    job = job_from_live(plain, memory_);
+    job = job_from_live(plain, memory_);  // refusal() names the comment
   }
   bind_to_cluster(cluster_, job);
   job.run_time = job.req.time_limit;  // as bound: the partition's default, or the planning limit
@@ -158,7 +158,7 @@ std::optional<std::string> LiveQueue::refusal(const LiveJob& live, JobRef ref) {
   try {
     job = job_from_live(live, memory_);
   } catch (const InputError& e) {
-    return "comment '" + live.comment + "': " + e.problem();
+    return "comment '" + user_comment(live.comment) + "': " + e.problem();
   }
   std::optional<std::string> reason = bind_to_cluster(cluster_, job);
   job.run_time = job.req.time_limit;  // as bound: the partition's default, or the planning limit

@@ -273,16 +273,36 @@ TEST(JobLifecycle, AnOperatorsHoldIsLeftAloneAndReservationJobsGoToSlurm) {
   EXPECT_EQ(run.slurm.commands[0], (std::vector<std::string>{"scontrol", "release", "16"}));
 }
 
-TEST(JobLifecycle, ARefusalReasonIsVisibleInTheComment) {
+// Regression (live fault matrix): the reason is shown in the Comment, the user's own
+// comment kept behind it, and a wrapped gpu range still counts: the job must not become
+// runnable because its directive was moved.
+TEST(JobLifecycle, ARefusalReasonIsVisibleInTheCommentAndTheUsersCommentKept) {
   LiveBridge run({14, 16});
   run.slurm.set_field("16", "Comment", "hetsched:gpu=3-1");
   EXPECT_EQ(run.bridge.cycle(lab_now()).refused, 1u);
-  EXPECT_EQ(job_line(run.slurm, 16).comment.rfind("[hetsched] never runnable: comment", 0), 0u) << job_line(run.slurm, 16).comment;
-  LiveBridge kept({14, 16});
-  kept.slurm.set_field("16", "NumCPUs", "64");  // a user comment that is not at fault stays
-  EXPECT_EQ(kept.bridge.cycle(lab_now()).refused, 1u);
-  EXPECT_EQ(job_line(kept.slurm, 16).comment, "hetsched:gpu=1-2");
-  EXPECT_FALSE(decode_marker(job_line(kept.slurm, 16).admin_comment)->reason.empty());
+  const std::string shown = job_line(run.slurm, 16).comment;
+  EXPECT_EQ(shown.rfind("[hetsched] never runnable: comment", 0), 0u) << shown;
+  EXPECT_NE(shown.find(" | was: hetsched:gpu%3D3-1"), std::string::npos) << shown;
+  const CycleReport again = run.bridge.cycle(lab_now() + 1);
+  EXPECT_EQ(again.refused, 1u);
+  EXPECT_EQ(again.started, 0u);
+  LiveBridge wide({14, 16});
+  wide.slurm.set_field("16", "Comment", "hetsched:gpu=3-3");  // more GPUs than a node has
+  EXPECT_EQ(wide.bridge.cycle(lab_now()).refused, 1u);
+  EXPECT_NE(job_line(wide.slurm, 16).comment.find(" | was: hetsched:gpu%3D3-3"), std::string::npos);
+  const CycleReport next = wide.bridge.cycle(lab_now() + 1);
+  EXPECT_EQ(next.refused, 1u);
+  EXPECT_EQ(next.started, 0u);
+  // Fixed by its user: queued again with the own comment back, its range honoured.
+  wide.slurm.set_field("16", "Comment", job_line(wide.slurm, 16).comment);
+  wide.slurm.set_field("16", "TresPerNode", "gres:gpu:1");
+  std::string fixed = job_line(wide.slurm, 16).comment;
+  fixed.replace(fixed.find("gpu%3D3-3"), 9, "gpu%3D1-2");
+  wide.slurm.set_field("16", "Comment", fixed);
+  const CycleReport fixed_cycle = wide.bridge.cycle(lab_now() + 2);
+  EXPECT_EQ(fixed_cycle.refused, 0u);
+  EXPECT_EQ(fixed_cycle.started, 1u);
+  EXPECT_EQ(job_line(wide.slurm, 16).comment, "hetsched:gpu=1-2");
 }
 
 TEST(JobLifecycle, AChangedRequestReopensARefusal) {
