@@ -104,7 +104,7 @@ check 'bridge_alive' "the first bridge is still running"
 
 say "case: a node drained and resumed mid-run"
 scontrol update NodeName=n2 State=DRAIN Reason=live-test
-drained_at=$(date +%s)
+drained_at=$(( $(date +%s) + 1 ))   # a start in the same second may precede the drain
 for i in $(seq 1 6); do submit -n 8 -t 1 --wrap "sleep 3" >/dev/null; done
 sleep 12
 on_drained=$(started_on_during "$drained_at" "$(date +%s)" n2)
@@ -113,7 +113,7 @@ scontrol update NodeName=n2 State=RESUME
 
 say "case: an advance reservation on some nodes"
 scontrol create reservation ReservationName=live StartTime=now Duration=5 Nodes=n7,n8 Users=root Flags=IGNORE_JOBS >/dev/null
-reserved_at=$(date +%s)
+reserved_at=$(( $(date +%s) + 1 ))
 for i in $(seq 1 6); do submit -n 8 -t 1 --wrap "sleep 3" >/dev/null; done
 sleep 12
 on_reserved=$(started_on_during "$reserved_at" "$(date +%s)" n7 n8)
