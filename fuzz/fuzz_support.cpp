@@ -1,0 +1,148 @@
+#include "fuzz_support.hpp"
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include "bridge/scontrol_jobs.hpp"
+#include "bridge/slurm_nodes.hpp"
+#include "io/job_file.hpp"
+#include "io/sacct_reader.hpp"
+#include "io/slurm_conf.hpp"
+#include "io/swf_reader.hpp"
+#include "site_conf.hpp"
+#include "util/error.hpp"
+
+namespace hs::fuzz {
+
+namespace {
+
+struct ScratchDir {
+  std::string path;
+  ScratchDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "hetsched-fuzz-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("fuzz: cannot create a scratch directory");
+    path = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+const std::string& scratch_dir() {
+  static const ScratchDir dir;
+  return dir.path;
+}
+
+std::string write_scratch(const std::string& name, std::string_view bytes) {
+  const std::string path = scratch_dir() + "/" + name;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw std::runtime_error("fuzz: cannot write " + path);
+  return path;
+}
+
+std::string gzip(std::string_view text) {
+  z_stream z{};
+  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, text.size()) + 32, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// slurm.conf: the first part (before a line "%%"); the second is inc.conf next to it, which
+// the first may Include.
+void slurm_conf(std::string_view bytes) {
+  const auto parts = split_parts(bytes, 2);
+  const std::string conf = write_scratch("slurm.conf", parts[0]);
+  write_scratch("inc.conf", parts.size() > 1 ? parts[1] : std::string_view{});
+  load_slurm_conf(conf);
+}
+
+// gres.conf or topology.conf next to the fixed slurm.conf of site_conf.hpp.
+void site_file(const std::string& name, std::string_view bytes) {
+  const std::string dir = scratch_dir() + "/site";
+  std::filesystem::create_directories(dir);
+  const std::string conf = write_scratch("site/slurm.conf", kSiteSlurmConf);
+  write_scratch("site/" + name, bytes);
+  load_slurm_conf(conf);
+}
+
+// gzip-compressed SWF: the bytes after the first are compressed, then cut short when the
+// first byte is odd, so that both whole and truncated gzip streams reach the reader.
+void swf_gzip(std::string_view bytes) {
+  if (bytes.empty()) return;
+  const auto control = static_cast<unsigned char>(bytes[0]);
+  std::string compressed = gzip(bytes.substr(1));
+  if (control & 1) compressed.resize(compressed.size() * (control >> 1) / 128);
+  read_swf(write_scratch("trace.swf.gz", compressed));
+}
+
+using Target = void (*)(std::string_view);
+
+const std::map<std::string, Target>& targets() {
+  static const std::map<std::string, Target> table{
+      {"slurm_conf", slurm_conf},
+      {"gres_conf", [](std::string_view b) { site_file("gres.conf", b); }},
+      {"topology_conf", [](std::string_view b) { site_file("topology.conf", b); }},
+      {"swf", [](std::string_view b) { read_swf(write_scratch("trace.swf", b)); }},
+      {"swf_gzip", swf_gzip},
+      {"job_file", [](std::string_view b) { read_job_file(write_scratch("workload.jobs", b)); }},
+      {"sacct", [](std::string_view b) { read_sacct(write_scratch("dump.sacct", b)); }},
+      {"scontrol_jobs", [](std::string_view b) { bridge::parse_scontrol_jobs(b, "<fuzz>"); }},
+      {"scontrol_nodes",
+       [](std::string_view b) {
+         for (const auto& node : bridge::parse_scontrol_nodes(b, "<fuzz>"))
+           bridge::node_unavailable_reason(node);
+       }},
+      {"scontrol_reservations",
+       [](std::string_view b) { bridge::parse_scontrol_reservations(b, "<fuzz>"); }},
+  };
+  return table;
+}
+
+}  // namespace
+
+const std::vector<std::string>& target_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& [name, target] : targets()) out.push_back(name);
+    return out;
+  }();
+  return names;
+}
+
+void run_target(const std::string& name, std::string_view bytes) {
+  const auto it = targets().find(name);
+  if (it == targets().end()) throw std::invalid_argument("fuzz: no target '" + name + "'");
+  try {
+    it->second(bytes);
+  } catch (const InputError&) {
+  }
+}
+
+std::vector<std::string_view> split_parts(std::string_view text, std::size_t max_parts) {
+  std::vector<std::string_view> parts;
+  constexpr std::string_view kCut = "\n%%\n";
+  while (parts.size() + 1 < max_parts) {
+    const std::size_t at = text.find(kCut);
+    if (at == std::string_view::npos) break;
+    parts.push_back(text.substr(0, at));
+    text.remove_prefix(at + kCut.size());
+  }
+  parts.push_back(text);
+  return parts;
+}
+
+}  // namespace hs::fuzz
