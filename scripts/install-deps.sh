@@ -2,7 +2,9 @@
 # Installs hetsched's build and run dependencies from Debian packages (needs root or sudo).
 # Skips apt entirely when everything is already installed.
 set -euo pipefail
+# With arguments: installs those packages instead of the build's own list.
 packages=(g++ cmake make pkg-config libgtest-dev zlib1g-dev coinor-libcbc-dev gnuplot-nox)
+[ $# -gt 0 ] && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -16,14 +16,7 @@ namespace {
 using testing::make_cluster;
 using testing::make_job;
 using testing::Req;
-
-Workload workload_of(const Cluster& c, const std::vector<Req>& reqs) {
-  Workload w;
-  w.name = "scenario";
-  for (std::size_t i = 0; i < reqs.size(); ++i) w.jobs.push_back(make_job(reqs[i], static_cast<std::int64_t>(i + 1)));
-  EXPECT_TRUE(bind_workload(c, w).rejected.empty());
-  return w;
-}
+using testing::workload_of;
 
 SimResult replay(const Cluster& c, const Workload& w, SlurmConfig config = {}) {
   SlurmScheduler s(config);

@@ -1,7 +1,11 @@
 #pragma once
 // Small builders shared by the Slurm model's tests.
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
+
+#include "sim/bind.hpp"
 
 #include "model/cluster.hpp"
 #include "support/uniform_cluster.hpp"
@@ -42,6 +46,16 @@ inline Job make_job(const Req& r, std::int64_t id = 1) {
 
 // Four leaf switches of `per_leaf` consecutive nodes; leaves 0-1 and 2-3 under two middle
 // switches, both under one top switch (names s0..s3, s4, s5, s6).
+// Jobs 1..n from `reqs`, bound to `c` (every one must bind).
+inline Workload workload_of(const Cluster& c, const std::vector<Req>& reqs) {
+  Workload w;
+  w.name = "test";
+  for (std::size_t i = 0; i < reqs.size(); ++i)
+    w.jobs.push_back(make_job(reqs[i], static_cast<std::int64_t>(i + 1)));
+  EXPECT_TRUE(bind_workload(c, w).rejected.empty());
+  return w;
+}
+
 inline void add_two_level_tree(Cluster& c, int per_leaf) {
   SwitchTree t;
   for (int leaf = 0; leaf < 4; ++leaf) {
