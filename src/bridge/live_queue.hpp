@@ -78,10 +78,8 @@ class LiveQueue {
   std::int64_t slurm_id(JobRef job) const { return workload_.jobs[job].id; }
   // The latest listing of a job met in update().
   const LiveJob& live(JobRef job) const { return latest_.at(slurm_id(job)); }
-  const std::string& partition() const { return partition_; }
   // Shadow mode: pending jobs are queued whether held or not (observe_shadow).
   void set_shadow(bool shadow) { shadow_ = shadow; }
-  Time start_grace() const { return start_grace_; }
   // Slurm answered again after an outage at `now`: released jobs get their full grace from
   // here (the controller could not start them while it was down).
   void outage_ended(Time now) { grace_floor_ = now; }
