@@ -138,6 +138,10 @@ std::optional<Times> read_times(const Record& r, SacctLoad& load) {
   // A job cancelled while pending may carry Start = End = the cancel time, but no nodes.
   if (!start || iequals(r[kNodeList], "None assigned")) return ++load.never_started, std::nullopt;
   Times t;
+  // Elapsed is checked even where End gives the run time: a garbled one means a damaged dump.
+  const std::optional<Time> elapsed =
+      r.has(kElapsed) ? std::optional(parse_slurm_time(r[kElapsed], r.where, "Elapsed", false))
+                      : std::nullopt;
   if (r.header.at[kEnd] >= 0) {
     const auto end = sacct::parse_timestamp(r[kEnd], r.where, "End");
     if (!end) return ++load.still_running, std::nullopt;
@@ -145,8 +149,8 @@ std::optional<Times> read_times(const Record& r, SacctLoad& load) {
       throw InputError(r.where, "End", std::string(r[kEnd]), "before Start " + std::string(r[kStart]));
     t.run = *end - *start;
   } else {
-    if (!r.has(kElapsed)) return ++load.still_running, std::nullopt;
-    t.run = parse_slurm_time(r[kElapsed], r.where, "Elapsed", false);
+    if (!elapsed) return ++load.still_running, std::nullopt;
+    t.run = *elapsed;
   }
   const auto submit = sacct::parse_timestamp(r[kSubmit], r.where, "Submit");
   if (!submit) return ++load.no_submit, std::nullopt;

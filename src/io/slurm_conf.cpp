@@ -141,8 +141,9 @@ class SlurmConfParser {
         warn(where, "node key '" + pair.written + "' ignored");
   }
 
-  // GresTypes in its order when given (every node gres must be listed), else first use.
-  std::vector<std::string> gres_types() const {
+  // GresTypes in its order when given (every node gres must be listed), else first use with a
+  // warning per type: Slurm manages only the gres GresTypes names.
+  std::vector<std::string> gres_types() {
     std::vector<std::string> types;
     if (grestypes_) {
       for (std::string_view t : split_outside_commas(grestypes_->second.value)) {
@@ -156,6 +157,8 @@ class SlurmConfParser {
         if (std::find(types.begin(), types.end(), name) != types.end()) continue;
         if (grestypes_)
           throw InputError(d.where, "Gres", name, "gres type not listed in GresTypes");
+        warn(d.where, "gres '" + name + "' modelled without a GresTypes line (Slurm would " +
+                          "manage it only with GresTypes=" + name + ")");
         types.push_back(name);
       }
     if (types.size() > static_cast<std::size_t>(kMaxGresTypes))

@@ -85,7 +85,10 @@ SwfRecord parse_record(std::string_view line, const InputLocation& where) {
   auto integer = [&](int field) {
     return parse_int_in(tokens[field], -kMaxSwfTime, kMaxSwfTime, where, kFieldNames[field]);
   };
-  SwfRecord r{integer(kId),       integer(kSubmit),  integer(kRun),   integer(kAllocProcs),
+  // Job numbers count from 1; a negative one is not "unknown" (-1) but a damaged record.
+  const std::int64_t id =
+      parse_int_in(tokens[kId], 0, std::numeric_limits<std::int64_t>::max(), where, kFieldNames[kId]);
+  SwfRecord r{id,                 integer(kSubmit),  integer(kRun),   integer(kAllocProcs),
               integer(kReqProcs), integer(kReqTime), integer(kUser),  integer(kQueue),
               lenient_integer(tokens[kPartition])};
   for (int f = 0; f < kSwfFields; ++f) check_number(tokens[f], where, f);
