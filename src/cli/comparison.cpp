@@ -15,6 +15,7 @@
 #include "cli/single_run.hpp"
 #include "metrics/outputs.hpp"
 #include "policy/registry.hpp"
+#include "report/paired.hpp"
 #include "util/error.hpp"
 #include "util/params.hpp"
 
@@ -23,9 +24,12 @@ namespace hs::cli {
 namespace {
 
 const std::vector<std::string> kHeadlineMetrics = {
-    "utilization", "gpu_utilization", "mic_utilization", "wait_mean", "slowdown_mean",
-    "bounded_slowdown_mean", "packing_factor_mean", "fragmentation_mean", "spread_mean",
-    "switch_level_mean", "queue_time_mean", "last_end"};
+    "utilization",          "gpu_utilization",    "mic_utilization",
+    "wait_mean",            "wait_p95",           "wait_max",
+    "slowdown_mean",        "bounded_slowdown_mean", "bounded_slowdown_p95",
+    "user_fairness_jain",   "packing_factor_mean",   "fragmentation_mean",
+    "spread_mean",          "switch_level_mean",  "queue_time_mean",
+    "last_end"};
 
 // Everything a child process needs; built once in the parent before forking.
 struct Prepared {
@@ -214,6 +218,12 @@ void print_comparison_table(const ComparisonResult& result, std::size_t repetiti
     }
     std::cout << "\n";
   }
+  std::vector<std::string> names;
+  for (const auto& runs : result.input.schedulers) names.push_back(runs.scheduler);
+  const auto paired =
+      report::paired_differences(result.rows, names, result.input.headline_metrics);
+  if (!paired.empty()) std::cout << "\nagainst " << names.front() << ":\n";
+  for (const auto& d : paired) std::cout << "  " << report::describe_difference(d) << "\n";
 }
 
 }  // namespace hs::cli

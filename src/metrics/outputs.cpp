@@ -1,6 +1,7 @@
 #include "metrics/outputs.hpp"
 
 #include "io/hostlist.hpp"
+#include "io/job_options.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -37,6 +38,13 @@ std::string number(const SummaryField& f) {
   return buf;
 }
 
+// "4", "2-8" or empty when the job did not ask for a node count.
+std::string requested_nodes(const JobRequest& r) {
+  if (r.nodes_min <= 0) return "";
+  if (r.nodes_max <= 0 || r.nodes_max == r.nodes_min) return std::to_string(r.nodes_min);
+  return std::to_string(r.nodes_min) + '-' + std::to_string(r.nodes_max);
+}
+
 void write_job_row(std::ostream& out, const Cluster& cluster, const Job& job,
                    const JobRecord& rec) {
   out << job.id << ',' << csv_field(job.name) << ',' << csv_field(job.user) << ','
@@ -53,7 +61,8 @@ void write_job_row(std::ostream& out, const Cluster& cluster, const Job& job,
   for (std::size_t t = 0; t < cluster.gres_types.size(); ++t)
     out << ',' << rec.alloc.total_gres(static_cast<int>(t));
   out << ',' << csv_field(allocation_text(cluster, rec.alloc)) << ',' << csv_field(rec.reason)
-      << '\n';
+      << ',' << job.req.time_limit << ',' << job.req.ntasks << ',' << requested_nodes(job.req)
+      << ',' << csv_field(format_gres_request(job.req.gres)) << '\n';
 }
 
 void write_file(const std::filesystem::path& path,
@@ -120,7 +129,7 @@ void write_jobs_csv(std::ostream& out, const Cluster& cluster, const Workload& w
                     const SimResult& result) {
   out << "id,name,user,partition,submit,start,end,wait,run,status,nodes,cores";
   for (const std::string& g : cluster.gres_types) out << ',' << csv_field(g);
-  out << ",allocation,reason\n";
+  out << ",allocation,reason,time_limit,req_cores,req_nodes,req_gres\n";
   for (std::size_t j = 0; j < workload.jobs.size(); ++j)
     write_job_row(out, cluster, workload.jobs[j], result.records[j]);
 }

@@ -129,11 +129,27 @@ void queue_stats(const SimResult& result, Summary& s) {
   s.queue_time_mean = ratio(weighted, static_cast<double>(s.span));
 }
 
+// with_tail: also the maximum and the 50th, 95th and 99th percentiles.
 void add_stat(std::vector<SummaryField>& f, const std::string& name, const Stat& st,
-              bool with_max) {
+              bool with_tail) {
   f.push_back({name + "_mean", st.mean, false});
   f.push_back({name + "_std", st.std, false});
-  if (with_max) f.push_back({name + "_max", st.max, false});
+  if (!with_tail) return;
+  f.push_back({name + "_max", st.max, false});
+  f.push_back({name + "_p50", st.p50, false});
+  f.push_back({name + "_p95", st.p95, false});
+  f.push_back({name + "_p99", st.p99, false});
+}
+
+void add_fairness(std::vector<SummaryField>& f, const Fairness& fair) {
+  f.push_back({"users", static_cast<double>(fair.users), true});
+  f.push_back({"user_fairness_jain", fair.user_jain, false});
+  f.push_back({"user_bounded_slowdown_worst", fair.user_worst_bsld, false});
+  for (const JobClassStat& c : fair.classes) {
+    f.push_back({"jobs_" + c.name, static_cast<double>(c.jobs), true});
+    f.push_back({"wait_mean_" + c.name, c.wait_mean, false});
+    f.push_back({"bounded_slowdown_mean_" + c.name, c.bounded_slowdown_mean, false});
+  }
 }
 
 std::string format_value(const SummaryField& f) {
@@ -159,6 +175,16 @@ Stat describe(const std::vector<double>& values) {
     st.max = std::max(st.max, v);
   }
   st.mean = sum / static_cast<double>(values.size());
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  // Nearest rank: the smallest value with at least p % of the values at or below it.
+  auto rank = [&](double p) {
+    const auto k = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+    return sorted[std::max<std::size_t>(k, 1) - 1];
+  };
+  st.p50 = rank(50);
+  st.p95 = rank(95);
+  st.p99 = rank(99);
   double sq = 0;
   for (double v : values) sq += (v - st.mean) * (v - st.mean);
   st.std = std::sqrt(sq / static_cast<double>(values.size()));
@@ -172,6 +198,7 @@ Summary summarize(const Cluster& cluster, const Workload& workload, const SimRes
   utilization(cluster, workload, result, s);
   load_ratios(cluster, result, s);
   per_job(cluster, workload, result, s);
+  s.fairness = measure_fairness(cluster, workload, result);
   queue_stats(result, s);
   return s;
 }
@@ -206,6 +233,7 @@ std::vector<SummaryField> summary_fields(const Summary& s) {
   add_stat(f, "fragmentation", s.fragmentation, false);
   add_stat(f, "spread", s.spread, false);
   if (s.switch_level) add_stat(f, "switch_level", *s.switch_level, false);
+  add_fairness(f, s.fairness);
   count("passes", s.passes);
   f.push_back({"queue_mean", s.queue_mean, false});
   count("queue_max", s.queue_max);

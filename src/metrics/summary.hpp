@@ -7,18 +7,21 @@
 #include <vector>
 
 #include "model/cluster.hpp"
+#include "metrics/fairness.hpp"
 #include "model/job.hpp"
 #include "sim/simulator.hpp"
 
 namespace hs {
 
-// Mean and population standard deviation (plus range) of one per-job measure.
+// Mean and population standard deviation (plus range and nearest-rank percentiles) of one
+// per-job measure.
 struct Stat {
   std::int64_t count = 0;
   double mean = 0;
   double std = 0;
   double min = 0;
   double max = 0;
+  double p50 = 0, p95 = 0, p99 = 0;
 };
 Stat describe(const std::vector<double>& values);
 
@@ -54,6 +57,7 @@ struct Summary {
   Stat fragmentation;
   Stat spread;
   std::optional<Stat> switch_level;  // only with a switch tree
+  Fairness fairness;                 // by user and by job class
   // Queue.
   std::int64_t passes = 0;
   double queue_mean = 0;       // mean pending count over scheduling passes

@@ -49,11 +49,13 @@ std::vector<MetricRow> aggregate_summaries(const ComparisonInput& in) {
   std::vector<MetricRow> rows;
   const report::SummaryFile& ref = files.front().front();
   for (std::size_t m = 0; m < ref.metrics.size(); ++m) {
-    MetricRow row{ref.metrics[m], {}, {}};
+    MetricRow row{ref.metrics[m], {}, {}, {}};
     for (const auto& reps : files) {
       double sum = 0;
       bool all_equal = true;
+      row.values.emplace_back();
       for (const auto& f : reps) {
+        row.values.back().push_back(f.values[m]);
         sum += f.values[m];
         all_equal = all_equal && f.values[m] == reps.front().values[m];
       }

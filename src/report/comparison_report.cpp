@@ -106,6 +106,9 @@ ReportFiles write_comparison_report(const ComparisonInput& in, const std::string
   ReportContent content;
   content.input = in;
   order_rows(in, aggregate_summaries(in), content);
+  std::vector<std::string> names;
+  for (const SchedulerRuns& s : in.schedulers) names.push_back(s.scheduler);
+  content.paired = report::paired_differences(content.rows, names, in.headline_metrics);
 
   report::PlotContext ctx;
   ctx.plots_dir = in_dir(out_dir, "plots");

@@ -49,6 +49,7 @@ ReportFiles write_comparison_report(const ComparisonInput& in, const std::string
 struct MetricRow {
   std::string metric;
   std::vector<double> mean, std;
+  std::vector<std::vector<double>> values;  // [scheduler][repetition], as read
 };
 std::vector<MetricRow> aggregate_summaries(const ComparisonInput& in);
 

@@ -93,6 +93,37 @@ std::string format_mean_std(double mean, double std) {
   return m + " ± " + buf;
 }
 
+std::string metric_unit(const std::string& m) {
+  auto starts = [&](const char* p) { return m.rfind(p, 0) == 0; };
+  auto ends = [&](const std::string& x) {
+    return m.size() >= x.size() && m.compare(m.size() - x.size(), x.size(), x) == 0;
+  };
+  if (m == "utilization" || ends("_utilization") || starts("load_ratio")) return "fraction";
+  if (starts("wait") || starts("run_") || m == "span" || m == "theoretical_runtime") return "s";
+  if (m == "first_submit" || m == "last_end") return "s since t=0";
+  if (starts("slowdown") || starts("bounded_slowdown") || starts("user_bounded")) return "×";
+  if (starts("queue_")) return "jobs waiting";
+  if (m == "completed" || m == "killed" || m == "rejected" || m == "stalled") return "jobs";
+  if (starts("fragmentation")) return "node blocks";
+  if (starts("switch_level")) return "tree level";
+  if (m == "user_fairness_jain") return "1 = even";
+  return "";
+}
+
+namespace {
+
+std::string metric_label(const std::string& m) {
+  const std::string unit = metric_unit(m);
+  return unit.empty() ? m : m + " (" + unit + ")";
+}
+
+const char* kPairedNote =
+    "Each scheduler minus the first one, repetition by repetition (the same seed on both sides), "
+    "with a 95 % Student-t confidence interval of the mean difference; 'significant' when the "
+    "interval excludes 0.";
+
+}  // namespace
+
 std::string render_markdown(const ReportContent& c) {
   const ComparisonInput& in = c.input;
   std::ostringstream md;
@@ -111,7 +142,8 @@ std::string render_markdown(const ReportContent& c) {
   md << "\n";
   for (std::size_t r = 0; r < c.rows.size(); ++r) {
     const bool bold = r < c.headline_count;
-    md << "| " << (bold ? "**" + c.rows[r].metric + "**" : c.rows[r].metric) << " |";
+    const std::string label = metric_label(c.rows[r].metric);
+    md << "| " << (bold ? "**" + label + "**" : label) << " |";
     for (std::size_t i = 0; i < c.rows[r].mean.size(); ++i)
       md << ' ' << format_mean_std(c.rows[r].mean[i], c.rows[r].std[i]) << " |";
     md << "\n";
@@ -120,6 +152,10 @@ std::string render_markdown(const ReportContent& c) {
     md << "\nHeadline metrics not measured in these runs:";
     for (const std::string& m : c.missing_headline) md << ' ' << m;
     md << ".\n";
+  }
+  if (!c.paired.empty()) {
+    md << "\n## Against " << c.paired.front().baseline << "\n\n" << kPairedNote << "\n\n";
+    for (const PairedDifference& d : c.paired) md << "- " << describe_difference(d) << "\n";
   }
   md << "\n## Plots\n\n";
   if (!c.plotter_note.empty()) md << "**" << c.plotter_note << "**\n\n";
@@ -168,7 +204,7 @@ std::string render_html(const ReportContent& c) {
   h << "</tr>\n";
   for (std::size_t r = 0; r < c.rows.size(); ++r) {
     h << (r < c.headline_count ? "<tr class=\"headline\">" : "<tr>") << "<td>"
-      << html_escape(c.rows[r].metric) << "</td>";
+      << html_escape(metric_label(c.rows[r].metric)) << "</td>";
     for (std::size_t i = 0; i < c.rows[r].mean.size(); ++i)
       h << "<td class=\"num\">" << html_escape(format_mean_std(c.rows[r].mean[i], c.rows[r].std[i]))
         << "</td>";
@@ -179,6 +215,13 @@ std::string render_html(const ReportContent& c) {
     h << "<p class=\"note\">Headline metrics not measured in these runs:";
     for (const std::string& m : c.missing_headline) h << ' ' << html_escape(m);
     h << ".</p>\n";
+  }
+  if (!c.paired.empty()) {
+    h << "<h2>Against " << html_escape(c.paired.front().baseline) << "</h2>\n<p>"
+      << html_escape(kPairedNote) << "</p>\n<ul>\n";
+    for (const PairedDifference& d : c.paired)
+      h << "<li>" << html_escape(describe_difference(d)) << "</li>\n";
+    h << "</ul>\n";
   }
   h << "<h2>Plots</h2>\n";
   if (!c.plotter_note.empty()) h << "<p class=\"warn\">" << html_escape(c.plotter_note) << "</p>\n";

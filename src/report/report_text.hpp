@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "report/comparison_report.hpp"
+#include "report/paired.hpp"
 #include "report/plot_common.hpp"
 
 namespace hs::report {
@@ -19,6 +20,7 @@ struct ReportContent {
   std::vector<MetricRow> rows;                // headline metrics first
   std::size_t headline_count = 0;             // how many of `rows` are headline metrics
   std::vector<std::string> missing_headline;  // asked for but not in summary.csv
+  std::vector<PairedDifference> paired;       // headline metrics against the first scheduler
   std::string plotter_note;                   // e.g. gnuplot missing; empty when all is well
   std::vector<PlotSection> plots;
 };
@@ -26,6 +28,9 @@ struct ReportContent {
 // "0.9012 ± 0.0031": numbers as the tables show them.
 std::string format_number(double v);
 std::string format_mean_std(double mean, double std);
+
+// The unit a summary.csv metric is measured in ("s", "fraction", ...); empty when unitless.
+std::string metric_unit(const std::string& metric);
 
 std::string render_markdown(const ReportContent& c);
 std::string render_html(const ReportContent& c);

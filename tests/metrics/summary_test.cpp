@@ -57,6 +57,10 @@ TEST(Summary, HandComputedValues) {
   EXPECT_DOUBLE_EQ(s.wait.mean, 30);
   EXPECT_NEAR(s.wait.std, std::sqrt(1800.0), 1e-9);
   EXPECT_DOUBLE_EQ(s.wait.max, 90);
+  // Nearest rank of {0, 0, 90}: the 2nd value for p50, the 3rd for p95 and p99.
+  EXPECT_DOUBLE_EQ(s.wait.p50, 0);
+  EXPECT_DOUBLE_EQ(s.wait.p95, 90);
+  EXPECT_DOUBLE_EQ(s.wait.p99, 90);
   // Slowdowns 1, 1, (90 + 30) / 30 = 4.
   EXPECT_DOUBLE_EQ(s.slowdown.mean, 2);
   EXPECT_DOUBLE_EQ(s.bounded_slowdown.max, 4);
@@ -130,10 +134,76 @@ TEST(Outputs, JobsCsvRows) {
   write_jobs_csv(out, run.cluster, run.workload, run.result);
   EXPECT_EQ(out.str(),
             "id,name,user,partition,submit,start,end,wait,run,status,nodes,cores,gpu,"
-            "allocation,reason\n"
-            "1,j1,u,,0,0,100,0,100,completed,1,4,0,n1:4c,\n"
-            "2,j2,u,,0,0,50,0,50,completed,1,4,1,n2:4c+1gpu,\n"
-            "3,j3,u,,10,100,130,90,30,killed,2,6,0,n1:4c;n2:2c,\n");
+            "allocation,reason,time_limit,req_cores,req_nodes,req_gres\n"
+            "1,j1,u,,0,0,100,0,100,completed,1,4,0,n1:4c,,200,4,,\n"
+            "2,j2,u,,0,0,50,0,50,completed,1,4,1,n2:4c+1gpu,,100,4,,gpu:1\n"
+            "3,j3,u,,10,100,130,90,30,killed,2,6,0,n1:4c;n2:2c,,30,6,,\n");
+}
+
+TEST(Percentiles, NearestRankOfOneToHundred) {
+  std::vector<double> v;
+  for (int i = 100; i >= 1; --i) v.push_back(i);
+  const Stat st = describe(v);
+  EXPECT_DOUBLE_EQ(st.p50, 50);
+  EXPECT_DOUBLE_EQ(st.p95, 95);
+  EXPECT_DOUBLE_EQ(st.p99, 99);
+  EXPECT_DOUBLE_EQ(describe({7}).p50, 7);
+  EXPECT_DOUBLE_EQ(describe({7}).p99, 7);
+}
+
+// Jobs with hand-set starts and ends on 16 x (8 cores, 2 gpu) = 128 cores.
+struct FairnessRun {
+  Cluster cluster = make_cluster(16, 8, 2);
+  Workload workload;
+  SimResult result;
+  void add(const std::string& user, std::int32_t cores, bool gpu, Time wait, Time run) {
+    Job j = make_job(static_cast<std::int64_t>(workload.jobs.size()) + 1, 0, cores, run, run);
+    j.user = user;
+    if (gpu) add_gpus(j, 1, 1);
+    workload.jobs.push_back(j);
+    JobRecord r;
+    r.status = JobStatus::Completed;
+    r.start = wait;
+    r.end = wait + run;
+    result.records.push_back(r);
+  }
+};
+
+TEST(Fairness, JainIndexWorstUserAndClasses) {
+  FairnessRun run;
+  run.add("a", 4, false, 0, 100);     // small cpu, bsld 1
+  run.add("b", 16, true, 200, 100);   // medium gres, bsld 3
+  run.add("b", 64, false, 500, 100);  // large cpu, bsld 6
+  JobRecord rejected;
+  rejected.status = JobStatus::Rejected;
+  run.workload.jobs.push_back(make_job(4, 0, 4, 10, 10));
+  run.result.records.push_back(rejected);  // not counted anywhere
+  const Fairness f = measure_fairness(run.cluster, run.workload, run.result);
+  EXPECT_EQ(f.users, 2);
+  // User means 1 and 4.5: (5.5)^2 / (2 * (1 + 20.25)).
+  EXPECT_NEAR(f.user_jain, 30.25 / 42.5, 1e-12);
+  EXPECT_DOUBLE_EQ(f.user_worst_bsld, 4.5);
+  ASSERT_EQ(f.classes.size(), 5u);
+  const std::vector<std::string> names = {"cpu", "gres", "small", "medium", "large"};
+  const std::vector<std::int64_t> jobs = {2, 1, 1, 1, 1};
+  const std::vector<double> waits = {250, 200, 0, 200, 500};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(f.classes[i].name, names[i]);
+    EXPECT_EQ(f.classes[i].jobs, jobs[i]) << names[i];
+    EXPECT_DOUBLE_EQ(f.classes[i].wait_mean, waits[i]) << names[i];
+  }
+  EXPECT_DOUBLE_EQ(f.classes[0].bounded_slowdown_mean, 3.5);
+}
+
+TEST(Fairness, SizeClassBoundaries) {
+  Job j = make_job(1, 0, 32, 10, 10);
+  EXPECT_STREQ(job_size_class(j, 1024), "small");  // 1/32 exactly
+  j.req.ntasks = 33;
+  EXPECT_STREQ(job_size_class(j, 1024), "medium");
+  j.req.ntasks = 256;
+  EXPECT_STREQ(job_size_class(j, 1024), "medium");  // 1/4 exactly
+  j.req.ntasks = 257;
+  EXPECT_STREQ(job_size_class(j, 1024), "large");
 }
 
 TEST(Outputs, AllocationTextGroupsNodesIntoHostlists) {

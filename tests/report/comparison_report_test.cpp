@@ -95,16 +95,18 @@ TEST(ComparisonReport, TablesHoldTheAggregatesHeadlineFirst) {
       cells += " " + report::format_mean_std(r.mean[s], r.std[s]) + " |";
     const bool headline =
         r.metric == "utilization" || r.metric == "wait_mean" || r.metric == "gpu_utilization";
-    const std::string name = headline ? "**" + r.metric + "**" : r.metric;
+    const std::string unit = report::metric_unit(r.metric);
+    const std::string label = unit.empty() ? r.metric : r.metric + " (" + unit + ")";
+    const std::string name = headline ? "**" + label + "**" : label;
     EXPECT_NE(md.find("| " + name + " |" + cells + "\n"), std::string::npos) << r.metric;
     EXPECT_NE(html.find(">" + report::format_mean_std(r.mean[0], r.std[0]) + "<"),
               std::string::npos);
   }
   // Headline metrics lead the table in the order asked; the unknown one is reported.
   const auto pos = [&](const std::string& s) { return md.find(s); };
-  EXPECT_LT(pos("| **utilization** |"), pos("| **wait_mean** |"));
-  EXPECT_LT(pos("| **wait_mean** |"), pos("| **gpu_utilization** |"));
-  EXPECT_LT(pos("| **gpu_utilization** |"), pos("| jobs |"));
+  EXPECT_LT(pos("| **utilization (fraction)** |"), pos("| **wait_mean (s)** |"));
+  EXPECT_LT(pos("| **wait_mean (s)** |"), pos("| **gpu_utilization (fraction)** |"));
+  EXPECT_LT(pos("| **gpu_utilization (fraction)** |"), pos("| jobs |"));
   EXPECT_NE(md.find("not measured in these runs: no_such_metric."), std::string::npos);
   EXPECT_NE(md.find("| jobs | 10 ± 0 | 10 ± 0 |"), std::string::npos);
   // No plotter: the report says so, lists no image, but the scripts are there.
@@ -276,7 +278,7 @@ TEST(ComparisonReport, RunsWhereNoJobRanStillGiveAReport) {
   }
   const ReportFiles files = write_comparison_report(in, root + "/out");
   const std::string md = slurp(files.markdown);
-  EXPECT_NE(md.find("| rejected | 10 ± 0 | 10 ± 0 |"), std::string::npos);
+  EXPECT_NE(md.find("| rejected (jobs) | 10 ± 0 | 10 ± 0 |"), std::string::npos);
   EXPECT_NE(md.find("20 rejected or stalled job records"), std::string::npos);
   if (!report::find_program("gnuplot").empty()) {
     EXPECT_EQ(md.find("Not rendered"), std::string::npos) << md;
