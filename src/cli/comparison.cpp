@@ -122,6 +122,9 @@ ComparisonInput report_input(const Prepared& p, const std::string& command) {
     in.schedulers.push_back(runs);
   }
   in.headline_metrics = kHeadlineMetrics;
+  in.capacity.push_back(static_cast<double>(p.cluster.total_cores()));
+  for (std::size_t t = 0; t < p.cluster.gres_types.size(); ++t)
+    in.capacity.push_back(static_cast<double>(p.cluster.total_gres(static_cast<int>(t))));
   return in;
 }
 

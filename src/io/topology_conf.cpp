@@ -46,8 +46,9 @@ class TopologyBuilder {
     if (nodes && children)
       throw InputError(line.where, "Switches", children->value,
                        "a switch may list Nodes= or Switches=, not both");
+    // LinkSpeed is accepted silently: Slurm 22.05 documents it as not used either.
     for (const ConfPair& p : line.pairs)
-      if (p.key != "switchname" && p.key != "nodes" && p.key != "switches")
+      if (p.key != "switchname" && p.key != "nodes" && p.key != "switches" && p.key != "linkspeed")
         warnings_.push_back(where_text(line.where) + ": topology.conf key '" + p.written +
                             "' ignored");
     const auto index = static_cast<std::int32_t>(tree_.switches.size());

@@ -59,7 +59,7 @@ std::vector<report::PlotSpec> write_plot_files(const ComparisonInput& in, const 
   if (c.headline_count > 0)
     specs.push_back(report::write_headline_bars(
         ctx, std::vector<MetricRow>(c.rows.begin(), c.rows.begin() + c.headline_count)));
-  specs.push_back(report::write_usage_plot(ctx, usage));
+  specs.push_back(report::write_usage_plot(ctx, usage, in.capacity));
   specs.push_back(report::write_wait_cdf(ctx, jobs));
   specs.push_back(report::write_queue_plot(ctx, queue));
   for (auto& s : report::write_allocation_charts(ctx, first, options))

@@ -21,6 +21,9 @@ struct ComparisonInput {
   std::string version;        // hetsched version and commit that produced it
   std::vector<SchedulerRuns> schedulers;
   std::vector<std::string> headline_metrics;  // summary.csv metric names to put first / chart
+  // The cluster's total cores, then of each gres type (the usage plot's panels); drawn as
+  // capacity lines. Empty: no lines.
+  std::vector<double> capacity;
 };
 
 struct ReportFiles {

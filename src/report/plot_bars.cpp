@@ -47,17 +47,25 @@ PlotSpec write_headline_bars(const PlotContext& ctx, const std::vector<MetricRow
      << "set grid ytics\nset xtics rotate by -30 left nomirror\nset key off\n"
      << "set xrange [-0.6:" << data_number(static_cast<double>(ctx.schedulers.size()) - 0.4)
      << "]\n"
-     << "set bmargin 5\nset offsets 0,0,graph 0.12,0\n";
+     << "set bmargin 5\n";
   for (int k = 0; k < n; ++k) {
     bool non_negative = true;
     for (std::size_t i = 0; i < headline[k].mean.size(); ++i)
       non_negative = non_negative && headline[k].mean[i] - headline[k].std[i] >= 0;
+    const std::string unit = metric_unit(headline[k].metric);
+    // A fraction's axis ends at 1 (labels of tall bars go inside them), others get headroom.
+    const bool fraction = unit == "fraction" || unit == "1 = even";
     gp << "set title " << gp_quote(headline[k].metric) << "\n"
-       << (non_negative ? "set yrange [0:*]\n" : "set autoscale y\n") << "plot "
-       << gp_quote("headline.dat") << " index " << k
+       << "set ylabel " << gp_quote(unit) << "\n"
+       << (fraction       ? "set yrange [0:1]\nset offsets 0,0,0,0\n"
+           : non_negative ? "set yrange [0:*]\nset offsets 0,0,graph 0.12,0\n"
+                          : "set autoscale y\nset offsets 0,0,graph 0.12,0\n")
+       << "plot " << gp_quote("headline.dat") << " index " << k
        << " using 1:3:4:5:xtic(2) with boxerrorbars lc rgb variable, \\\n     "
        << gp_quote("headline.dat") << " index " << k
-       << " using 1:($3+$4):6 with labels offset 0,0.7 font ',9'\n";
+       << (fraction ? " using 1:($3+$4 > 0.9 ? $3 - 0.08 : $3 + $4):6"
+                    : " using 1:($3+$4):6")
+       << " with labels offset 0,0.7 font ',9'\n";
   }
   gp << "unset multiplot\n";
   write_text_file(plot_path(ctx, spec.id + ".gp"), gp.str());

@@ -72,6 +72,7 @@ std::string line_width(std::size_t i) {
 struct StepPlot {
   std::string id, heading, title, file_prefix;
   std::vector<std::string> y_labels;  // one per column
+  std::vector<double> capacity;       // per column, drawn as a dashed line; empty: none
 };
 
 PlotSpec write_step_panels(const PlotContext& ctx, const std::vector<UsageFile>& runs,
@@ -100,7 +101,7 @@ PlotSpec write_step_panels(const PlotContext& ctx, const std::vector<UsageFile>&
   std::ostringstream gp;
   gp << gp_png_header(spec.id, 1100, 260 * static_cast<int>(panels) + 80);
   gp << "set multiplot layout " << panels << ",1\n"
-     << "set grid\nset key outside right top vertical\n"
+     << "set grid\nset key outside right top vertical\nset offsets 0,0,graph 0.05,0\n"
      << (any ? "set yrange [0:*]\n" : "set yrange [0:1]\n");  // all-NaN cannot autoscale
   if (any)                                                    // a fixed range must not be empty
     gp << "set xrange [" << data_number(t_min / unit.seconds) << ":"
@@ -115,6 +116,9 @@ PlotSpec write_step_panels(const PlotContext& ctx, const std::vector<UsageFile>&
                       "1:" + std::to_string(r + 2))
          << " with steps lw " << line_width(i) << " lc rgb " << gp_quote(scheduler_colour(i))
          << " title " << gp_quote(ctx.schedulers[i]);
+    if (r < plot.capacity.size() && plot.capacity[r] > 0)
+      gp << ", \\\n     " << data_number(plot.capacity[r])
+         << " with lines dt 2 lw 1.5 lc rgb '#000000' title 'capacity'";
     gp << "\n";
   }
   gp << "unset multiplot\n";
@@ -127,18 +131,21 @@ PlotSpec write_step_panels(const PlotContext& ctx, const std::vector<UsageFile>&
 
 }  // namespace
 
-PlotSpec write_usage_plot(const PlotContext& ctx, const std::vector<UsageFile>& runs) {
+PlotSpec write_usage_plot(const PlotContext& ctx, const std::vector<UsageFile>& runs,
+                          const std::vector<double>& capacity) {
   StepPlot plot{"usage",
                 "Resources in use over time",
                 "Resources in use (first repetition of each scheduler)",
                 "usage_",
-                {}};
+                {},
+                capacity};
   for (const std::string& r : runs.front().resources) plot.y_labels.push_back(r + " in use");
   PlotSpec spec = write_step_panels(ctx, runs, plot);
   spec.caption =
       "Cores and each generic resource held by running jobs, one line per scheduler, from the "
-      "first repetition's usage.csv. A line at the cluster's capacity means the resource is "
-      "fully allocated; gaps between schedulers show who keeps the machine busier.";
+      "first repetition's usage.csv. The dashed line is the cluster's capacity: a line on it "
+      "means the resource is fully allocated; gaps between schedulers show who keeps the "
+      "machine busier.";
   return spec;
 }
 
@@ -147,7 +154,8 @@ PlotSpec write_queue_plot(const PlotContext& ctx, const std::vector<UsageFile>& 
                 "Queue length over time",
                 "Jobs waiting and running after each scheduling pass (first repetition)",
                 "queue_",
-                {"jobs waiting", "jobs running"}};
+                {"jobs waiting", "jobs running"},
+                {}};
   PlotSpec spec = write_step_panels(ctx, runs, plot);
   spec.caption =
       "Pending and running job counts after each scheduling pass, from the first repetition's "

@@ -10,7 +10,8 @@
 namespace hs::report {
 
 // (1) Cores and each gres type in use over time, one line per scheduler (first run each).
-PlotSpec write_usage_plot(const PlotContext& ctx, const std::vector<UsageFile>& runs);
+PlotSpec write_usage_plot(const PlotContext& ctx, const std::vector<UsageFile>& runs,
+                          const std::vector<double>& capacity);  // per column; may be empty
 
 // (2) One nodes × time chart per scheduler (first run each); all share axes.
 std::vector<PlotSpec> write_allocation_charts(const PlotContext& ctx,
