@@ -60,8 +60,9 @@ std::string table_heading(const ReportContent& c) {
 }
 
 const char* kTableNote =
-    "Every metric of summary.csv (definitions in docs/metrics.md); headline metrics first, in "
-    "bold. The std is the sample standard deviation over repetitions (0 with one repetition).";
+    "Every metric of summary.csv (definitions in docs/metrics.md): headline metrics first, in "
+    "bold, the others folded below them. The std is the sample standard deviation over "
+    "repetitions (0 with one repetition).";
 
 }  // namespace
 
@@ -137,17 +138,27 @@ std::string render_markdown(const ReportContent& c) {
      << in.command << "\n```\n\n";
   md << "## " << table_heading(c) << "\n\n" << kTableNote << "\n\n| metric |";
   for (const SchedulerRuns& s : in.schedulers) md << ' ' << md_cell(s.scheduler) << " |";
-  md << "\n|---|";
-  for (std::size_t i = 0; i < in.schedulers.size(); ++i) md << "---:|";
-  md << "\n";
+  const std::string rule = [&] {
+    std::string text = "\n|---|";
+    for (std::size_t i = 0; i < in.schedulers.size(); ++i) text += "---:|";
+    return text + "\n";
+  }();
+  md << rule;
   for (std::size_t r = 0; r < c.rows.size(); ++r) {
     const bool bold = r < c.headline_count;
+    if (r == c.headline_count && r > 0) {  // the rest folded below the headline metrics
+      md << "\n<details><summary>All other metrics (" << c.rows.size() - r
+         << ")</summary>\n\n| metric |";
+      for (const SchedulerRuns& s : in.schedulers) md << ' ' << md_cell(s.scheduler) << " |";
+      md << rule;
+    }
     const std::string label = metric_label(c.rows[r].metric);
     md << "| " << (bold ? "**" + label + "**" : label) << " |";
     for (std::size_t i = 0; i < c.rows[r].mean.size(); ++i)
       md << ' ' << format_mean_std(c.rows[r].mean[i], c.rows[r].std[i]) << " |";
     md << "\n";
   }
+  if (c.headline_count > 0 && c.headline_count < c.rows.size()) md << "\n</details>\n";
   if (!c.missing_headline.empty()) {
     md << "\nHeadline metrics not measured in these runs:";
     for (const std::string& m : c.missing_headline) md << ' ' << m;
@@ -203,6 +214,12 @@ std::string render_html(const ReportContent& c) {
   for (const SchedulerRuns& s : in.schedulers) h << "<th>" << html_escape(s.scheduler) << "</th>";
   h << "</tr>\n";
   for (std::size_t r = 0; r < c.rows.size(); ++r) {
+    if (r == c.headline_count && r > 0) {
+      h << "</table>\n<details><summary>All other metrics (" << c.rows.size() - r
+        << ")</summary>\n<table>\n<tr><th>metric</th>";
+      for (const SchedulerRuns& s : in.schedulers) h << "<th>" << html_escape(s.scheduler) << "</th>";
+      h << "</tr>\n";
+    }
     h << (r < c.headline_count ? "<tr class=\"headline\">" : "<tr>") << "<td>"
       << html_escape(metric_label(c.rows[r].metric)) << "</td>";
     for (std::size_t i = 0; i < c.rows[r].mean.size(); ++i)
@@ -211,6 +228,7 @@ std::string render_html(const ReportContent& c) {
     h << "</tr>\n";
   }
   h << "</table>\n";
+  if (c.headline_count > 0 && c.headline_count < c.rows.size()) h << "</details>\n";
   if (!c.missing_headline.empty()) {
     h << "<p class=\"note\">Headline metrics not measured in these runs:";
     for (const std::string& m : c.missing_headline) h << ' ' << html_escape(m);
