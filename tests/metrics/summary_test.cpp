@@ -206,6 +206,36 @@ TEST(Fairness, SizeClassBoundaries) {
   EXPECT_STREQ(job_size_class(j, 1024), "large");
 }
 
+// docs/metrics.md's jobs.csv table: its column names, in order, with "<gres>" for gres columns.
+std::vector<std::string> documented_jobs_columns() {
+  std::ifstream doc(std::string(HETSCHED_SOURCE_DIR) + "/docs/metrics.md");
+  std::string line;
+  bool in_table = false;
+  std::vector<std::string> columns;
+  while (std::getline(doc, line)) {
+    if (line.rfind("**jobs.csv**", 0) == 0) in_table = true;
+    if (!in_table) continue;
+    if (line.rfind("| `", 0) == 0) {
+      const auto end = line.find('`', 3);
+      columns.push_back(line.substr(3, end - 3));
+    } else if (!columns.empty() && line.empty()) {
+      break;
+    }
+  }
+  return columns;
+}
+
+TEST(Outputs, JobsCsvSchemaIsDocumented) {
+  const SmallRun run;  // one gres type: gpu
+  std::ostringstream out;
+  write_jobs_csv(out, run.cluster, run.workload, run.result);
+  const std::string header = out.str().substr(0, out.str().find('\n'));
+  std::string documented;
+  for (const std::string& c : documented_jobs_columns())
+    documented += (documented.empty() ? "" : ",") + (c == "<gres>" ? std::string("gpu") : c);
+  EXPECT_EQ(header, documented);
+}
+
 TEST(Outputs, AllocationTextGroupsNodesIntoHostlists) {
   const Cluster c = make_cluster(12, 4, 2);  // n1..n12
   Allocation a;
