@@ -22,31 +22,64 @@ export LAB_PORT_BASE=${LAB_PORT_BASE:-29000}
 export MODEL_CLOCK=${MODEL_CLOCK:-real}
 LOG_CONF=$'DebugFlags=Backfill\nSlurmctldDebug=debug'
 
-# name | nodes cores gpus | SelectTypeParameters | extra slurm.conf lines (\n) | generator | seed
+# name | nodes cores gpus | SelectTypeParameters | extra slurm.conf lines (\n; PartitionName
+# lines replace lab.sh's one partition) | generator | seed | post-processing of the job file
+# (post_process: mem, half-partition, scale=K)
 WORKLOADS=(
   "short|16 8 2|CR_Core||synthetic:mix=V,hours=0.067,runtime_min=20,runtime_max=90,arrival_mean=6|1"
-  "staggered-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|2"
-  "burst-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.03,runtime_min=20,runtime_max=90,arrival_mean=1|3"
-  "staggered-i|16 8 2|CR_Core||synthetic:mix=I,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|4"
-  "staggered-iii|16 8 2|CR_Core||synthetic:mix=III,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|5"
-  "multifactor-v|16 8 2|CR_Core|PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityMaxAge=1000|synthetic:mix=V,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|6"
+  "staggered-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|2"
+  "burst-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=1|3"
+  "staggered-i|16 8 2|CR_Core||synthetic:mix=I,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|4"
+  "staggered-iii|16 8 2|CR_Core||synthetic:mix=III,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|5"
+  "multifactor-v|16 8 2|CR_Core|PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityMaxAge=1000|synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|6"
+  "memory-iii|16 8 2|CR_Core_Memory||synthetic:mix=III,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|7|mem"
+  "partitions-v|16 8 2|CR_Core|PartitionName=all Nodes=n[1-16] Default=YES MaxTime=INFINITE State=UP\nPartitionName=half Nodes=n[9-16] MaxTime=INFINITE State=UP|synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|8|half-partition"
+  "esp-het|16 8 2|CR_Core||esp-het|9|scale=40"
 )
 
-field() { local IFS='|'; local parts=($1); echo "${parts[$2]}"; }
+field() { local IFS='|'; local parts=($1); echo "${parts[$2]:-}"; }
+
+# Job-file variations the generators do not write (deterministic, by job id):
+#   mem             --mem per node of 500-3500 MB (nodes have RealMemory=4000)
+#   half-partition  every third job in partition `half`
+#   scale=K         submit times, run times and limits divided by K (run times and limits
+#                   rounded up to whole seconds, at least 1)
+post_process() {  # $1: rule, stdin -> stdout
+  awk -v rule="$1" 'function up(x) { return (x == int(x)) ? x : int(x) + 1 }
+    /^#/ { print; next }
+    rule == "mem" { print $0 " --mem=" 500 * (1 + ($1 * 5) % 7) "M"; next }
+    rule == "half-partition" { if ($1 % 3 == 0) $3 = $3 " partition=half"; print; next }
+    rule ~ /^scale=/ { k = substr(rule, 7); $2 = int($2 / k); $3 = up($3 / k); if ($3 < 1) $3 = 1
+      for (i = 4; i < NF; ++i) if ($i == "-t") { split($(i + 1), p, ":")
+        t = up((p[1] * 3600 + p[2] * 60 + p[3]) / k); if (t < 1) t = 1
+        $(i + 1) = sprintf("%02d:%02d:%02d", int(t / 3600), int(t % 3600 / 60), t % 60) }
+      print; next }
+    { print }'
+}
+
+# Lab configuration of a workload: LAB_PARTITIONS from its PartitionName lines, the rest
+# (and the debug logging fidelity.sh reads) as LAB_EXTRA_CONF.
+lab_start() {  # $1: shape, $2: SelectTypeParameters, $3: extra lines (\n-escaped)
+  local lines
+  lines=$(printf '%b' "$3")
+  # shellcheck disable=SC2086
+  LAB_SELECT_PARAMS=$2 LAB_PARTITIONS=$(grep '^PartitionName=' <<< "$lines") \
+    LAB_EXTRA_CONF="$LOG_CONF"$'\n'"$(grep -v '^PartitionName=' <<< "$lines")" \
+    bash "$HERE/lab.sh" start $1
+}
 
 run_workload() {  # $1: suite OUTDIR, $2: workload line
-  local name shape select extra spec seed out
+  local name shape select extra spec seed post out
   name=$(field "$2" 0); shape=$(field "$2" 1); select=$(field "$2" 2)
-  extra=$(field "$2" 3); spec=$(field "$2" 4); seed=$(field "$2" 5)
+  extra=$(field "$2" 3); spec=$(field "$2" 4); seed=$(field "$2" 5); post=$(field "$2" 6)
   out=$1/$name
   rm -rf "$out" && mkdir -p "$out"
-  echo "$(date -Is) $name: lab $shape $select; $spec seed $seed"
-  # shellcheck disable=SC2086
-  LAB_SELECT_PARAMS=$select LAB_EXTRA_CONF="$LOG_CONF"$'\n'"$(printf '%b' "$extra")" \
-    bash "$HERE/lab.sh" start $shape || return 1
+  echo "$(date -Is) $name: lab $shape $select; $spec seed $seed${post:+, $post}"
+  lab_start "$shape" "$select" "$extra" || return 1
   local rc=0
   "$HETSCHED" generate --cluster "$HETSCHED_LAB/slurm.conf" --workload "$spec" --seed "$seed" \
-    --out "$out/input.txt" >/dev/null &&
+    --out "$out/generated.txt" >/dev/null &&
+    post_process "$post" < "$out/generated.txt" > "$out/input.txt" &&
     bash "$HERE/fidelity.sh" "$out/input.txt" "$out/run" || rc=$?
   cp "$HETSCHED_LAB/log/slurmctld.log" "$HETSCHED_LAB/slurm.conf" "$out/" 2>/dev/null
   bash "$HERE/lab.sh" stop >/dev/null
