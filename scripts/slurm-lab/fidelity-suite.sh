@@ -121,8 +121,10 @@ write_report() {  # $1: workload dir (with run/ and slurm.conf)
   all_cores=$(awk '/^NodeName=/ { n = $1; sub(/.*\[1-/, "", n); sub(/\].*/, "", n)
       for (i = 1; i <= NF; ++i) { if ($i ~ /^Sockets=/) s = substr($i, 9); if ($i ~ /^CoresPerSocket=/) c = substr($i, 16) }
       print n * s * c }' "$dir/slurm.conf")
-  job_table "$run/jobs.txt" "$run/real.csv" 2 3 > "$run/real_table.csv"
-  job_table "$run/jobs.txt" "$run/model/jobs.csv" 6 7 > "$run/model_table.csv"
+  local jobs=$run/model_jobs.txt  # the submit times both sides ran with
+  [[ -f "$jobs" ]] || jobs=$run/jobs.txt
+  job_table "$jobs" "$run/real.csv" 2 3 > "$run/real_table.csv"
+  job_table "$jobs" "$run/model/jobs.csv" 6 7 > "$run/model_table.csv"
   real=$(aggregates "$run/real_table.csv" "$all_cores")
   model=$(aggregates "$run/model_table.csv" "$all_cores")
   delta_table "$run" | sort -t, -k2,2n > "$run/deltas.csv"

@@ -5,6 +5,9 @@
 #   fidelity.sh JOBFILE OUTDIR     run both sides, then compare
 #   fidelity.sh --collect OUTDIR   only collect, model and compare (the lab's jobs of an
 #                                  earlier run of OUTDIR/jobs.txt have finished)
+#   fidelity.sh --remodel OUTDIR [SLURM_CONF]   only model and compare again, from what an
+#                                  earlier run stored (no lab needed; SLURM_CONF defaults to
+#                                  OUTDIR/../slurm.conf, where fidelity-suite.sh keeps it)
 # Time limits are rounded up to whole minutes first (Slurm keeps limits in minutes), and
 # that rounded file is what both sides run. Each job is submitted at its file time after
 # the run's start (a whole second, OUT/clock_epoch), in file order, so Slurm's job ids
@@ -76,13 +79,28 @@ clock_options() {
   echo "--opt clock=controller,controller_start=$start,wall_clock=$epoch"
 }
 
+# OUT/model_jobs.txt: jobs.txt with each job's submit time as the controller recorded it
+# (whole seconds after the epoch, from the jobcomp file): a burst of sbatch calls reaches
+# the controller later than the file says, so this is the experiment that really ran.
+# MODEL_SUBMIT=file keeps the file's times.
+model_jobs() {
+  if [[ "${MODEL_SUBMIT:-real}" == file || ! -f "$OUT/clock_epoch" ]]; then
+    cp "$OUT/jobs.txt" "$OUT/model_jobs.txt"
+    return
+  fi
+  awk -F, -v epoch="$(cat "$OUT/clock_epoch")" 'NR == FNR { at[$1] = $2 - epoch; next }
+    /^#/ { print; next }
+    { if ($1 in at) $2 = at[$1]; print }' "$OUT/real_raw.csv" FS=' ' "$OUT/jobs.txt" > "$OUT/model_jobs.txt"
+}
+
 # OUT/model_options: the options the model ran with (the reports quote them).
 run_model() {
   local clock
   clock=$(clock_options)
+  model_jobs
   echo "$clock ${MODEL_OPTS:-}" | sed 's/^ *//; s/ *$//' > "$OUT/model_options"
   # shellcheck disable=SC2086
-  "$HETSCHED" simulate --cluster "$SLURM_CONF" --workload "$OUT/jobs.txt" --scheduler backfill \
+  "$HETSCHED" simulate --cluster "$SLURM_CONF" --workload "$OUT/model_jobs.txt" --scheduler backfill \
     $clock ${MODEL_OPTS:-} --out "$OUT/model" >/dev/null
 }
 
@@ -119,7 +137,13 @@ compare() {
     }' "$OUT/real.csv" "$OUT/model/jobs.csv" | tee "$OUT/summary.txt"
 }
 
-if [[ "${1:-}" == "--collect" ]]; then
+if [[ "${1:-}" == "--remodel" ]]; then
+  OUT=$2
+  SLURM_CONF=${3:-$OUT/../slurm.conf}
+  run_model
+  compare
+  exit
+elif [[ "${1:-}" == "--collect" ]]; then
   OUT=$2
 else
   JOBS=$1
