@@ -6,6 +6,8 @@
 #   fidelity-suite.sh OUTDIR [WORKLOAD...]     runs in the background; OUTDIR/suite.log
 #   fidelity-suite.sh --fg OUTDIR [WORKLOAD...]  runs in the foreground
 #   fidelity-suite.sh --report DIR             (re)writes DIR/report.md of one finished run
+#   fidelity-suite.sh --table DIR...           a results-table row per finished workload
+#   fidelity-suite.sh --check DIR              fails when DIR misses a target of issue 17
 #   fidelity-suite.sh --list                   the workloads
 # Without WORKLOAD names every workload runs; `short` is the one-workload version (about
 # 6 minutes). Uses its own lab: HETSCHED_LAB (default /tmp/hetsched-fidelity-lab) and
@@ -116,8 +118,9 @@ delta_table() {  # $1: run dir -> id,abs_delta
     "$1/real.csv" "$1/model/jobs.csv"
 }
 
-write_report() {  # $1: workload dir (with run/ and slurm.conf)
-  local dir=$1 run=$1/run all_cores real model deltas opts
+# run/aggregates.csv: metric,real,model,relative difference in % (model − real).
+write_aggregates() {  # $1: workload dir
+  local dir=$1 run=$1/run all_cores real model
   all_cores=$(awk '/^NodeName=/ { n = $1; sub(/.*\[1-/, "", n); sub(/\].*/, "", n)
       for (i = 1; i <= NF; ++i) { if ($i ~ /^Sockets=/) s = substr($i, 9); if ($i ~ /^CoresPerSocket=/) c = substr($i, 16) }
       print n * s * c }' "$dir/slurm.conf")
@@ -127,7 +130,28 @@ write_report() {  # $1: workload dir (with run/ and slurm.conf)
   job_table "$jobs" "$run/model/jobs.csv" 6 7 > "$run/model_table.csv"
   real=$(aggregates "$run/real_table.csv" "$all_cores")
   model=$(aggregates "$run/model_table.csv" "$all_cores")
+  paste -d' ' <(printf 'mean_wait\nmean_slowdown\nmakespan\nutilization\n') \
+    <(echo "$real" | tr ' ' '\n') <(echo "$model" | tr ' ' '\n') |
+    awk '{ printf "%s,%s,%s,%.2f\n", $1, $2, $3, ($2 != 0) ? 100 * ($3 - $2) / $2 : 0 }' > "$run/aggregates.csv"
+}
+
+# run/targets.csv: target,measured,required,met (issue 17's targets).
+write_targets() {  # $1: workload dir (after write_aggregates and the deltas)
+  local run=$1/run
+  {
+    echo "target,measured,required,met"
+    awk -F, '{ n++; if ($2 <= 5) b++ } END { v = 100 * b / n; printf "starts_within_5s_pct,%.1f,80,%s\n", v, v >= 80 ? "yes" : "no" }' "$run/deltas.csv"
+    awk '{ for (i = 1; i <= NF; ++i) { if ($i == "jobs") n = $(i + 1); if ($i == "nodes:") s = $(i + 1) } }
+      END { v = 100 * s / n; printf "same_node_set_pct,%.1f,90,%s\n", v, v >= 90 ? "yes" : "no" }' "$run/summary.txt"
+    awk -F, '{ r = ($4 < 0) ? -$4 : $4; printf "%s_rel_pct,%.2f,2,%s\n", $1, $4, r <= 2 ? "yes" : "no" }' "$run/aggregates.csv"
+  } > "$run/targets.csv"
+}
+
+write_report() {  # $1: workload dir (with run/ and slurm.conf)
+  local dir=$1 run=$1/run opts
+  write_aggregates "$dir"
   delta_table "$run" | sort -t, -k2,2n > "$run/deltas.csv"
+  write_targets "$dir"
   opts=$(cat "$run/model_options" 2>/dev/null)
   {
     echo "# Fidelity: $(basename "$dir")"
@@ -148,15 +172,39 @@ write_report() {  # $1: workload dir (with run/ and slurm.conf)
     echo
     echo "| metric | real Slurm | model | relative difference |"
     echo "|---|---|---|---|"
-    paste -d' ' <(echo "$real" | tr ' ' '\n') <(echo "$model" | tr ' ' '\n') \
-      <(printf 'mean wait (s)\nmean slowdown\nmakespan (s)\nutilization\n') |
-      awk '{ name = $3; for (i = 4; i <= NF; ++i) name = name " " $i
-             rel = ($1 != 0) ? 100 * ($2 - $1) / $1 : 0
-             printf "| %s | %s | %s | %+.1f %% |\n", name, $1, $2, rel }'
+    awk -F, '{ printf "| %s | %s | %s | %+.1f %% |\n", $1, $2, $3, $4 }' "$run/aggregates.csv"
     echo
-    echo "Targets (issue 17): aggregates within 2 %, ≥ 90 % same node set, ≥ 80 % of starts within 5 s."
+    echo "## Targets (issue 17)"
+    echo
+    echo "| target | measured | required | met |"
+    echo "|---|---|---|---|"
+    awk -F, 'NR > 1 { printf "| %s | %s | %s %s | %s |\n", $1, $2, ($1 ~ /_rel_/) ? "within ±" : "≥", $3, $4 }' "$run/targets.csv"
+    echo
     echo "Controller timing: run/controller_timing.csv; per-job deltas: run/deltas.csv."
   } > "$dir/report.md"
+}
+
+# One results-table row per workload dir (docs/slurm-lab.md's table).
+table() {  # $@: workload dirs
+  echo "| workload | jobs | same node set | starts ≤ 5 s | median / p90 / max \|Δstart\| s | mean wait real / model | mean slowdown real / model | makespan real / model | utilization real / model |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  local dir
+  for dir in "$@"; do
+    awk -F, -v name="$(basename "$dir")" '
+      FILENAME ~ /deltas/ { d[++n] = $2; next }
+      FILENAME ~ /targets/ { if ($1 ~ /same/) same = $2; if ($1 ~ /within/) w5 = $2; next }
+      { a[$1] = sprintf("%s / %s (%+.1f %%)", $2, $3, $4) }
+      END { printf "| %s | %d | %s %% | %s %% | %d / %d / %d | %s | %s | %s | %s |\n", name, n, same, w5,
+              d[int((n + 1) / 2)], d[int(0.9 * n + 0.999)], d[n],
+              a["mean_wait"], a["mean_slowdown"], a["makespan"], a["utilization"] }' \
+      "$dir/run/deltas.csv" "$dir/run/targets.csv" "$dir/run/aggregates.csv"
+  done
+}
+
+# Exit status 1 when a workload misses a target (the live test's check).
+check() {  # $1: workload dir
+  cat "$1/run/targets.csv"
+  ! grep -q ',no$' "$1/run/targets.csv"
 }
 
 main() {
@@ -176,8 +224,10 @@ main() {
 case "${1:-}" in
   --list) printf '%s\n' "${WORKLOADS[@]}" | cut -d'|' -f1,2,5 ;;
   --report) write_report "$2" && cat "$2/report.md" ;;
+  --table) shift; table "$@" ;;
+  --check) check "$2" ;;
   --fg) shift; main "$@" ;;
-  "") echo "usage: $0 [--fg] OUTDIR [WORKLOAD...] | --report DIR | --list" >&2; exit 2 ;;
+  "") echo "usage: $0 [--fg] OUTDIR [WORKLOAD...] | --report DIR | --table DIR... | --check DIR | --list" >&2; exit 2 ;;
   *) mkdir -p "$1"
      nohup "$0" --fg "$@" > "$1/suite.log" 2>&1 &
      echo "fidelity suite running in the background (pid $!); log: $1/suite.log" ;;
