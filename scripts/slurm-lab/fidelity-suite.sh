@@ -140,9 +140,9 @@ write_targets() {  # $1: workload dir (after write_aggregates and the deltas)
   local run=$1/run
   {
     echo "target,measured,required,met"
-    awk -F, '{ n++; if ($2 <= 5) b++ } END { v = 100 * b / n; printf "starts_within_5s_pct,%.1f,80,%s\n", v, v >= 80 ? "yes" : "no" }' "$run/deltas.csv"
+    awk -F, '{ n++; if ($2 <= 5) b++ } END { v = 100 * b / n; printf "starts_within_5s_pct,%.1f,80,%s\n", v, (v >= 80) ? "yes" : "no" }' "$run/deltas.csv"
     awk '{ for (i = 1; i <= NF; ++i) { if ($i == "jobs") n = $(i + 1); if ($i == "nodes:") s = $(i + 1) } }
-      END { v = 100 * s / n; printf "same_node_set_pct,%.1f,90,%s\n", v, v >= 90 ? "yes" : "no" }' "$run/summary.txt"
+      END { v = 100 * s / n; printf "same_node_set_pct,%.1f,90,%s\n", v, (v >= 90) ? "yes" : "no" }' "$run/summary.txt"
     awk -F, '{ r = ($4 < 0) ? -$4 : $4; printf "%s_rel_pct,%.2f,2,%s\n", $1, $4, r <= 2 ? "yes" : "no" }' "$run/aggregates.csv"
   } > "$run/targets.csv"
 }

@@ -76,7 +76,11 @@ clock_options() {
   start=$(awk -F, '$1 == "controller_start" { s = $2 } END { if (s != "") printf "%d", (s < 0 && s != int(s)) ? int(s) - 1 : int(s) }' \
     "$OUT/controller_timing.csv")
   [[ -n "$start" ]] || { echo "$OUT/controller_timing.csv: no controller_start line" >&2; return 1; }
-  echo "--opt clock=controller,controller_start=$start,wall_clock=$epoch"
+  # The controller's last main pass before the epoch (once its nodes registered), whole seconds.
+  local startup
+  startup=$(awk -F, '$1 == "main_pass" && $2 < 0 { s = $2 } END { if (s != "") printf "%d", (s != int(s)) ? int(s) - 1 : s }' \
+    "$OUT/controller_timing.csv")
+  echo "--opt clock=controller,controller_start=$start,wall_clock=$epoch${startup:+,startup_pass=$startup}"
 }
 
 # OUT/model_jobs.txt: jobs.txt with each job's submit time as the controller recorded it
@@ -104,37 +108,54 @@ run_model() {
     $clock ${MODEL_OPTS:-} --out "$OUT/model" >/dev/null
 }
 
+# Node lists as sorted, space-separated node names. Slurm's (real.csv): "n[1-5+11-12+15]"
+# or "n3" ("+" for the commas of a NodeList); the model's allocation column: entries
+# "NODES:resources" joined by ";", NODES being "n3" or "n[1-4,10-12]" (the CSV quotes an
+# allocation with commas). Names are prefix + number.
+NODE_SET_AWK='
+  function add_nodes(spec, set,   pre, body, parts, i, n, r, k, lo, hi) {
+    if (!match(spec, /\[.*\]/)) { set[spec] = 1; return }
+    pre = substr(spec, 1, RSTART - 1); body = substr(spec, RSTART + 1, RLENGTH - 2)
+    n = split(body, parts, /[+,]/)
+    for (i = 1; i <= n; ++i) {
+      if (split(parts[i], r, "-") == 2) { lo = r[1]; hi = r[2] } else { lo = hi = parts[i] }
+      for (k = lo + 0; k <= hi + 0; ++k) set[pre k] = 1
+    }
+  }
+  function model_allocation(line,   rest, q) {  # a jobs.csv line -> its allocation field
+    rest = line
+    for (q = 0; q < 13; ++q) rest = substr(rest, index(rest, ",") + 1)
+    if (substr(rest, 1, 1) == "\"") { rest = substr(rest, 2); return substr(rest, 1, index(rest, "\"") - 1) }
+    return substr(rest, 1, index(rest ",", ",") - 1)
+  }
+  function model_set(alloc, set,   parts, n, i, c) {
+    n = split(alloc, parts, ";")
+    for (i = 1; i <= n; ++i) { c = parts[i]; sub(/:[^:]*$/, "", c); add_nodes(c, set) }
+  }
+  function same_set(a, b,   k) {
+    for (k in a) if (!(k in b)) return 0
+    for (k in b) if (!(k in a)) return 0
+    return 1
+  }'
+
+# OUT/per_job.csv (id,real_start,model_start,abs_delta,same_nodes) and the summary line.
 compare() {
-  # Per job: start-time difference and whether both put it on the same nodes.
-  awk -F, '
-    function expand(list,   out, parts, i, m, pre, body, r, k, lo, hi, n) {
-      out = ""
-      if (match(list, /\[.*\]/)) {
-        pre = substr(list, 1, RSTART - 1); body = substr(list, RSTART + 1, RLENGTH - 2)
-        n = split(body, parts, "+")
-        for (i = 1; i <= n; ++i) {
-          if (split(parts[i], r, "-") == 2) { lo = r[1]; hi = r[2] } else { lo = hi = parts[i] }
-          for (k = lo; k <= hi; ++k) out = out " " pre k
-        }
-        return out
-      }
-      return " " list
-    }
-    function model_nodes(alloc,   parts, i, n, name, out) {
-      n = split(alloc, parts, ";"); out = ""
-      for (i = 1; i <= n; ++i) { split(parts[i], name, ":"); out = out " " name[1] }
-      return out
-    }
-    NR == FNR { if (FNR > 1) { start[$1] = $2; nodes[$1] = expand($4) } next }
-    FNR > 1 {
+  awk -F, "$NODE_SET_AWK"'
+    NR == FNR { if (FNR > 1) { start[$1] = $2; nodes[$1] = $4 } next }
+    FNR == 1 { print "id,real_start,model_start,abs_delta,same_nodes" > per_job; next }
+    {
       d = $6 - start[$1]; if (d < 0) d = -d
+      split("", r); split("", m)
+      add_nodes(nodes[$1], r); model_set(model_allocation($0), m)
+      same_here = same_set(r, m)
+      print $1 "," start[$1] "," $6 "," d "," same_here > per_job
       sum += d; n++; if (d <= 5) within5++; if (d <= 30) within30++; if (d > worst) worst = d
-      if (model_nodes($14) == nodes[$1]) same++
+      same += same_here
     }
     END {
       printf "jobs %d  mean |start difference| %.1f s  within 5 s: %d  within 30 s: %d  worst %d s  same nodes: %d\n",
              n, sum / n, within5, within30, worst, same
-    }' "$OUT/real.csv" "$OUT/model/jobs.csv" | tee "$OUT/summary.txt"
+    }' per_job="$OUT/per_job.csv" "$OUT/real.csv" "$OUT/model/jobs.csv" | tee "$OUT/summary.txt"
 }
 
 if [[ "${1:-}" == "--remodel" ]]; then

@@ -53,6 +53,18 @@ TEST(SlurmClock, SubmissionsRightAfterTheControllerStartWait) {
   EXPECT_EQ(replay(c, w, controller_clock(-5)).records[0].start, 0);
 }
 
+TEST(SlurmClock, TheStartupPassDelaysTheFirstSubmission) {
+  // Controller started at -5 and ran a main pass at -1 (its nodes registered): the first
+  // submission's pass waits for batch_sched_delay after it, until 2.
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10}});
+  SlurmConfig config = controller_clock(-5);
+  config.startup_pass = -1;
+  EXPECT_EQ(replay(c, w, config).records[0].start, 2);
+  Params grid = Params::parse("startup_pass=-1", "<test>");
+  EXPECT_THROW(slurm_config_from(grid), InputError);
+}
+
 // n1, n2 with one core each: J1 holds n1 until 200, J2 (both nodes) blocks the
 // partition's main pass, so J3 (one node) can only be started by backfill.
 std::vector<Req> blocked_partition(Time j3_submit, Time j3_limit) {
