@@ -180,10 +180,18 @@ void SlurmScheduler::request_main_pass(Time now, bool ended) {
 }
 
 // Passes the real controller ran before `now` while the model was not woken (nothing
-// waiting): they start nothing but move its clocks. The grid clock has none: a pass that
-// was due runs at the next call.
+// waiting, or nothing that could start): they start nothing but move its clocks. The
+// grid clock has none: a pass that was due runs at the next call.
 void SlurmScheduler::catch_up(Time now) {
   if (config_.clock == ClockMode::Grid) return;
+  // A full-pass tick the model slept through (nothing could start then) still ran in
+  // slurmctld: it is the background loop's latest pass, and the next full pass is a tick
+  // later. Without this the tick's pass would run late, at the next wake-up.
+  if (full_dirty_ && next_full_ < now) {
+    last_background_ = std::max(last_background_, next_full_);
+    full_dirty_ = false;
+    next_full_ = full_tick_after(next_full_);
+  }
   if (main_request_ != kNoTime) {
     const Time at = std::min(main_pass_due(main_request_, false),
                              full_tick_after(main_request_ - 1));
