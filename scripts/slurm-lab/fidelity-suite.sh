@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fidelity suite: each workload on a freshly started real Slurm lab (fidelity.sh, jobs
 # submitted at their file times) and on the model with the real controller's clock, then a
-# report per workload. Takes real time (10-20 minutes per 100-job workload), so by default
+# report per workload. Takes real time (9-13 minutes per workload), so by default
 # it detaches and returns at once:
 #   fidelity-suite.sh OUTDIR [WORKLOAD...]     runs in the background; OUTDIR/suite.log
 #   fidelity-suite.sh --fg OUTDIR [WORKLOAD...]  runs in the foreground
@@ -9,12 +9,13 @@
 #   fidelity-suite.sh --table DIR...           a results-table row per finished workload
 #   fidelity-suite.sh --check DIR              fails when DIR misses a target of issue 17
 #   fidelity-suite.sh --list                   the workloads
-# Without WORKLOAD names every workload runs; `short` is the one-workload version (about
-# 6 minutes). Uses its own lab: HETSCHED_LAB (default /tmp/hetsched-fidelity-lab) and
-# LAB_PORT_BASE (default 29000). OUTDIR/summary.md gathers the headline figures.
-# The model replays each run on the real controller's clock (fidelity.sh passes
-# --opt clock=controller,controller_start=S,wall_clock=EPOCH); MODEL_CLOCK=grid runs the
-# model's default clock instead, for comparison.
+# Without WORKLOAD names every workload but `short` runs; `short` is the one-workload
+# version (about 7 minutes, the live test's). Uses its own lab: HETSCHED_LAB (default
+# /tmp/hetsched-fidelity-lab) and LAB_PORT_BASE (default 29000). OUTDIR/summary.md
+# gathers the reports. The model replays each run on the real controller's clock
+# (fidelity.sh passes --opt clock=controller,controller_start=S,wall_clock=EPOCH
+# [,startup_pass=P]) and the submit times the controller recorded; MODEL_CLOCK=grid runs
+# the model's default clock instead, for comparison.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
