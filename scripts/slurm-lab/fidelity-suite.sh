@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # The fidelity suite: each workload on a freshly started real Slurm lab (fidelity.sh, jobs
 # submitted at their file times) and on the model with the real controller's clock, then a
-# report per workload. Takes real time (10-20 minutes per 100-job workload), so by default
+# report per workload. Takes real time (9-13 minutes per workload), so by default
 # it detaches and returns at once:
 #   fidelity-suite.sh OUTDIR [WORKLOAD...]     runs in the background; OUTDIR/suite.log
 #   fidelity-suite.sh --fg OUTDIR [WORKLOAD...]  runs in the foreground
 #   fidelity-suite.sh --report DIR             (re)writes DIR/report.md of one finished run
+#   fidelity-suite.sh --table DIR...           a results-table row per finished workload
+#   fidelity-suite.sh --check DIR              fails when DIR misses a target of issue 17
 #   fidelity-suite.sh --list                   the workloads
-# Without WORKLOAD names every workload runs; `short` is the one-workload version (about
-# 6 minutes). Uses its own lab: HETSCHED_LAB (default /tmp/hetsched-fidelity-lab) and
-# LAB_PORT_BASE (default 29000). OUTDIR/summary.md gathers the headline figures.
-# The model replays each run on the real controller's clock (fidelity.sh passes
-# --opt clock=controller,controller_start=S,wall_clock=EPOCH); MODEL_CLOCK=grid runs the
-# model's default clock instead, for comparison.
+# Without WORKLOAD names every workload but `short` runs; `short` is the one-workload
+# version (about 7 minutes, the live test's). Uses its own lab: HETSCHED_LAB (default
+# /tmp/hetsched-fidelity-lab) and LAB_PORT_BASE (default 29000). OUTDIR/summary.md
+# gathers the reports. The model replays each run on the real controller's clock
+# (fidelity.sh passes --opt clock=controller,controller_start=S,wall_clock=EPOCH
+# [,startup_pass=P]) and the submit times the controller recorded; MODEL_CLOCK=grid runs
+# the model's default clock instead, for comparison.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -22,31 +25,64 @@ export LAB_PORT_BASE=${LAB_PORT_BASE:-29000}
 export MODEL_CLOCK=${MODEL_CLOCK:-real}
 LOG_CONF=$'DebugFlags=Backfill\nSlurmctldDebug=debug'
 
-# name | nodes cores gpus | SelectTypeParameters | extra slurm.conf lines (\n) | generator | seed
+# name | nodes cores gpus | SelectTypeParameters | extra slurm.conf lines (\n; PartitionName
+# lines replace lab.sh's one partition) | generator | seed | post-processing of the job file
+# (post_process: mem, half-partition, scale=K)
 WORKLOADS=(
   "short|16 8 2|CR_Core||synthetic:mix=V,hours=0.067,runtime_min=20,runtime_max=90,arrival_mean=6|1"
-  "staggered-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|2"
-  "burst-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.03,runtime_min=20,runtime_max=90,arrival_mean=1|3"
-  "staggered-i|16 8 2|CR_Core||synthetic:mix=I,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|4"
-  "staggered-iii|16 8 2|CR_Core||synthetic:mix=III,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|5"
-  "multifactor-v|16 8 2|CR_Core|PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityMaxAge=1000|synthetic:mix=V,hours=0.17,runtime_min=20,runtime_max=90,arrival_mean=6|6"
+  "staggered-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|2"
+  "burst-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=1|3"
+  "staggered-i|16 8 2|CR_Core||synthetic:mix=I,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|4"
+  "staggered-iii|16 8 2|CR_Core||synthetic:mix=III,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|5"
+  "multifactor-v|16 8 2|CR_Core|PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityMaxAge=1000|synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|6"
+  "memory-iii|16 8 2|CR_Core_Memory||synthetic:mix=III,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|7|mem"
+  "partitions-v|16 8 2|CR_Core|PartitionName=all Nodes=n[1-16] Default=YES MaxTime=INFINITE State=UP\nPartitionName=half Nodes=n[9-16] MaxTime=INFINITE State=UP|synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|8|half-partition"
+  "esp-het|16 8 2|CR_Core||esp-het|9|scale=40"
 )
 
-field() { local IFS='|'; local parts=($1); echo "${parts[$2]}"; }
+field() { local IFS='|'; local parts=($1); echo "${parts[$2]:-}"; }
+
+# Job-file variations the generators do not write (deterministic, by job id):
+#   mem             --mem per node of 500-3500 MB (nodes have RealMemory=4000)
+#   half-partition  every third job in partition `half`
+#   scale=K         submit times, run times and limits divided by K (run times and limits
+#                   rounded up to whole seconds, at least 1)
+post_process() {  # $1: rule, stdin -> stdout
+  awk -v rule="$1" 'function up(x) { return (x == int(x)) ? x : int(x) + 1 }
+    /^#/ { print; next }
+    rule == "mem" { print $0 " --mem=" 500 * (1 + ($1 * 5) % 7) "M"; next }
+    rule == "half-partition" { if ($1 % 3 == 0) $3 = $3 " partition=half"; print; next }
+    rule ~ /^scale=/ { k = substr(rule, 7); $2 = int($2 / k); $3 = up($3 / k); if ($3 < 1) $3 = 1
+      for (i = 4; i < NF; ++i) if ($i == "-t") { split($(i + 1), p, ":")
+        t = up((p[1] * 3600 + p[2] * 60 + p[3]) / k); if (t < 1) t = 1
+        $(i + 1) = sprintf("%02d:%02d:%02d", int(t / 3600), int(t % 3600 / 60), t % 60) }
+      print; next }
+    { print }'
+}
+
+# Lab configuration of a workload: LAB_PARTITIONS from its PartitionName lines, the rest
+# (and the debug logging fidelity.sh reads) as LAB_EXTRA_CONF.
+lab_start() {  # $1: shape, $2: SelectTypeParameters, $3: extra lines (\n-escaped)
+  local lines
+  lines=$(printf '%b' "$3")
+  # shellcheck disable=SC2086
+  LAB_SELECT_PARAMS=$2 LAB_PARTITIONS=$(grep '^PartitionName=' <<< "$lines") \
+    LAB_EXTRA_CONF="$LOG_CONF"$'\n'"$(grep -v '^PartitionName=' <<< "$lines")" \
+    bash "$HERE/lab.sh" start $1
+}
 
 run_workload() {  # $1: suite OUTDIR, $2: workload line
-  local name shape select extra spec seed out
+  local name shape select extra spec seed post out
   name=$(field "$2" 0); shape=$(field "$2" 1); select=$(field "$2" 2)
-  extra=$(field "$2" 3); spec=$(field "$2" 4); seed=$(field "$2" 5)
+  extra=$(field "$2" 3); spec=$(field "$2" 4); seed=$(field "$2" 5); post=$(field "$2" 6)
   out=$1/$name
   rm -rf "$out" && mkdir -p "$out"
-  echo "$(date -Is) $name: lab $shape $select; $spec seed $seed"
-  # shellcheck disable=SC2086
-  LAB_SELECT_PARAMS=$select LAB_EXTRA_CONF="$LOG_CONF"$'\n'"$(printf '%b' "$extra")" \
-    bash "$HERE/lab.sh" start $shape || return 1
+  echo "$(date -Is) $name: lab $shape $select; $spec seed $seed${post:+, $post}"
+  lab_start "$shape" "$select" "$extra" || return 1
   local rc=0
   "$HETSCHED" generate --cluster "$HETSCHED_LAB/slurm.conf" --workload "$spec" --seed "$seed" \
-    --out "$out/input.txt" >/dev/null &&
+    --out "$out/generated.txt" >/dev/null &&
+    post_process "$post" < "$out/generated.txt" > "$out/input.txt" &&
     bash "$HERE/fidelity.sh" "$out/input.txt" "$out/run" || rc=$?
   cp "$HETSCHED_LAB/log/slurmctld.log" "$HETSCHED_LAB/slurm.conf" "$out/" 2>/dev/null
   bash "$HERE/lab.sh" stop >/dev/null
@@ -83,16 +119,40 @@ delta_table() {  # $1: run dir -> id,abs_delta
     "$1/real.csv" "$1/model/jobs.csv"
 }
 
-write_report() {  # $1: workload dir (with run/ and slurm.conf)
-  local dir=$1 run=$1/run all_cores real model deltas opts
+# run/aggregates.csv: metric,real,model,relative difference in % (model − real).
+write_aggregates() {  # $1: workload dir
+  local dir=$1 run=$1/run all_cores real model
   all_cores=$(awk '/^NodeName=/ { n = $1; sub(/.*\[1-/, "", n); sub(/\].*/, "", n)
       for (i = 1; i <= NF; ++i) { if ($i ~ /^Sockets=/) s = substr($i, 9); if ($i ~ /^CoresPerSocket=/) c = substr($i, 16) }
       print n * s * c }' "$dir/slurm.conf")
-  job_table "$run/jobs.txt" "$run/real.csv" 2 3 > "$run/real_table.csv"
-  job_table "$run/jobs.txt" "$run/model/jobs.csv" 6 7 > "$run/model_table.csv"
+  local jobs=$run/model_jobs.txt  # the submit times both sides ran with
+  [[ -f "$jobs" ]] || jobs=$run/jobs.txt
+  job_table "$jobs" "$run/real.csv" 2 3 > "$run/real_table.csv"
+  job_table "$jobs" "$run/model/jobs.csv" 6 7 > "$run/model_table.csv"
   real=$(aggregates "$run/real_table.csv" "$all_cores")
   model=$(aggregates "$run/model_table.csv" "$all_cores")
+  paste -d' ' <(printf 'mean_wait\nmean_slowdown\nmakespan\nutilization\n') \
+    <(echo "$real" | tr ' ' '\n') <(echo "$model" | tr ' ' '\n') |
+    awk '{ printf "%s,%s,%s,%.2f\n", $1, $2, $3, ($2 != 0) ? 100 * ($3 - $2) / $2 : 0 }' > "$run/aggregates.csv"
+}
+
+# run/targets.csv: target,measured,required,met (issue 17's targets).
+write_targets() {  # $1: workload dir (after write_aggregates and the deltas)
+  local run=$1/run
+  {
+    echo "target,measured,required,met"
+    awk -F, '{ n++; if ($2 <= 5) b++ } END { v = 100 * b / n; printf "starts_within_5s_pct,%.1f,80,%s\n", v, (v >= 80) ? "yes" : "no" }' "$run/deltas.csv"
+    awk '{ for (i = 1; i <= NF; ++i) { if ($i == "jobs") n = $(i + 1); if ($i == "nodes:") s = $(i + 1) } }
+      END { v = 100 * s / n; printf "same_node_set_pct,%.1f,90,%s\n", v, (v >= 90) ? "yes" : "no" }' "$run/summary.txt"
+    awk -F, '{ r = ($4 < 0) ? -$4 : $4; printf "%s_rel_pct,%.2f,2,%s\n", $1, $4, r <= 2 ? "yes" : "no" }' "$run/aggregates.csv"
+  } > "$run/targets.csv"
+}
+
+write_report() {  # $1: workload dir (with run/ and slurm.conf)
+  local dir=$1 run=$1/run opts
+  write_aggregates "$dir"
   delta_table "$run" | sort -t, -k2,2n > "$run/deltas.csv"
+  write_targets "$dir"
   opts=$(cat "$run/model_options" 2>/dev/null)
   {
     echo "# Fidelity: $(basename "$dir")"
@@ -113,15 +173,39 @@ write_report() {  # $1: workload dir (with run/ and slurm.conf)
     echo
     echo "| metric | real Slurm | model | relative difference |"
     echo "|---|---|---|---|"
-    paste -d' ' <(echo "$real" | tr ' ' '\n') <(echo "$model" | tr ' ' '\n') \
-      <(printf 'mean wait (s)\nmean slowdown\nmakespan (s)\nutilization\n') |
-      awk '{ name = $3; for (i = 4; i <= NF; ++i) name = name " " $i
-             rel = ($1 != 0) ? 100 * ($2 - $1) / $1 : 0
-             printf "| %s | %s | %s | %+.1f %% |\n", name, $1, $2, rel }'
+    awk -F, '{ printf "| %s | %s | %s | %+.1f %% |\n", $1, $2, $3, $4 }' "$run/aggregates.csv"
     echo
-    echo "Targets (issue 17): aggregates within 2 %, ≥ 90 % same node set, ≥ 80 % of starts within 5 s."
+    echo "## Targets (issue 17)"
+    echo
+    echo "| target | measured | required | met |"
+    echo "|---|---|---|---|"
+    awk -F, 'NR > 1 { printf "| %s | %s | %s %s | %s |\n", $1, $2, ($1 ~ /_rel_/) ? "within ±" : "≥", $3, $4 }' "$run/targets.csv"
+    echo
     echo "Controller timing: run/controller_timing.csv; per-job deltas: run/deltas.csv."
   } > "$dir/report.md"
+}
+
+# One results-table row per workload dir (docs/slurm-lab.md's table).
+table() {  # $@: workload dirs
+  echo "| workload | jobs | same node set | starts ≤ 5 s | median / p90 / max \|Δstart\| s | mean wait real / model | mean slowdown real / model | makespan real / model | utilization real / model |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  local dir
+  for dir in "$@"; do
+    awk -F, -v name="$(basename "$dir")" '
+      FILENAME ~ /deltas/ { d[++n] = $2; next }
+      FILENAME ~ /targets/ { if ($1 ~ /same/) same = $2; if ($1 ~ /within/) w5 = $2; next }
+      { a[$1] = sprintf("%s / %s (%+.1f %%)", $2, $3, $4) }
+      END { printf "| %s | %d | %s %% | %s %% | %d / %d / %d | %s | %s | %s | %s |\n", name, n, same, w5,
+              d[int((n + 1) / 2)], d[int(0.9 * n + 0.999)], d[n],
+              a["mean_wait"], a["mean_slowdown"], a["makespan"], a["utilization"] }' \
+      "$dir/run/deltas.csv" "$dir/run/targets.csv" "$dir/run/aggregates.csv"
+  done
+}
+
+# Exit status 1 when a workload misses a target (the live test's check).
+check() {  # $1: workload dir
+  cat "$1/run/targets.csv"
+  ! grep -q ',no$' "$1/run/targets.csv"
 }
 
 main() {
@@ -141,8 +225,10 @@ main() {
 case "${1:-}" in
   --list) printf '%s\n' "${WORKLOADS[@]}" | cut -d'|' -f1,2,5 ;;
   --report) write_report "$2" && cat "$2/report.md" ;;
+  --table) shift; table "$@" ;;
+  --check) check "$2" ;;
   --fg) shift; main "$@" ;;
-  "") echo "usage: $0 [--fg] OUTDIR [WORKLOAD...] | --report DIR | --list" >&2; exit 2 ;;
+  "") echo "usage: $0 [--fg] OUTDIR [WORKLOAD...] | --report DIR | --table DIR... | --check DIR | --list" >&2; exit 2 ;;
   *) mkdir -p "$1"
      nohup "$0" --fg "$@" > "$1/suite.log" 2>&1 &
      echo "fidelity suite running in the background (pid $!); log: $1/suite.log" ;;

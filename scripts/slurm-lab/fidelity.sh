@@ -5,6 +5,9 @@
 #   fidelity.sh JOBFILE OUTDIR     run both sides, then compare
 #   fidelity.sh --collect OUTDIR   only collect, model and compare (the lab's jobs of an
 #                                  earlier run of OUTDIR/jobs.txt have finished)
+#   fidelity.sh --remodel OUTDIR [SLURM_CONF]   only model and compare again, from what an
+#                                  earlier run stored (no lab needed; SLURM_CONF defaults to
+#                                  OUTDIR/../slurm.conf, where fidelity-suite.sh keeps it)
 # Time limits are rounded up to whole minutes first (Slurm keeps limits in minutes), and
 # that rounded file is what both sides run. Each job is submitted at its file time after
 # the run's start (a whole second, OUT/clock_epoch), in file order, so Slurm's job ids
@@ -73,53 +76,95 @@ clock_options() {
   start=$(awk -F, '$1 == "controller_start" { s = $2 } END { if (s != "") printf "%d", (s < 0 && s != int(s)) ? int(s) - 1 : int(s) }' \
     "$OUT/controller_timing.csv")
   [[ -n "$start" ]] || { echo "$OUT/controller_timing.csv: no controller_start line" >&2; return 1; }
-  echo "--opt clock=controller,controller_start=$start,wall_clock=$epoch"
+  # The controller's last main pass before the epoch (once its nodes registered), whole seconds.
+  local startup
+  startup=$(awk -F, '$1 == "main_pass" && $2 < 0 { s = $2 } END { if (s != "") printf "%d", (s != int(s)) ? int(s) - 1 : s }' \
+    "$OUT/controller_timing.csv")
+  echo "--opt clock=controller,controller_start=$start,wall_clock=$epoch${startup:+,startup_pass=$startup}"
+}
+
+# OUT/model_jobs.txt: jobs.txt with each job's submit time as the controller recorded it
+# (whole seconds after the epoch, from the jobcomp file): a burst of sbatch calls reaches
+# the controller later than the file says, so this is the experiment that really ran.
+# MODEL_SUBMIT=file keeps the file's times.
+model_jobs() {
+  if [[ "${MODEL_SUBMIT:-real}" == file || ! -f "$OUT/clock_epoch" ]]; then
+    cp "$OUT/jobs.txt" "$OUT/model_jobs.txt"
+    return
+  fi
+  awk -F, -v epoch="$(cat "$OUT/clock_epoch")" 'NR == FNR { at[$1] = $2 - epoch; next }
+    /^#/ { print; next }
+    { if ($1 in at) $2 = at[$1]; print }' "$OUT/real_raw.csv" FS=' ' "$OUT/jobs.txt" > "$OUT/model_jobs.txt"
 }
 
 # OUT/model_options: the options the model ran with (the reports quote them).
 run_model() {
   local clock
   clock=$(clock_options)
+  model_jobs
   echo "$clock ${MODEL_OPTS:-}" | sed 's/^ *//; s/ *$//' > "$OUT/model_options"
   # shellcheck disable=SC2086
-  "$HETSCHED" simulate --cluster "$SLURM_CONF" --workload "$OUT/jobs.txt" --scheduler backfill \
+  "$HETSCHED" simulate --cluster "$SLURM_CONF" --workload "$OUT/model_jobs.txt" --scheduler backfill \
     $clock ${MODEL_OPTS:-} --out "$OUT/model" >/dev/null
 }
 
+# Node lists as sorted, space-separated node names. Slurm's (real.csv): "n[1-5+11-12+15]"
+# or "n3" ("+" for the commas of a NodeList); the model's allocation column: entries
+# "NODES:resources" joined by ";", NODES being "n3" or "n[1-4,10-12]" (the CSV quotes an
+# allocation with commas). Names are prefix + number.
+NODE_SET_AWK='
+  function add_nodes(spec, set,   pre, body, parts, i, n, r, k, lo, hi) {
+    if (!match(spec, /\[.*\]/)) { set[spec] = 1; return }
+    pre = substr(spec, 1, RSTART - 1); body = substr(spec, RSTART + 1, RLENGTH - 2)
+    n = split(body, parts, /[+,]/)
+    for (i = 1; i <= n; ++i) {
+      if (split(parts[i], r, "-") == 2) { lo = r[1]; hi = r[2] } else { lo = hi = parts[i] }
+      for (k = lo + 0; k <= hi + 0; ++k) set[pre k] = 1
+    }
+  }
+  function model_allocation(line,   rest, q) {  # a jobs.csv line -> its allocation field
+    rest = line
+    for (q = 0; q < 13; ++q) rest = substr(rest, index(rest, ",") + 1)
+    if (substr(rest, 1, 1) == "\"") { rest = substr(rest, 2); return substr(rest, 1, index(rest, "\"") - 1) }
+    return substr(rest, 1, index(rest ",", ",") - 1)
+  }
+  function model_set(alloc, set,   parts, n, i, c) {
+    n = split(alloc, parts, ";")
+    for (i = 1; i <= n; ++i) { c = parts[i]; sub(/:[^:]*$/, "", c); add_nodes(c, set) }
+  }
+  function same_set(a, b,   k) {
+    for (k in a) if (!(k in b)) return 0
+    for (k in b) if (!(k in a)) return 0
+    return 1
+  }'
+
+# OUT/per_job.csv (id,real_start,model_start,abs_delta,same_nodes) and the summary line.
 compare() {
-  # Per job: start-time difference and whether both put it on the same nodes.
-  awk -F, '
-    function expand(list,   out, parts, i, m, pre, body, r, k, lo, hi, n) {
-      out = ""
-      if (match(list, /\[.*\]/)) {
-        pre = substr(list, 1, RSTART - 1); body = substr(list, RSTART + 1, RLENGTH - 2)
-        n = split(body, parts, "+")
-        for (i = 1; i <= n; ++i) {
-          if (split(parts[i], r, "-") == 2) { lo = r[1]; hi = r[2] } else { lo = hi = parts[i] }
-          for (k = lo; k <= hi; ++k) out = out " " pre k
-        }
-        return out
-      }
-      return " " list
-    }
-    function model_nodes(alloc,   parts, i, n, name, out) {
-      n = split(alloc, parts, ";"); out = ""
-      for (i = 1; i <= n; ++i) { split(parts[i], name, ":"); out = out " " name[1] }
-      return out
-    }
-    NR == FNR { if (FNR > 1) { start[$1] = $2; nodes[$1] = expand($4) } next }
-    FNR > 1 {
+  awk -F, "$NODE_SET_AWK"'
+    NR == FNR { if (FNR > 1) { start[$1] = $2; nodes[$1] = $4 } next }
+    FNR == 1 { print "id,real_start,model_start,abs_delta,same_nodes" > per_job; next }
+    {
       d = $6 - start[$1]; if (d < 0) d = -d
+      split("", r); split("", m)
+      add_nodes(nodes[$1], r); model_set(model_allocation($0), m)
+      same_here = same_set(r, m)
+      print $1 "," start[$1] "," $6 "," d "," same_here > per_job
       sum += d; n++; if (d <= 5) within5++; if (d <= 30) within30++; if (d > worst) worst = d
-      if (model_nodes($14) == nodes[$1]) same++
+      same += same_here
     }
     END {
       printf "jobs %d  mean |start difference| %.1f s  within 5 s: %d  within 30 s: %d  worst %d s  same nodes: %d\n",
              n, sum / n, within5, within30, worst, same
-    }' "$OUT/real.csv" "$OUT/model/jobs.csv" | tee "$OUT/summary.txt"
+    }' per_job="$OUT/per_job.csv" "$OUT/real.csv" "$OUT/model/jobs.csv" | tee "$OUT/summary.txt"
 }
 
-if [[ "${1:-}" == "--collect" ]]; then
+if [[ "${1:-}" == "--remodel" ]]; then
+  OUT=$2
+  SLURM_CONF=${3:-$OUT/../slurm.conf}
+  run_model
+  compare
+  exit
+elif [[ "${1:-}" == "--collect" ]]; then
   OUT=$2
 else
   JOBS=$1

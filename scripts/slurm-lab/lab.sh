@@ -6,7 +6,8 @@
 # HETSCHED_LAB (directory) and LAB_PORT_BASE let a second lab run beside the first.
 # LAB_JOB_SUBMIT_LUA=FILE installs FILE as the controller's job_submit.lua (JobSubmitPlugins=lua).
 # LAB_SELECT_PARAMS (default CR_Core, e.g. CR_Core_Memory) and LAB_EXTRA_CONF (extra
-# slurm.conf lines, e.g. DefMemPerCPU=250) vary the configuration.
+# slurm.conf lines, e.g. DefMemPerCPU=250) vary the configuration; LAB_PARTITIONS (lines)
+# replaces the one partition `lab` of all nodes.
 # After `start`, `source <(lab.sh env)` points sbatch/squeue/sacct at the lab.
 # Needs root and the packages slurmctld slurmd slurm-client munge (scripts/slurm-lab/install.sh).
 set -euo pipefail
@@ -51,7 +52,7 @@ ${LAB_EXTRA_CONF:-}
 $( [[ -n "${LAB_JOB_SUBMIT_LUA:-}" ]] && echo "JobSubmitPlugins=lua" )
 GresTypes=gpu
 NodeName=n[1-$nodes] NodeHostname=$HOST NodeAddr=127.0.0.1 Port=[$(( PORT_BASE + 1 ))-$(( PORT_BASE + nodes ))] Sockets=2 CoresPerSocket=$half ThreadsPerCore=1 RealMemory=4000 Gres=gpu:$gpus
-PartitionName=lab Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP
+${LAB_PARTITIONS:-PartitionName=lab Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP}
 CONF
   [[ -n "${LAB_JOB_SUBMIT_LUA:-}" ]] && cp "$LAB_JOB_SUBMIT_LUA" "$LAB/job_submit.lua"
   if (( gpus > 0 )); then

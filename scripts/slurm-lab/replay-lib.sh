@@ -21,7 +21,8 @@ submit_line() {
   local runtime=$1 rest=$2 opts=() word
   for word in $rest; do
     case "$word" in
-      user=*|partition=*|moldable=*) ;;
+      user=*|moldable=*) ;;
+      partition=*) opts+=(-p "${word#partition=}") ;;
       name=*) opts+=(-J "${word#name=}") ;;
       # Slurm has no gres ranges: the minimum for Slurm, the range for the bridge.
       --gres=*:[0-9]*-[0-9]*)

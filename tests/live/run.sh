@@ -16,12 +16,29 @@ OUT=${HETSCHED_LIVE_OUT:-$ROOT/build/live}
 # Its own directory and ports, so that it never meets a developer's lab (lab.sh's default).
 export HETSCHED_LAB=/tmp/hetsched-live-lab LAB_PORT_BASE=${LAB_PORT_BASE:-37000}
 status=0
-timeout --signal=TERM --kill-after=30 900 bash "$HERE/bridge_faults.sh" "$OUT/bridge" || status=$?
-# Also after a time-out: the bridge by its pid, then the lab's daemons by theirs.
-[[ -f "$OUT/bridge/bridge.pid" ]] && kill -9 "$(cat "$OUT/bridge/bridge.pid")" 2>/dev/null
-bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
-if [[ $status -ne 0 ]]; then
-  echo "live tests failed (exit $status); logs in $OUT" >&2
-  tail -n 40 "$OUT/bridge/bridge.log" >&2 2>/dev/null
+bridge_tests() {
+  timeout --signal=TERM --kill-after=30 900 bash "$HERE/bridge_faults.sh" "$OUT/bridge" || status=$?
+  # Also after a time-out: the bridge by its pid, then the lab's daemons by theirs.
+  [[ -f "$OUT/bridge/bridge.pid" ]] && kill -9 "$(cat "$OUT/bridge/bridge.pid")" 2>/dev/null
+  bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
+  if [[ $status -ne 0 ]]; then
+    echo "live tests failed (exit $status); logs in $OUT" >&2
+    tail -n 40 "$OUT/bridge/bridge.log" >&2 2>/dev/null
+  fi
+}
+if [[ "${HETSCHED_LIVE_FIDELITY_ONLY:-0}" == 1 ]]; then
+  echo "live tests: bridge tests skipped (HETSCHED_LIVE_FIDELITY_ONLY=1)"
+else
+  bridge_tests
+fi
+# The short fidelity workload, after the bridge's lab has stopped, on a lab directory of its
+# own (ports from LAB_PORT_BASE as above); its daemons are stopped by pid afterwards too.
+fidelity=0
+HETSCHED_LAB=/tmp/hetsched-live-fidelity-lab \
+  timeout --signal=TERM --kill-after=30 660 bash "$HERE/fidelity.sh" "$OUT/fidelity" || fidelity=$?
+HETSCHED_LAB=/tmp/hetsched-live-fidelity-lab bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
+if [[ $fidelity -ne 0 ]]; then
+  echo "live fidelity test failed (exit $fidelity); report and logs in $OUT/fidelity/short" >&2
+  status=1
 fi
 exit $status

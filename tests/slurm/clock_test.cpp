@@ -53,6 +53,30 @@ TEST(SlurmClock, SubmissionsRightAfterTheControllerStartWait) {
   EXPECT_EQ(replay(c, w, controller_clock(-5)).records[0].start, 0);
 }
 
+TEST(SlurmClock, TheStartupPassDelaysTheFirstSubmission) {
+  // Controller started at -5 and ran a main pass at -1 (its nodes registered): the first
+  // submission's pass waits for batch_sched_delay after it, until 2.
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10}});
+  SlurmConfig config = controller_clock(-5);
+  config.startup_pass = -1;
+  EXPECT_EQ(replay(c, w, config).records[0].start, 2);
+  Params grid = Params::parse("startup_pass=-1", "<test>");
+  EXPECT_THROW(slurm_config_from(grid), InputError);
+}
+
+TEST(SlurmClock, AFullTickWithNothingPendingStillCountsAsAPass) {
+  // Ticks at 0, 60, ...: A's end at 10 makes the tick at 60 a full pass with an empty
+  // queue; B (submitted at 62) waits for batch_sched_delay after it, until 63 (main
+  // passes only: a backfill cycle would start B at 62).
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                                     {.ntasks = 1, .limit = 60, .run = 10, .submit = 62}});
+  SlurmConfig main_only = controller_clock();
+  main_only.backfill_enabled = false;
+  EXPECT_EQ(replay(c, w, main_only).records[1].start, 63);
+}
+
 // n1, n2 with one core each: J1 holds n1 until 200, J2 (both nodes) blocks the
 // partition's main pass, so J3 (one node) can only be started by backfill.
 std::vector<Req> blocked_partition(Time j3_submit, Time j3_limit) {

@@ -43,11 +43,16 @@ SlurmConfig slurm_config_from(Params& p) {
       "controller_start", -60, -1000000000, 1000000000,
       "clock=controller: seconds after t = 0 at which slurmctld started; its pass clocks "
       "count from there (fidelity.sh passes the real one)");
+  const Time startup_pass = p.get_int(
+      "startup_pass", 1, -1000000000, 1,
+      "clock=controller: second of the controller's last main pass before t = 0; 1 = none, "
+      "its start counts (fidelity.sh passes the real one)");
+  if (startup_pass <= 0) c.startup_pass = startup_pass;
   c.backfill.epoch = p.get_int(
       "wall_clock", 0, 0, 100000000000LL,
       "clock=controller: Unix time of t = 0; bf_resolution and the will-run 30 s groups "
       "round the wall clock");
-  for (const char* key : {"controller_start", "wall_clock"})
+  for (const char* key : {"controller_start", "wall_clock", "startup_pass"})
     if (c.clock == ClockMode::Grid && p.has(key))
       throw InputError({"<options>", 0}, key, p.values().at(key),
                        "applies to clock=controller only (the grid clock starts at t = 0)");
@@ -106,6 +111,8 @@ void SlurmScheduler::attach(const SystemView& view) {
   // The grid clock's passes start at t = 0 (as if the last ones ran just before).
   last_background_ = last_backfill_ =
       config_.clock == ClockMode::Grid ? -1 : config_.controller_start;
+  if (config_.clock == ClockMode::Controller && config_.startup_pass != kNoTime)
+    last_background_ = std::max(last_background_, config_.startup_pass);
   next_full_ = full_tick_after(last_background_);
 }
 
@@ -173,10 +180,18 @@ void SlurmScheduler::request_main_pass(Time now, bool ended) {
 }
 
 // Passes the real controller ran before `now` while the model was not woken (nothing
-// waiting): they start nothing but move its clocks. The grid clock has none: a pass that
-// was due runs at the next call.
+// waiting, or nothing that could start): they start nothing but move its clocks. The
+// grid clock has none: a pass that was due runs at the next call.
 void SlurmScheduler::catch_up(Time now) {
   if (config_.clock == ClockMode::Grid) return;
+  // A full-pass tick the model slept through (nothing could start then) still ran in
+  // slurmctld: it is the background loop's latest pass, and the next full pass is a tick
+  // later. Without this the tick's pass would run late, at the next wake-up.
+  if (full_dirty_ && next_full_ < now) {
+    last_background_ = std::max(last_background_, next_full_);
+    full_dirty_ = false;
+    next_full_ = full_tick_after(next_full_);
+  }
   if (main_request_ != kNoTime) {
     const Time at = std::min(main_pass_due(main_request_, false),
                              full_tick_after(main_request_ - 1));

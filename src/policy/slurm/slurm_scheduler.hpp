@@ -35,6 +35,10 @@ struct SlurmConfig {
   // of sched_interval (60) and lets the first backfill cycle run at t = 0. The wall clock
   // of t = 0 is backfill.epoch (0 = t = 0 on a whole minute, the grid clock's choice).
   Time controller_start = -60;
+  // ClockMode::Controller only: the controller's last main pass before t = 0 (slurmctld
+  // runs one soon after its start, once its nodes register); batch_sched_delay counts from
+  // it. kNoTime = none, the controller's start counts.
+  Time startup_pass = kNoTime;
   BackfillConfig backfill;           // window, resolution, max_job_test, reserve_depth
   bool topology = true;              // topology/tree when the cluster has switches
   bool lowest_top_switch = false;    // topology_top=lowest: Slurm 2.x's top-switch rule
