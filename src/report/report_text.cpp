@@ -111,12 +111,13 @@ std::string metric_unit(const std::string& m) {
   return "";
 }
 
-namespace {
-
 std::string metric_label(const std::string& m) {
+  if (m == "span") return "span = makespan (s)";
   const std::string unit = metric_unit(m);
   return unit.empty() ? m : m + " (" + unit + ")";
 }
+
+namespace {
 
 const char* kPairedNote =
     "Each scheduler minus the first one, repetition by repetition (the same seed on both sides), "

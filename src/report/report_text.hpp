@@ -31,6 +31,8 @@ std::string format_mean_std(double mean, double std);
 
 // The unit a summary.csv metric is measured in ("s", "fraction", ...); empty when unitless.
 std::string metric_unit(const std::string& metric);
+// The metric as the tables name it: "wait_mean (s)", "span = makespan (s)".
+std::string metric_label(const std::string& metric);
 
 std::string render_markdown(const ReportContent& c);
 std::string render_html(const ReportContent& c);

@@ -95,8 +95,7 @@ TEST(ComparisonReport, TablesHoldTheAggregatesHeadlineFirst) {
       cells += " " + report::format_mean_std(r.mean[s], r.std[s]) + " |";
     const bool headline =
         r.metric == "utilization" || r.metric == "wait_mean" || r.metric == "gpu_utilization";
-    const std::string unit = report::metric_unit(r.metric);
-    const std::string label = unit.empty() ? r.metric : r.metric + " (" + unit + ")";
+    const std::string label = report::metric_label(r.metric);
     const std::string name = headline ? "**" + label + "**" : label;
     EXPECT_NE(md.find("| " + name + " |" + cells + "\n"), std::string::npos) << r.metric;
     EXPECT_NE(html.find(">" + report::format_mean_std(r.mean[0], r.std[0]) + "<"),
