@@ -157,6 +157,14 @@ void infer_ntasks(JobRequest& req, const InputLocation& where) {
   req.ntasks = static_cast<std::int32_t>(tasks);
 }
 
+// "2" or "1-3" (a count), as opposed to a gres type such as "a100" or "1080ti".
+bool is_gres_count(std::string_view text) {
+  if (text.empty()) return false;
+  for (char c : text)
+    if (!std::isdigit(static_cast<unsigned char>(c)) && c != '-') return false;
+  return true;
+}
+
 std::int32_t parse_gres_count(std::string_view part, std::string_view whole,
                               const InputLocation& where, const std::string& field) {
   try {
@@ -196,13 +204,21 @@ std::vector<GresRequest> parse_gres_request(std::string_view text, const InputLo
       throw InputError(where, field, std::string(text), "bad gres name '" + g.name + "'");
     for (const GresRequest& other : gres)
       if (other.name == g.name)
-        throw InputError(where, field, std::string(text), "gres '" + g.name + "' given twice");
+        throw InputError(where, field, std::string(text),
+                         "gres '" + g.name + "' given twice (one type per gres name is modelled)");
     g.per_node_min = g.per_node_max = 1;
     if (colon != std::string_view::npos) {
-      const std::string_view count = item.substr(colon + 1);
-      if (count.find(':') != std::string_view::npos)
-        throw InputError(where, field, std::string(text),
-                         "typed gres (name:type:count) is not modelled; use name:count");
+      std::string_view count = item.substr(colon + 1);
+      const std::size_t type_end = count.find(':');
+      if (type_end != std::string_view::npos || !is_gres_count(count)) {
+        g.kind = std::string(count.substr(0, type_end));
+        if (!is_gres_type(g.kind))
+          throw InputError(where, field, std::string(text), "bad gres type '" + g.kind + "'");
+        count = type_end == std::string_view::npos ? "1" : count.substr(type_end + 1);
+        if (count.find('-') != std::string_view::npos)
+          throw InputError(where, field, std::string(text),
+                           "typed gres with a count range is not modelled");
+      }
       const std::size_t dash = count.find('-');
       g.per_node_min = parse_gres_count(count.substr(0, dash), text, where, field);
       g.per_node_max = dash == std::string_view::npos
@@ -220,7 +236,7 @@ std::string format_gres_request(const std::vector<GresRequest>& gres) {
   std::string text;
   for (const GresRequest& g : gres) {
     if (!text.empty()) text += ',';
-    text += g.name + ":" + std::to_string(g.per_node_min);
+    text += g.kind_name() + ":" + std::to_string(g.per_node_min);
     if (g.per_node_max != g.per_node_min) text += "-" + std::to_string(g.per_node_max);
   }
   return text;

@@ -153,16 +153,22 @@ class SlurmConfParser {
     }
     for (const NodeDraft& d : drafts_)
       for (const auto& [name, count] : d.gres) {
+        if (name.find(':') != std::string::npos) continue;  // a kind: after every name
         if (std::find(types.begin(), types.end(), name) != types.end()) continue;
         if (grestypes_)
           throw InputError(d.where, "Gres", name, "gres type not listed in GresTypes");
         types.push_back(name);
       }
+    for (const NodeDraft& d : drafts_)
+      for (const auto& [kind, count] : d.gres)
+        if (kind.find(':') != std::string::npos &&
+            std::find(types.begin(), types.end(), kind) == types.end())
+          types.push_back(kind);
     if (types.size() > static_cast<std::size_t>(kMaxGresTypes))
       throw InputError(grestypes_ ? grestypes_->first : drafts_.front().where, "GresTypes",
                        std::to_string(types.size()) + " types",
                        "hetsched models at most " + std::to_string(kMaxGresTypes) +
-                           " gres types");
+                           " gres types (each typed kind such as gpu:a100 counts as one)");
     return types;
   }
 

@@ -7,11 +7,26 @@
 
 namespace hs {
 
+// One --gres item. Typed GRES (gpu:a100:2) counts twice in the model: against the units of
+// its name ("gpu", every GPU of the node, typed or not) and against the units of its kind
+// ("gpu:a100"); an untyped item (gpu:2) counts only against its name, so it takes GPUs of
+// any type, as in Slurm 22.05. See docs/slurm-model.md, "Typed GRES".
 struct GresRequest {
   std::string name;        // as written, e.g. "gpu"
-  int type = -1;           // index into Cluster::gres_types, set by bind_to_cluster()
+  int type = -1;           // index of `name` in Cluster::gres_types, set by bind_to_cluster()
   std::int32_t per_node_min = 0;
   std::int32_t per_node_max = 0;  // == per_node_min unless a range gpu:X-Y was given
+  std::string kind;        // the Slurm gres type ("a100"); empty = any type
+  int kind_type = -1;      // index of "name:kind" in Cluster::gres_types; -1 when untyped
+
+  // Calls f(type index, min, max) for each gres type this item uses up on a node.
+  template <class F>
+  void for_each_type(F&& f) const {
+    f(type, per_node_min, per_node_max);
+    if (kind_type >= 0) f(kind_type, per_node_min, per_node_max);
+  }
+  // "gpu" or "gpu:a100": the Cluster::gres_types entry of the item's kind.
+  std::string kind_name() const { return kind.empty() ? name : name + ":" + kind; }
 };
 
 struct JobRequest {

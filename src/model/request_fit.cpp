@@ -60,6 +60,10 @@ std::optional<std::string> malformed_reason(const Job& job) {
     if (g.per_node_max < g.per_node_min)
       return "gres range " + str(g.per_node_min) + "-" + str(g.per_node_max) + " for '" +
              g.name + "' is empty";
+    if (!g.kind.empty() && (g.kind_type < 0 || g.kind_type >= kMaxGresTypes))
+      return "gres '" + g.kind_name() + "' is not bound to a cluster gres type";
+    if (!g.kind.empty() && g.per_node_max != g.per_node_min)
+      return "typed gres '" + g.kind_name() + "' with a count range is not modelled";
     for (std::size_t k = 0; k < i; ++k)
       if (r.gres[k].type == g.type) return "gres '" + g.name + "' requested twice";
   }
@@ -93,7 +97,9 @@ std::vector<char> eligible_nodes(const Cluster& cluster, const Job& job) {
     if (n.cores < min_cores) ok[i] = 0;
     if (n.memory_mb > 0 && n.memory_mb < r.mem_per_node_mb) ok[i] = 0;
     for (const GresRequest& g : r.gres)
-      if (n.gres[g.type] < g.per_node_min) ok[i] = 0;
+      g.for_each_type([&](int t, std::int32_t min, std::int32_t) {
+        if (n.gres[t] < min) ok[i] = 0;
+      });
   }
   return ok;
 }
@@ -106,6 +112,10 @@ std::string gres_name(const Cluster& cluster, int type) {
 std::string count_of(std::int64_t n, const std::string& what) {
   return str(n) + " " + what + (n == 1 ? "" : "s");
 }
+
+// The type that limits a gres item on a node: its kind when typed (never more than the
+// units of its name), else its name.
+int counted_type(const GresRequest& g) { return g.kind_type >= 0 ? g.kind_type : g.type; }
 
 // Why nodes of the job's partition are not eligible, e.g. "of 16 nodes in partition gpu:
 // 8 have fewer than 3 gpu, 2 have less than 2000 MB"; empty when all are eligible. A node
@@ -128,7 +138,7 @@ std::string ineligible_breakdown(const Cluster& cluster, const Job& job) {
     few_cores += n.cores < min_cores;
     little_memory += n.memory_mb > 0 && n.memory_mb < r.mem_per_node_mb;
     for (std::size_t g = 0; g < r.gres.size(); ++g)
-      few_gres[g] += n.gres[r.gres[g].type] < r.gres[g].per_node_min;
+      few_gres[g] += n.gres[counted_type(r.gres[g])] < r.gres[g].per_node_min;
   }
   std::vector<std::string> causes;
   if (few_cores) causes.push_back(str(few_cores) + " have fewer than " + count_of(min_cores, "core"));
@@ -137,7 +147,7 @@ std::string ineligible_breakdown(const Cluster& cluster, const Job& job) {
   for (std::size_t g = 0; g < r.gres.size(); ++g)
     if (few_gres[g])
       causes.push_back(str(few_gres[g]) + " have fewer than " + str(r.gres[g].per_node_min) + " " +
-                       gres_name(cluster, r.gres[g].type));
+                       gres_name(cluster, counted_type(r.gres[g])));
   if (causes.empty()) return "";
   std::string text = "of " + count_of(static_cast<std::int64_t>(nodes.size()), "node") +
                      (partition ? " in partition " + partition->name : "") + ": ";
@@ -287,6 +297,10 @@ std::optional<std::string> bind_to_cluster(const Cluster& cluster, Job& job) {
   for (GresRequest& g : job.req.gres) {
     g.type = cluster.gres_index(g.name);
     if (g.type < 0) return "unknown gres type '" + g.name + "'";
+    g.kind_type = g.kind.empty() ? -1 : cluster.gres_index(g.kind_name());
+    if (!g.kind.empty() && g.kind_type < 0)
+      return "unknown gres type '" + g.kind_name() + "' (no node has gres " + g.name +
+             " of type " + g.kind + ")";
   }
   if (auto bad = partition_problem(cluster, job)) return bad;
   const Partition* p = cluster.find_partition(job.partition);  // null: no partitions

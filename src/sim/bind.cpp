@@ -19,6 +19,9 @@ std::optional<std::string> binding_problem(const Cluster& cluster, const Job& jo
     if (cluster.gres_types[g.type] != g.name)
       return "gres '" + g.name + "' is bound to another type ('" +
              cluster.gres_types[g.type] + "')";
+    const int kind = g.kind.empty() ? -1 : cluster.gres_index(g.kind_name());
+    if (g.kind_type != kind || (!g.kind.empty() && kind < 0))
+      return "gres '" + g.kind_name() + "' is not bound to its typed gres";
   }
   if (auto bad = partition_problem(cluster, job)) return bad;
   if (job.req.time_limit <= 0) return "no time limit";

@@ -178,7 +178,10 @@ TEST(JobFile, ErrorsNameFileLineFieldAndValue) {
       {"1 0 10 -N 0", "-N", "0"},
       {"1 0 10 -N -", "-N", "-"},
       {"1 0 10 -n 1 --gres=gpu:3-1", "--gres", "gpu:3-1"},
-      {"1 0 10 -n 1 --gres=gpu:tesla:2", "--gres", "gpu:tesla:2"},
+      {"1 0 10 -n 1 --gres=gpu:tesla:1-2", "--gres", "gpu:tesla:1-2"},
+      {"1 0 10 -n 1 --gres=gpu:a100:1,gpu:v100:1", "--gres", "gpu:a100:1,gpu:v100:1"},
+      {"1 0 10 -n 1 --gres=gpu:a100:x", "--gres", "gpu:a100:x"},
+      {"1 0 10 -n 1 --gres=gpu:!a:1", "--gres", "gpu:!a:1"},
       {"1 0 10 -n 1 --gres=gpu:1,gpu:2", "--gres", "gpu:1,gpu:2"},
       {"1 0 10 -n 1 --gres=", "--gres", ""},
       {"1 0 10 -n 1 --gres=:2", "--gres", ":2"},
@@ -258,6 +261,18 @@ TEST(JobFile, GresAndMemoryHelpers) {
   const InputLocation where{"x", 1};
   const auto gres = parse_gres_request("gpu:1-3,mic:1", where, "--gres");
   EXPECT_EQ(format_gres_request(gres), "gpu:1-3,mic:1");
+  // Typed GRES: name:type:count, name:type (= 1); a type may start with a digit.
+  const auto typed = parse_gres_request("gpu:a100:2,mic:1080ti,fpga:3", where, "--gres");
+  ASSERT_EQ(typed.size(), 3u);
+  EXPECT_EQ(typed[0].name, "gpu");
+  EXPECT_EQ(typed[0].kind, "a100");
+  EXPECT_EQ(typed[0].per_node_min, 2);
+  EXPECT_EQ(typed[0].per_node_max, 2);
+  EXPECT_EQ(typed[1].kind, "1080ti");
+  EXPECT_EQ(typed[1].per_node_min, 1);
+  EXPECT_EQ(typed[2].kind, "");
+  EXPECT_EQ(typed[2].per_node_min, 3);
+  EXPECT_EQ(format_gres_request(typed), "gpu:a100:2,mic:1080ti:1,fpga:3");
   EXPECT_EQ(parse_memory_mb("1T", where, "--mem"), 1024 * 1024);
   EXPECT_EQ(parse_memory_mb("1k", where, "--mem"), 1);
   expect_input_error([&] { parse_memory_mb("99999999999T", where, "--mem"); });

@@ -31,7 +31,9 @@ Needs needs_of(const Job& job, int node_count) {
   n.mem = r.mem_per_node_mb;
   n.contiguous = r.contiguous;
   for (const GresRequest& g : r.gres)
-    if (g.type >= 0 && g.type < kMaxGresTypes) n.gres[g.type] = g.per_node_min;
+    g.for_each_type([&](int t, std::int32_t min, std::int32_t) {
+      if (t >= 0 && t < kMaxGresTypes) n.gres[t] = min;
+    });
   if (n.per_node > 0) {
     // cons_common raises min_nodes to ceil(ntasks / ntasks_per_node).
     const std::int32_t nodes = (n.cpus + n.per_node - 1) / n.per_node;
