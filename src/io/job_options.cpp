@@ -4,6 +4,7 @@
 #include <limits>
 #include <set>
 
+#include "io/hostlist.hpp"
 #include "io/node_gres.hpp"
 #include "io/slurm_time.hpp"
 #include "io/text_file.hpp"
@@ -17,7 +18,10 @@ namespace {
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxMemoryMb = std::int64_t{1} << 40;
 
-enum class Option { Ntasks, Nodes, TasksPerNode, Gres, Contiguous, Mem, Time };
+enum class Option {
+  Ntasks, Nodes, TasksPerNode, Gres, Contiguous, Mem, Time, Constraint, Nodelist, Exclude,
+  Exclusive
+};
 
 struct OptionName {
   const char* short_form;  // "" when none
@@ -34,6 +38,10 @@ constexpr OptionName kOptions[] = {
     {"", "--contiguous", Option::Contiguous, false},
     {"", "--mem", Option::Mem, true},
     {"-t", "--time", Option::Time, true},
+    {"-C", "--constraint", Option::Constraint, true},
+    {"-w", "--nodelist", Option::Nodelist, true},
+    {"-x", "--exclude", Option::Exclude, true},
+    {"", "--exclusive", Option::Exclusive, false},
 };
 
 // One option occurrence: which option, the text written (for messages), its value.
@@ -122,6 +130,25 @@ void parse_nodes(std::string_view text, JobRequest& req, const InputLocation& wh
     throw InputError(where, field, std::string(text), "reversed node range");
 }
 
+// A -w/-x host list, expanded; errors name the option and the whole value.
+std::vector<std::string> host_names(std::string_view text, const InputLocation& where,
+                                    const std::string& field) {
+  std::vector<std::string> names;
+  try {
+    names = expand_hostlist(text, where);
+  } catch (const InputError& e) {
+    throw InputError(where, field, std::string(text), e.problem());
+  }
+  if (names.empty()) throw InputError(where, field, std::string(text), "no host names");
+  return names;
+}
+
+void parse_constraint(std::string_view text, JobRequest& req, const InputLocation& where,
+                      const std::string& field) {
+  if (auto problem = parse_node_constraint(text, req.constraint))
+    throw InputError(where, field, std::string(text), *problem);
+}
+
 void apply(const Occurrence& o, JobRequest& req, const InputLocation& where) {
   const std::string& field = o.written;
   switch (o.name->option) {
@@ -141,6 +168,10 @@ void apply(const Occurrence& o, JobRequest& req, const InputLocation& where) {
       if (req.time_limit == 0)
         throw InputError(where, field, std::string(o.value), "time limit must be positive");
       break;
+    case Option::Constraint: parse_constraint(o.value, req, where, field); break;
+    case Option::Nodelist: req.nodelist = host_names(o.value, where, field); break;
+    case Option::Exclude: req.exclude = host_names(o.value, where, field); break;
+    case Option::Exclusive: req.exclusive = true; break;
   }
 }
 
@@ -278,6 +309,10 @@ std::string format_job_options(const JobRequest& req) {
   if (req.contiguous) add("--contiguous");
   if (req.mem_per_node_mb > 0) add("--mem=" + std::to_string(req.mem_per_node_mb) + "M");
   if (req.time_limit != 0) add("-t " + format_slurm_time(req.time_limit));
+  if (!req.constraint.empty()) add("-C " + req.constraint.text());
+  if (!req.nodelist.empty()) add("-w " + compress_hostlist(req.nodelist));
+  if (!req.exclude.empty()) add("-x " + compress_hostlist(req.exclude));
+  if (req.exclusive) add("--exclusive");
   return text;
 }
 

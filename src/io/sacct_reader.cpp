@@ -252,7 +252,11 @@ void read_labels(const Record& r, Job& job, SacctLoad& load) {
   const std::string_view partition = r[kPartition];
   if (partition.find(',') != std::string_view::npos) ++load.partition_lists;
   job.partition = std::string(partition.substr(0, partition.find(',')));
-  if (r.has(kConstraints)) ++load.constraints_ignored;
+  if (r.has(kConstraints)) {
+    ++load.constraints;
+    if (auto problem = parse_node_constraint(r[kConstraints], job.req.constraint))
+      throw InputError(r.where, "Constraints", std::string(r[kConstraints]), *problem);
+  }
   if (r[kState].starts_with("TIMEOUT")) ++load.timeouts;
 }
 
@@ -338,7 +342,6 @@ void add_notes(const Reader& reader, SacctLoad& load) {
   note(load.timeouts, "jobs: State TIMEOUT");
   note(load.runtime_over_limit, "jobs: run time exceeds Timelimit (killed at the limit)");
   note(load.partition_lists, "jobs: several partitions listed, the first taken");
-  note(load.constraints_ignored, "jobs: Constraints not modelled, ignored");
   if (reader.origin)
     load.notes.push_back("submit times relative to " + reader.origin_text + " (earliest Submit)");
   if (!load.unused_fields.empty()) {

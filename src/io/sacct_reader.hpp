@@ -44,7 +44,7 @@ struct SacctLoad {
   std::int64_t timeouts = 0;         // State TIMEOUT
   std::int64_t runtime_over_limit = 0;
   std::int64_t partition_lists = 0;  // "a,b": the first taken
-  std::int64_t constraints_ignored = 0;
+  std::int64_t constraints = 0;      // jobs with Constraints, kept as -C
   std::vector<std::string> unused_fields;  // header fields the reader does not use
   std::vector<std::string> notes;
 };

@@ -17,6 +17,7 @@ struct Node {
   GresCounts gres{};            // count per gres type (Cluster::gres_types order)
   std::int64_t memory_mb = 0;   // 0 = memory not modelled on this node
   std::int32_t weight = 1;
+  std::vector<std::string> features;  // slurm.conf Features=, for -C/--constraint
 };
 
 struct Switch {

@@ -1,8 +1,11 @@
 #pragma once
 // A job as Slurm's submission options express it, plus what the simulator needs to replay it.
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "model/node_constraint.hpp"
 #include "model/types.hpp"
 
 namespace hs {
@@ -12,6 +15,11 @@ namespace hs {
 // ("gpu:a100"); an untyped item (gpu:2) counts only against its name, so it takes GPUs of
 // any type, as in Slurm 22.05. See docs/slurm-model.md, "Typed GRES".
 struct GresRequest {
+  GresRequest(std::string name_ = {}, int type_ = -1, std::int32_t min = 0, std::int32_t max = 0,
+              std::string kind_ = {}, int kind_type_ = -1)
+      : name(std::move(name_)), type(type_), per_node_min(min), per_node_max(max),
+        kind(std::move(kind_)), kind_type(kind_type_) {}
+
   std::string name;        // as written, e.g. "gpu"
   int type = -1;           // index of `name` in Cluster::gres_types, set by bind_to_cluster()
   std::int32_t per_node_min = 0;
@@ -38,6 +46,15 @@ struct JobRequest {
   bool contiguous = false;           // --contiguous
   std::int64_t mem_per_node_mb = 0;  // --mem; 0 = not given
   Time time_limit = 0;               // -t in seconds; 0 = partition default
+  NodeConstraint constraint;          // -C: node features; empty = any node
+  std::vector<std::string> nodelist;  // -w, host names: the job uses every one of them
+  std::vector<std::string> exclude;   // -x, host names the job must not use
+  bool exclusive = false;             // --exclusive: whole nodes, charged all their cores
+
+  // Set by bind_to_cluster: the nodes -C and -x leave the job (null = every node) and the
+  // indices of the -w nodes, ascending. Read through model/request_fit.hpp.
+  std::shared_ptr<const std::vector<char>> allowed;
+  std::vector<NodeIndex> required;
 
   // Per-node minimum of gres type t (0 when not requested). Needs bound types.
   std::int32_t gres_min(int type) const;

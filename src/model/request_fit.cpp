@@ -4,6 +4,8 @@
 #include <functional>
 #include <limits>
 
+#include "model/job_nodes.hpp"
+
 namespace hs {
 
 namespace {
@@ -96,6 +98,7 @@ std::vector<char> eligible_nodes(const Cluster& cluster, const Job& job) {
     const Node& n = cluster.nodes[i];
     if (n.cores < min_cores) ok[i] = 0;
     if (n.memory_mb > 0 && n.memory_mb < r.mem_per_node_mb) ok[i] = 0;
+    if (!node_allowed(r, static_cast<NodeIndex>(i))) ok[i] = 0;
     for (const GresRequest& g : r.gres)
       g.for_each_type([&](int t, std::int32_t min, std::int32_t) {
         if (n.gres[t] < min) ok[i] = 0;
@@ -131,16 +134,18 @@ std::string ineligible_breakdown(const Cluster& cluster, const Job& job) {
     for (int i = 0; i < cluster.node_count(); ++i) nodes.push_back(i);
   }
   const std::int32_t min_cores = std::max(1, r.ntasks_per_node);
-  std::int64_t few_cores = 0, little_memory = 0;
+  std::int64_t few_cores = 0, little_memory = 0, ruled_out = 0;
   std::vector<std::int64_t> few_gres(r.gres.size(), 0);
   for (NodeIndex i : nodes) {
     const Node& n = cluster.nodes[i];
+    ruled_out += !node_allowed(r, i);
     few_cores += n.cores < min_cores;
     little_memory += n.memory_mb > 0 && n.memory_mb < r.mem_per_node_mb;
     for (std::size_t g = 0; g < r.gres.size(); ++g)
       few_gres[g] += n.gres[counted_type(r.gres[g])] < r.gres[g].per_node_min;
   }
   std::vector<std::string> causes;
+  if (ruled_out) causes.push_back(str(ruled_out) + " are ruled out by -C/-x");
   if (few_cores) causes.push_back(str(few_cores) + " have fewer than " + count_of(min_cores, "core"));
   if (little_memory)
     causes.push_back(str(little_memory) + " have less than " + str(r.mem_per_node_mb) + " MB");
@@ -222,7 +227,11 @@ std::optional<std::string> share_violation(const Cluster& cluster, const JobRequ
   if (s.cores < 1) return on_node("no cores");
   if (s.cores > n.cores)
     return on_node(str(s.cores) + " cores exceed the node's " + str(n.cores));
-  if (r.ntasks_per_node > 0 && s.cores != r.ntasks_per_node)
+  if (r.exclusive && s.cores != n.cores)
+    return on_node(str(s.cores) + " cores of " + str(n.cores) + " for an --exclusive job");
+  if (r.exclusive && r.ntasks_per_node > n.cores)
+    return on_node("fewer cores than ntasks_per_node " + str(r.ntasks_per_node));
+  if (!r.exclusive && r.ntasks_per_node > 0 && s.cores != r.ntasks_per_node)
     return on_node(str(s.cores) + " cores, ntasks_per_node is " + str(r.ntasks_per_node));
   if (s.mem_mb != share_mem_for(n, r))
     return on_node("memory " + str(s.mem_mb) + " MB, expected " + str(share_mem_for(n, r)));
@@ -252,7 +261,7 @@ std::optional<std::string> shape_violation(const Cluster& cluster, const Job& jo
     return str(count) + " nodes outside the requested " + str(range.min) + "-" +
            (range.max == std::numeric_limits<std::int32_t>::max() ? std::string("any")
                                                                   : str(range.max));
-  if (alloc.total_cores() != r.ntasks)
+  if (r.exclusive ? alloc.total_cores() < r.ntasks : alloc.total_cores() != r.ntasks)
     return str(alloc.total_cores()) + " cores allocated, " + str(r.ntasks) + " requested";
   if (r.contiguous && alloc.shares.back().node - alloc.shares.front().node + 1 != count)
     return "nodes are not contiguous";
@@ -304,6 +313,8 @@ std::optional<std::string> bind_to_cluster(const Cluster& cluster, Job& job) {
   }
   if (auto bad = partition_problem(cluster, job)) return bad;
   const Partition* p = cluster.find_partition(job.partition);  // null: no partitions
+  if (auto bad = bind_job_nodes(cluster, cluster.partitions.empty() ? nullptr : p, job.req))
+    return bad;
   Time& limit = job.req.time_limit;
   limit = limit_with_default(p, limit);
   if (limit == 0) return "no time limit";
@@ -316,6 +327,8 @@ std::optional<std::string> never_runnable_reason(const Cluster& cluster, const J
   if (auto bad = malformed_reason(job)) return bad;
   if (auto bad = partition_problem(cluster, job)) return bad;
   const std::vector<char> ok = eligible_nodes(cluster, job);
+  for (NodeIndex n : job.req.required)
+    if (!ok[n]) return "-w node " + cluster.nodes[n].name + " cannot hold the job's share";
   std::optional<std::string> reason;
   if (job.req.contiguous) {
     reason = fits_contiguous(cluster, ok, job.req);
@@ -337,6 +350,7 @@ std::optional<std::string> allocation_violates_request(const Cluster& cluster, c
   if (auto bad = shape_violation(cluster, job, alloc)) return bad;
   for (const NodeShare& s : alloc.shares)
     if (auto bad = share_violation(cluster, job.req, s)) return bad;
+  if (auto bad = node_rules_violation(cluster, job.req, alloc)) return bad;
   // Equal gres per node on every node used (a range picks one count for the whole job).
   for (int t = 0; t < kMaxGresTypes; ++t)
     for (const NodeShare& s : alloc.shares)

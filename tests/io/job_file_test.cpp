@@ -160,6 +160,25 @@ TEST(JobFile, OptionSpellings) {
   EXPECT_EQ(w.jobs[4].req.time_limit, 3600);
 }
 
+// -C, -w, -x and --exclusive as sbatch writes them, and back.
+TEST(JobFile, NodeRulesParseAndRoundTrip) {
+  const auto dir = scratch_dir("jobs-node-rules");
+  const std::string path = write_file(
+      dir / "r.jobs", header() +
+                          "1 0 10 -n 4 -C a100&ib -w n[1-2],m3 -x n5 --exclusive -t 1:00\n"
+                          "2 0 10 -n 4 --constraint=a|b --nodelist=n7 --exclude=n[8-9]\n");
+  const Workload w = read_job_file(path);
+  const JobRequest& r = w.jobs[0].req;
+  EXPECT_EQ(r.constraint.features, (std::vector<std::string>{"a100", "ib"}));
+  EXPECT_FALSE(r.constraint.any);
+  EXPECT_EQ(r.nodelist, (std::vector<std::string>{"n1", "n2", "m3"}));
+  EXPECT_EQ(r.exclude, (std::vector<std::string>{"n5"}));
+  EXPECT_TRUE(r.exclusive);
+  EXPECT_TRUE(w.jobs[1].req.constraint.any);
+  EXPECT_EQ(format_job_options(r), "-n 4 -t 00:01:00 -C a100&ib -w n[1-2],m3 -x n5 --exclusive");
+  EXPECT_EQ(format_job_options(w.jobs[1].req), "-n 4 -C a|b -w n7 -x n[8-9]");
+}
+
 TEST(JobFile, ErrorsNameFileLineFieldAndValue) {
   struct Case {
     const char* line;
@@ -167,8 +186,13 @@ TEST(JobFile, ErrorsNameFileLineFieldAndValue) {
     const char* value;
   };
   const Case cases[] = {
-      {"1 0 10 -n 4 --exclusive", "option", "--exclusive"},
-      {"1 0 10 -n 4 -x 3", "option", "-x"},
+      {"1 0 10 -n 4 --exclusive=user", "--exclusive", "--exclusive=user"},
+      {"1 0 10 -n 4 -x n[3-1]", "-x", "n[3-1]"},
+      {"1 0 10 -n 4 -w", "-w", ""},
+      {"1 0 10 -n 4 -C a&b|c", "-C", "a&b|c"},
+      {"1 0 10 -n 4 -C [a|b]", "-C", "[a|b]"},
+      {"1 0 10 -n 4 -C a*2", "-C", "a*2"},
+      {"1 0 10 -n 4 --constraint=a&&b", "--constraint", "a&&b"},
       {"1 0 10 -n 4 color=red", "color", "red"},
       {"1 0 10 -n four", "-n", "four"},
       {"1 0 10 -n 0", "-n", "0"},

@@ -144,6 +144,22 @@ TEST(SlurmConf, GresConfTypesMustBeKindsOfSlurmConf) {
   EXPECT_EQ(c.nodes[1].gres, (GresCounts{2, 0, 0, 0}));
 }
 
+TEST(SlurmConf, NodeFeaturesAndWeight) {
+  const SlurmConfig config =
+      load_slurm_conf(testing::source_path("examples/clusters/small-tree/slurm.conf"));
+  const Cluster& c = config.cluster;
+  EXPECT_EQ(c.nodes[0].features, (std::vector<std::string>{"cpu", "haswell"}));
+  EXPECT_EQ(c.nodes[15].features, (std::vector<std::string>{"gpu", "v100"}));
+  EXPECT_EQ(c.nodes[15].weight, 20);
+  EXPECT_FALSE(has_warning(config, "Feature"));
+  const auto dir = scratch_dir("conf-features");
+  const std::string path = write_file(dir / "slurm.conf", "NodeName=n1 CPUs=2 Features=a,b|c\n");
+  const InputError e = expect_input_error([&] { load_slurm_conf(path); });
+  EXPECT_EQ(e.field(), "Features");
+  EXPECT_EQ(e.value(), "a,b|c");
+  EXPECT_NE(std::string(e.what()).find("bad feature name 'b|c'"), std::string::npos) << e.what();
+}
+
 TEST(SlurmConf, TooManyTypedKindsIsAnError) {
   const auto dir = scratch_dir("conf-gres-kinds");
   const std::string path = write_file(

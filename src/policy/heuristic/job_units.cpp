@@ -165,12 +165,4 @@ std::optional<Allocation> place_units(const Cluster& cluster, const ClusterState
   return finish(std::move(alloc), u);
 }
 
-std::vector<char> partition_mask(const Cluster& cluster, const std::string& partition) {
-  if (cluster.partitions.empty()) return std::vector<char>(cluster.nodes.size(), 1);
-  std::vector<char> mask(cluster.nodes.size(), 0);
-  if (const Partition* p = cluster.find_partition(partition))
-    for (NodeIndex n : p->nodes) mask[n] = 1;
-  return mask;
-}
-
 }  // namespace hs::heuristic
