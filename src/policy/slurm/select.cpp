@@ -192,8 +192,8 @@ void keep_best_single_node(Workspace& ws, int first, int last, const Progress& p
     }
   }
   if (best < 0) return;
-  for (int i = first; i <= last; ++i)
-    if (i != best) ws.avail[i] = 0;
+  for (int i = first; i <= last; ++i)  // a -w node already taken keeps its offer
+    if (i != best && !ws.taken[i]) ws.avail[i] = 0;
 }
 
 // True when no consecutive set could hold what is still needed (pick_set's weight rule
