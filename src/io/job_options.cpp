@@ -7,6 +7,7 @@
 #include "io/hostlist.hpp"
 #include "io/node_gres.hpp"
 #include "io/slurm_time.hpp"
+#include "io/task_options.hpp"
 #include "io/text_file.hpp"
 
 namespace hs {
@@ -20,7 +21,7 @@ constexpr std::int64_t kMaxMemoryMb = std::int64_t{1} << 40;
 
 enum class Option {
   Ntasks, Nodes, TasksPerNode, Gres, Contiguous, Mem, Time, Constraint, Nodelist, Exclude,
-  Exclusive
+  Exclusive, CpusPerTask, Gpus, GpusPerNode, GpusPerTask, CpusPerGpu, MemPerCpu, MemPerGpu
 };
 
 struct OptionName {
@@ -42,6 +43,13 @@ constexpr OptionName kOptions[] = {
     {"-w", "--nodelist", Option::Nodelist, true},
     {"-x", "--exclude", Option::Exclude, true},
     {"", "--exclusive", Option::Exclusive, false},
+    {"-c", "--cpus-per-task", Option::CpusPerTask, true},
+    {"-G", "--gpus", Option::Gpus, true},
+    {"", "--gpus-per-node", Option::GpusPerNode, true},
+    {"", "--gpus-per-task", Option::GpusPerTask, true},
+    {"", "--cpus-per-gpu", Option::CpusPerGpu, true},
+    {"", "--mem-per-cpu", Option::MemPerCpu, true},
+    {"", "--mem-per-gpu", Option::MemPerGpu, true},
 };
 
 // One option occurrence: which option, the text written (for messages), its value.
@@ -149,6 +157,23 @@ void parse_constraint(std::string_view text, JobRequest& req, const InputLocatio
     throw InputError(where, field, std::string(text), *problem);
 }
 
+// The per-task options, kept as written until the rest of the request is known.
+bool keep_task_option(const Occurrence& o, TaskOptions& t) {
+  WrittenOption* slot = nullptr;
+  switch (o.name->option) {
+    case Option::CpusPerTask: slot = &t.cpus_per_task; break;
+    case Option::Gpus: slot = &t.gpus; break;
+    case Option::GpusPerNode: slot = &t.gpus_per_node; break;
+    case Option::GpusPerTask: slot = &t.gpus_per_task; break;
+    case Option::CpusPerGpu: slot = &t.cpus_per_gpu; break;
+    case Option::MemPerCpu: slot = &t.mem_per_cpu; break;
+    case Option::MemPerGpu: slot = &t.mem_per_gpu; break;
+    default: return false;
+  }
+  *slot = {o.written, std::string(o.value)};
+  return true;
+}
+
 void apply(const Occurrence& o, JobRequest& req, const InputLocation& where) {
   const std::string& field = o.written;
   switch (o.name->option) {
@@ -172,6 +197,7 @@ void apply(const Occurrence& o, JobRequest& req, const InputLocation& where) {
     case Option::Nodelist: req.nodelist = host_names(o.value, where, field); break;
     case Option::Exclude: req.exclude = host_names(o.value, where, field); break;
     case Option::Exclusive: req.exclusive = true; break;
+    default: break;  // per-task options: keep_task_option
   }
 }
 
@@ -211,13 +237,15 @@ void parse_job_options(const std::vector<std::string_view>& tokens, JobRequest& 
                        const InputLocation& where) {
   OptionReader reader(tokens, where);
   std::set<Option> seen;
+  TaskOptions task;
   Occurrence o;
   while (reader.next(o)) {
     if (!seen.insert(o.name->option).second)
       throw InputError(where, o.written, std::string(o.value), "option given twice");
-    apply(o, req, where);
+    if (!keep_task_option(o, task)) apply(o, req, where);
   }
   infer_ntasks(req, where);
+  if (task.any()) apply_task_options(task, seen.count(Option::Ntasks) > 0, req, where);
 }
 
 std::vector<GresRequest> parse_gres_request(std::string_view text, const InputLocation& where,
