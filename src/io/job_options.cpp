@@ -153,7 +153,7 @@ std::vector<std::string> host_names(std::string_view text, const InputLocation& 
 
 void parse_constraint(std::string_view text, JobRequest& req, const InputLocation& where,
                       const std::string& field) {
-  if (auto problem = parse_node_constraint(text, req.constraint))
+  if (auto problem = parse_node_constraint(text, req.edit_node_rules().constraint))
     throw InputError(where, field, std::string(text), *problem);
 }
 
@@ -194,8 +194,8 @@ void apply(const Occurrence& o, JobRequest& req, const InputLocation& where) {
         throw InputError(where, field, std::string(o.value), "time limit must be positive");
       break;
     case Option::Constraint: parse_constraint(o.value, req, where, field); break;
-    case Option::Nodelist: req.nodelist = host_names(o.value, where, field); break;
-    case Option::Exclude: req.exclude = host_names(o.value, where, field); break;
+    case Option::Nodelist: req.edit_node_rules().nodelist = host_names(o.value, where, field); break;
+    case Option::Exclude: req.edit_node_rules().exclude = host_names(o.value, where, field); break;
     case Option::Exclusive: req.exclusive = true; break;
     default: break;  // per-task options: keep_task_option
   }
@@ -337,9 +337,10 @@ std::string format_job_options(const JobRequest& req) {
   if (req.contiguous) add("--contiguous");
   if (req.mem_per_node_mb > 0) add("--mem=" + std::to_string(req.mem_per_node_mb) + "M");
   if (req.time_limit != 0) add("-t " + format_slurm_time(req.time_limit));
-  if (!req.constraint.empty()) add("-C " + req.constraint.text());
-  if (!req.nodelist.empty()) add("-w " + compress_hostlist(req.nodelist));
-  if (!req.exclude.empty()) add("-x " + compress_hostlist(req.exclude));
+  const NodeRules& rules = req.node_rules();
+  if (!rules.constraint.empty()) add("-C " + rules.constraint.text());
+  if (!rules.nodelist.empty()) add("-w " + compress_hostlist(rules.nodelist));
+  if (!rules.exclude.empty()) add("-x " + compress_hostlist(rules.exclude));
   if (req.exclusive) add("--exclusive");
   return text;
 }

@@ -254,7 +254,7 @@ void read_labels(const Record& r, Job& job, SacctLoad& load) {
   job.partition = std::string(partition.substr(0, partition.find(',')));
   if (r.has(kConstraints)) {
     ++load.constraints;
-    if (auto problem = parse_node_constraint(r[kConstraints], job.req.constraint))
+    if (auto problem = parse_node_constraint(r[kConstraints], job.req.edit_node_rules().constraint))
       throw InputError(r.where, "Constraints", std::string(r[kConstraints]), *problem);
   }
   if (r[kState].starts_with("TIMEOUT")) ++load.timeouts;

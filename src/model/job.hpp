@@ -37,6 +37,18 @@ struct GresRequest {
   std::string kind_name() const { return kind.empty() ? name : name + ":" + kind; }
 };
 
+// -C, -w and -x as written, and what bind_to_cluster makes of them. Behind one pointer in
+// JobRequest: most jobs have none, and jobs stay small on 300k-job traces.
+struct NodeRules {
+  NodeConstraint constraint;          // -C: node features; empty = any node
+  std::vector<std::string> nodelist;  // -w, host names: the job uses every one of them
+  std::vector<std::string> exclude;   // -x, host names the job must not use
+  // Bound: the nodes -C and -x leave the job (null = every node) and the indices of the
+  // -w nodes, ascending. Read through model/job_nodes.hpp.
+  std::shared_ptr<const std::vector<char>> allowed;
+  std::vector<NodeIndex> required;
+};
+
 struct JobRequest {
   std::int32_t ntasks = 0;           // -n: total cores (one CPU per task)
   std::int32_t nodes_min = 0;        // -N a or -N a-b; 0 = not given
@@ -46,15 +58,13 @@ struct JobRequest {
   bool contiguous = false;           // --contiguous
   std::int64_t mem_per_node_mb = 0;  // --mem; 0 = not given
   Time time_limit = 0;               // -t in seconds; 0 = partition default
-  NodeConstraint constraint;          // -C: node features; empty = any node
-  std::vector<std::string> nodelist;  // -w, host names: the job uses every one of them
-  std::vector<std::string> exclude;   // -x, host names the job must not use
   bool exclusive = false;             // --exclusive: whole nodes, charged all their cores
+  // -C/-w/-x; null = none. Copies of a job share it: never change it in place, replace it
+  // (edit_node_rules() does that).
+  std::shared_ptr<const NodeRules> rules;
 
-  // Set by bind_to_cluster: the nodes -C and -x leave the job (null = every node) and the
-  // indices of the -w nodes, ascending. Read through model/request_fit.hpp.
-  std::shared_ptr<const std::vector<char>> allowed;
-  std::vector<NodeIndex> required;
+  const NodeRules& node_rules() const;  // the job's rules, or empty ones
+  NodeRules& edit_node_rules();         // a private copy of the rules, now the job's
 
   // Per-node minimum of gres type t (0 when not requested). Needs bound types.
   std::int32_t gres_min(int type) const;

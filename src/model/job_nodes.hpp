@@ -13,8 +13,8 @@
 
 namespace hs {
 
-// Fills req.allowed (null when neither -C nor -x is given) and req.required, or leaves both
-// empty and returns the reason when
+// Replaces req.rules by its bound form (allowed: null when neither -C nor -x is given;
+// required), or by an unbound copy (both empty) and returns the reason when
 // the request can never be met here — a feature no node has, an unknown node name, a -w
 // node that -C, -x or the partition rules out, more -w nodes than -N or -n allow.
 std::optional<std::string> bind_job_nodes(const Cluster& cluster, const Partition* partition,
@@ -22,7 +22,7 @@ std::optional<std::string> bind_job_nodes(const Cluster& cluster, const Partitio
 
 // Whether bound -C/-x leave node n to the job.
 inline bool node_allowed(const JobRequest& req, NodeIndex n) {
-  return !req.allowed || (*req.allowed)[static_cast<std::size_t>(n)];
+  return !req.rules || !req.rules->allowed || (*req.rules->allowed)[static_cast<std::size_t>(n)];
 }
 
 // 1 for every node the job may use: in its partition (all nodes on a cluster without

@@ -327,7 +327,7 @@ std::optional<std::string> never_runnable_reason(const Cluster& cluster, const J
   if (auto bad = malformed_reason(job)) return bad;
   if (auto bad = partition_problem(cluster, job)) return bad;
   const std::vector<char> ok = eligible_nodes(cluster, job);
-  for (NodeIndex n : job.req.required)
+  for (NodeIndex n : job.req.node_rules().required)
     if (!ok[n]) return "-w node " + cluster.nodes[n].name + " cannot hold the job's share";
   std::optional<std::string> reason;
   if (job.req.contiguous) {

@@ -12,12 +12,12 @@ namespace {
 
 // Why -C/-x/-w are not bound: the binding's own reason when it fails (computed only then).
 std::optional<std::string> node_rules_unbound(const Cluster& cluster, const Job& job) {
-  const JobRequest& r = job.req;
+  const NodeRules& r = job.req.node_rules();
   const bool masked = !r.constraint.empty() || !r.exclude.empty();
   const bool bound = (!masked || (r.allowed && r.allowed->size() == cluster.nodes.size())) &&
                      (r.nodelist.empty() || !r.required.empty());
   if (bound) return std::nullopt;
-  JobRequest copy = r;
+  JobRequest copy = job.req;
   const Partition* p = cluster.partitions.empty() ? nullptr : cluster.find_partition(job.partition);
   if (auto why = bind_job_nodes(cluster, p, copy)) return why;
   return "-C/-x/-w are not bound to the cluster's nodes";
@@ -33,7 +33,9 @@ BindReport bind_workload(const Cluster& cluster, Workload& workload) {
     JobRequest& req = workload.jobs[j].req;
     if (auto reason = bind_to_cluster(cluster, workload.jobs[j]))
       report.rejected.push_back({static_cast<JobRef>(j), std::move(*reason)});
-    if (req.allowed) req.allowed = masks.emplace(*req.allowed, req.allowed).first->second;
+    if (!req.rules || !req.rules->allowed) continue;
+    const auto& shared = masks.emplace(*req.rules->allowed, req.rules->allowed).first->second;
+    if (shared != req.rules->allowed) req.edit_node_rules().allowed = shared;
   }
   return report;
 }
@@ -60,12 +62,12 @@ std::optional<std::string> binding_problem(const Cluster& cluster, const Job& jo
 
 std::optional<std::string> unsupported_request(const Job& job, const RequestSupport& support,
                                                const std::string& scheduler) {
-  const JobRequest& r = job.req;
+  const NodeRules& r = job.req.node_rules();
   const char* option = nullptr;
   if (!support.node_mask && !r.constraint.empty()) option = "-C/--constraint";
   else if (!support.node_mask && !r.exclude.empty()) option = "-x/--exclude";
   else if (!support.required_nodes && !r.nodelist.empty()) option = "-w/--nodelist";
-  else if (!support.exclusive && r.exclusive) option = "--exclusive";
+  else if (!support.exclusive && job.req.exclusive) option = "--exclusive";
   if (!option) return std::nullopt;
   return "scheduler " + scheduler + " does not model " + option;
 }

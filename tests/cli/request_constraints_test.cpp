@@ -99,7 +99,7 @@ bool may_reject(const std::string& spec, const Job& job) {
   const bool typed = !r.gres.empty() && !r.gres[0].kind.empty();
   if (spec.starts_with("backfill")) return false;
   if (is_window(spec) && typed) return true;
-  return !r.nodelist.empty() || r.exclusive;
+  return !r.node_rules().nodelist.empty() || r.exclusive;
 }
 
 // Nodes each -C of the workload admits, written out by hand from kSlurmConf.
@@ -116,11 +116,11 @@ void expect_honoured(const Cluster& cluster, const Job& job, const JobRecord& re
   for (const NodeShare& s : rec.alloc.shares) {
     const std::string& node = cluster.nodes[s.node].name;
     used.insert(node);
-    if (!r.constraint.empty()) {
-      EXPECT_TRUE(kFeatureNodes.at(r.constraint.text()).count(node))
+    if (!r.node_rules().constraint.empty()) {
+      EXPECT_TRUE(kFeatureNodes.at(r.node_rules().constraint.text()).count(node))
           << "job " << job.id << " on " << node;
     }
-    EXPECT_EQ(std::count(r.exclude.begin(), r.exclude.end(), node), 0) << "job " << job.id;
+    EXPECT_EQ(std::count(r.node_rules().exclude.begin(), r.node_rules().exclude.end(), node), 0) << "job " << job.id;
     if (r.exclusive) {
       EXPECT_EQ(s.cores, cluster.nodes[s.node].cores) << "job " << job.id;
     }
@@ -135,7 +135,7 @@ void expect_honoured(const Cluster& cluster, const Job& job, const JobRecord& re
         EXPECT_EQ(s.gres[t], 0) << "untyped job " << job.id;
     }
   }
-  for (const std::string& name : r.nodelist) EXPECT_TRUE(used.count(name)) << "job " << job.id;
+  for (const std::string& name : r.node_rules().nodelist) EXPECT_TRUE(used.count(name)) << "job " << job.id;
 }
 
 // No other job overlaps an --exclusive job on any of its nodes.

@@ -169,12 +169,12 @@ TEST(JobFile, NodeRulesParseAndRoundTrip) {
                           "2 0 10 -n 4 --constraint=a|b --nodelist=n7 --exclude=n[8-9]\n");
   const Workload w = read_job_file(path);
   const JobRequest& r = w.jobs[0].req;
-  EXPECT_EQ(r.constraint.features, (std::vector<std::string>{"a100", "ib"}));
-  EXPECT_FALSE(r.constraint.any);
-  EXPECT_EQ(r.nodelist, (std::vector<std::string>{"n1", "n2", "m3"}));
-  EXPECT_EQ(r.exclude, (std::vector<std::string>{"n5"}));
+  EXPECT_EQ(r.node_rules().constraint.features, (std::vector<std::string>{"a100", "ib"}));
+  EXPECT_FALSE(r.node_rules().constraint.any);
+  EXPECT_EQ(r.node_rules().nodelist, (std::vector<std::string>{"n1", "n2", "m3"}));
+  EXPECT_EQ(r.node_rules().exclude, (std::vector<std::string>{"n5"}));
   EXPECT_TRUE(r.exclusive);
-  EXPECT_TRUE(w.jobs[1].req.constraint.any);
+  EXPECT_TRUE(w.jobs[1].req.node_rules().constraint.any);
   EXPECT_EQ(format_job_options(r), "-n 4 -t 00:01:00 -C a100&ib -w n[1-2],m3 -x n5 --exclusive");
   EXPECT_EQ(format_job_options(w.jobs[1].req), "-n 4 -C a|b -w n7 -x n[8-9]");
 }

@@ -60,7 +60,7 @@ TEST(SacctReader, CountsEveryDecision) {
   EXPECT_EQ(load.runtime_over_limit, 1);
   EXPECT_EQ(load.partition_lists, 1);
   EXPECT_EQ(load.constraints, 1);
-  EXPECT_EQ(job_with_id(load.workload, 110).req.constraint.text(), "haswell");
+  EXPECT_EQ(job_with_id(load.workload, 110).req.node_rules().constraint.text(), "haswell");
   EXPECT_EQ(load.workload.jobs.size(), 16u);
   EXPECT_EQ(load.records, static_cast<std::int64_t>(load.workload.jobs.size()) + load.steps +
                               load.never_started + load.still_running + load.bad_field_count +

@@ -70,12 +70,12 @@ TEST(NodeConstraint, AndOrAndTheRefusedForms) {
 TEST(NodeRules, BindComputesTheMaskAndRefusesImpossibleRequests) {
   const Cluster c = featured_cluster();
   Job j = job(4);
-  j.req.constraint = constraint("amd");
-  j.req.exclude = {"n4"};
+  j.req.edit_node_rules().constraint = constraint("amd");
+  j.req.edit_node_rules().exclude = {"n4"};
   ASSERT_FALSE(bind_to_cluster(c, j).has_value());
   EXPECT_EQ(job_node_mask(c, j), (std::vector<char>{0, 0, 1, 0}));
   Job in_p1 = job(4, "p1");
-  in_p1.req.constraint = constraint("amd");
+  in_p1.req.edit_node_rules().constraint = constraint("amd");
   ASSERT_FALSE(bind_to_cluster(c, in_p1).has_value());
   EXPECT_EQ(job_node_mask(c, in_p1), (std::vector<char>{0, 0, 1, 0}));  // n4 not in p1
   auto reason = [&](auto edit) {
@@ -84,34 +84,34 @@ TEST(NodeRules, BindComputesTheMaskAndRefusesImpossibleRequests) {
     const auto r = bind_to_cluster(c, b);
     return r.value_or("");
   };
-  EXPECT_NE(reason([](JobRequest& r) { r.constraint = constraint("arm"); }).find("no node has feature 'arm'"),
+  EXPECT_NE(reason([](JobRequest& r) { r.edit_node_rules().constraint = constraint("arm"); }).find("no node has feature 'arm'"),
             std::string::npos);
-  EXPECT_NE(reason([](JobRequest& r) { r.exclude = {"n9"}; }).find("-x: no node named 'n9'"),
+  EXPECT_NE(reason([](JobRequest& r) { r.edit_node_rules().exclude = {"n9"}; }).find("-x: no node named 'n9'"),
             std::string::npos);
   EXPECT_NE(reason([](JobRequest& r) {
-                  r.nodelist = {"n1"};
-                  r.exclude = {"n1"};
+                  r.edit_node_rules().nodelist = {"n1"};
+                  r.edit_node_rules().exclude = {"n1"};
                 })
                 .find("-w node n1 is ruled out"),
             std::string::npos);
   EXPECT_NE(reason([](JobRequest& r) {
-                  r.nodelist = {"n1", "n2"};
+                  r.edit_node_rules().nodelist = {"n1", "n2"};
                   r.nodes_min = 1;
                 })
                 .find("-N allows at most 1"),
             std::string::npos);
   Job outside = job(4, "p1");
-  outside.req.nodelist = {"n4"};
+  outside.req.edit_node_rules().nodelist = {"n4"};
   EXPECT_NE(bind_to_cluster(c, outside).value_or("").find("outside partition p1"), std::string::npos);
 }
 
 TEST(NodeRules, AllocationChecksEveryRule) {
   const Cluster c = featured_cluster();
   Job j = job(8);
-  j.req.constraint = constraint("intel|gpu");
-  j.req.nodelist = {"n2"};
+  j.req.edit_node_rules().constraint = constraint("intel|gpu");
+  j.req.edit_node_rules().nodelist = {"n2"};
   ASSERT_FALSE(bind_to_cluster(c, j).has_value());
-  EXPECT_EQ(j.req.required, (std::vector<NodeIndex>{1}));
+  EXPECT_EQ(j.req.node_rules().required, (std::vector<NodeIndex>{1}));
   EXPECT_FALSE(allocation_violates_request(c, j, on({{1, 4}, {2, 4}})).has_value());
   const auto no_feature = allocation_violates_request(c, j, on({{1, 4}, {3, 4}}));
   ASSERT_TRUE(no_feature.has_value());
@@ -119,7 +119,7 @@ TEST(NodeRules, AllocationChecksEveryRule) {
   const auto missing = allocation_violates_request(c, j, on({{0, 4}, {2, 4}}));
   ASSERT_TRUE(missing.has_value());
   EXPECT_NE(missing->find("-w node n2 is not in the allocation"), std::string::npos);
-  j.req.exclude = {"n3"};
+  j.req.edit_node_rules().exclude = {"n3"};
   ASSERT_FALSE(bind_to_cluster(c, j).has_value());
   EXPECT_NE(allocation_violates_request(c, j, on({{1, 4}, {2, 4}})).value_or("").find("excluded by -x"),
             std::string::npos);
@@ -141,7 +141,7 @@ TEST(NodeRules, ExclusiveJobsHoldWholeNodes) {
 TEST(NodeRules, NeverRunnableNamesTheRuledOutNodes) {
   const Cluster c = featured_cluster();
   Job j = job(20);
-  j.req.constraint = constraint("amd");
+  j.req.edit_node_rules().constraint = constraint("amd");
   ASSERT_FALSE(bind_to_cluster(c, j).has_value());
   const auto reason = never_runnable_reason(c, j);
   ASSERT_TRUE(reason.has_value());

@@ -332,11 +332,11 @@ TEST(SlurmSelect, NodeRulesAndExclusive) {
   Cluster c = make_cluster(4, 8);
   for (Node& n : c.nodes) n.features = {n.name == "n3" ? "fast" : "slow"};
   Job masked = make_job({.ntasks = 4});
-  masked.req.constraint.features = {"fast"};
+  masked.req.edit_node_rules().constraint.features = {"fast"};
   ASSERT_FALSE(bind_to_cluster(c, masked).has_value());
   EXPECT_EQ(nodes_of(must_select(c, ClusterState(c), masked)), (V{2}));
   Job listed = make_job({.ntasks = 10});
-  listed.req.nodelist = {"n4"};
+  listed.req.edit_node_rules().nodelist = {"n4"};
   ASSERT_FALSE(bind_to_cluster(c, listed).has_value());
   const Allocation with_n4 = must_select(c, ClusterState(c), listed);
   EXPECT_EQ(nodes_of(with_n4), (V{0, 3}));  // n4 first, then the best set for the rest
@@ -349,7 +349,7 @@ TEST(SlurmSelect, NodeRulesAndExclusive) {
   EXPECT_EQ(nodes_of(a), (V{1}));  // n1 is in use: never shared
   EXPECT_EQ(cores_of(a), (C{8}));
   occupy(busy, 3, 1);
-  listed.req.nodelist = {"n4"};
+  listed.req.edit_node_rules().nodelist = {"n4"};
   EXPECT_FALSE(select_nodes(c, busy, [&] {
                  Job j = listed;
                  j.req.exclusive = true;

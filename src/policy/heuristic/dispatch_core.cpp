@@ -28,7 +28,7 @@ std::optional<std::string> DispatchCore::first_sight(JobRef j) {
   UnitsOrReason mapped = units_from_request(job);
   if (auto* reason = std::get_if<std::string>(&mapped)) return "not expressible as units: " + *reason;
   info.units = std::get<JobUnits>(mapped);
-  const MaskKey key{job.partition, job.req.allowed.get()};
+  const MaskKey key{job.partition, job.req.node_rules().allowed.get()};
   auto mask = masks_.find(key);
   if (mask == masks_.end()) mask = masks_.emplace(key, job_node_mask(cluster(), job)).first;
   info.usable = &mask->second;

@@ -36,7 +36,7 @@ Needs needs_of(const Job& job, int node_count) {
   n.mem = r.mem_per_node_mb;
   n.contiguous = r.contiguous;
   n.exclusive = r.exclusive;
-  n.required = r.required;
+  n.required = r.node_rules().required;
   for (const GresRequest& g : r.gres)
     g.for_each_type([&](int t, std::int32_t min, std::int32_t) {
       if (t >= 0 && t < kMaxGresTypes) n.gres[t] = min;
