@@ -194,8 +194,12 @@ void apply(const Occurrence& o, JobRequest& req, const InputLocation& where) {
         throw InputError(where, field, std::string(o.value), "time limit must be positive");
       break;
     case Option::Constraint: parse_constraint(o.value, req, where, field); break;
-    case Option::Nodelist: req.edit_node_rules().nodelist = host_names(o.value, where, field); break;
-    case Option::Exclude: req.edit_node_rules().exclude = host_names(o.value, where, field); break;
+    case Option::Nodelist:
+      req.edit_node_rules().nodelist = host_names(o.value, where, field);
+      break;
+    case Option::Exclude:
+      req.edit_node_rules().exclude = host_names(o.value, where, field);
+      break;
     case Option::Exclusive: req.exclusive = true; break;
     default: break;  // per-task options: keep_task_option
   }

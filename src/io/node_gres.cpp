@@ -52,7 +52,8 @@ void add_count(std::map<std::string, std::int64_t>& counts, const std::string& k
                std::int64_t count, std::string_view text, const InputLocation& where) {
   std::int64_t& total = counts[key];
   total += count;
-  if (total > kMaxGresPerNode) throw InputError(where, "Gres", std::string(text), "count too large");
+  if (total > kMaxGresPerNode)
+    throw InputError(where, "Gres", std::string(text), "count too large");
 }
 
 std::int64_t parse_count(std::string_view text, const InputLocation& where) {

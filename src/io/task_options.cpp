@@ -70,7 +70,8 @@ void apply_cpus_per_task(const WrittenOption& o, JobRequest& r, const InputLocat
   if (c == 1) return;
   if (!tasks_per_node(r)) refuse(o, where, std::string("cpus per task > 1") + kUnits);
   r.ntasks = checked(std::int64_t{r.ntasks} * c, o, where);
-  if (r.ntasks_per_node > 0) r.ntasks_per_node = checked(std::int64_t{r.ntasks_per_node} * c, o, where);
+  if (r.ntasks_per_node > 0)
+    r.ntasks_per_node = checked(std::int64_t{r.ntasks_per_node} * c, o, where);
 }
 
 // GPUs per node from --gpus-per-node, --gpus-per-task or --gpus (at most one of them).
@@ -84,7 +85,8 @@ void apply_gpus(const TaskOptions& t, std::optional<std::int64_t> tasks, JobRequ
   }
   if (!given) return;
   for (const GresRequest& g : r.gres)
-    if (g.name == "gpu") refuse(*given, where, "the job also gives --gres=gpu…; give one of them");
+    if (g.name == "gpu")
+      refuse(*given, where, "the job also gives --gres=gpu…; give one of them");
   const Gpus g = gpus_of(*given, where);
   std::int64_t per_node = g.count;
   if (given == &t.gpus_per_task) {
@@ -131,12 +133,16 @@ void apply_memory(const TaskOptions& t, JobRequest& r, const InputLocation& wher
   const WrittenOption& gpu = t.mem_per_gpu;
   if (!cpu.given() && !gpu.given()) return;
   const WrittenOption& o = cpu.given() ? cpu : gpu;
-  if (cpu.given() && gpu.given()) refuse(gpu, where, "give only one of " + cpu.name + " and " + gpu.name);
+  if (cpu.given() && gpu.given())
+    refuse(gpu, where, "give only one of " + cpu.name + " and " + gpu.name);
   if (r.mem_per_node_mb > 0) refuse(o, where, "give only one of --mem and " + o.name);
   const std::int64_t per_unit = parse_memory_mb(o.value, where, o.name);
   if (cpu.given()) {
-    const std::int64_t cores = r.ntasks_per_node > 0 ? r.ntasks_per_node : (one_node(r) ? r.ntasks : 0);
-    if (cores == 0) refuse(o, where, "memory per node would vary with each node's cores; give --ntasks-per-node or -N 1");
+    const std::int64_t cores =
+        r.ntasks_per_node > 0 ? r.ntasks_per_node : (one_node(r) ? r.ntasks : 0);
+    if (cores == 0)
+      refuse(o, where,
+             "memory per node would vary with each node's cores; give --ntasks-per-node or -N 1");
     return set_memory(o, per_unit, cores, r, where);
   }
   const std::int32_t g = gpus_per_node(r);

@@ -54,7 +54,8 @@ std::optional<std::string> required_problem(const Cluster& cluster, const Partit
            " tasks";
   for (NodeIndex n : rules.required) {
     const std::string& name = cluster.nodes[n].name;
-    if (rules.allowed && !(*rules.allowed)[n]) return "-w node " + name + " is ruled out by -C or -x";
+    if (rules.allowed && !(*rules.allowed)[n])
+      return "-w node " + name + " is ruled out by -C or -x";
     if (partition && !std::binary_search(partition->nodes.begin(), partition->nodes.end(), n))
       return "-w node " + name + " is outside partition " + partition->name;
   }

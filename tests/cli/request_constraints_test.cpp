@@ -120,7 +120,8 @@ void expect_honoured(const Cluster& cluster, const Job& job, const JobRecord& re
       EXPECT_TRUE(kFeatureNodes.at(r.node_rules().constraint.text()).count(node))
           << "job " << job.id << " on " << node;
     }
-    EXPECT_EQ(std::count(r.node_rules().exclude.begin(), r.node_rules().exclude.end(), node), 0) << "job " << job.id;
+    const std::vector<std::string>& exclude = r.node_rules().exclude;
+    EXPECT_EQ(std::count(exclude.begin(), exclude.end(), node), 0) << "job " << job.id;
     if (r.exclusive) {
       EXPECT_EQ(s.cores, cluster.nodes[s.node].cores) << "job " << job.id;
     }
@@ -135,7 +136,8 @@ void expect_honoured(const Cluster& cluster, const Job& job, const JobRecord& re
         EXPECT_EQ(s.gres[t], 0) << "untyped job " << job.id;
     }
   }
-  for (const std::string& name : r.node_rules().nodelist) EXPECT_TRUE(used.count(name)) << "job " << job.id;
+  for (const std::string& name : r.node_rules().nodelist)
+    EXPECT_TRUE(used.count(name)) << "job " << job.id;
 }
 
 // No other job overlaps an --exclusive job on any of its nodes.
@@ -143,7 +145,8 @@ void expect_alone(const Workload& w, const SimResult& result, std::size_t j) {
   const JobRecord& a = result.records[j];
   for (std::size_t k = 0; k < w.jobs.size(); ++k) {
     const JobRecord& b = result.records[k];
-    if (k == j || b.status != JobStatus::Completed || b.end <= a.start || b.start >= a.end) continue;
+    if (k == j || b.status != JobStatus::Completed) continue;
+    if (b.end <= a.start || b.start >= a.end) continue;
     for (const NodeShare& x : a.alloc.shares)
       for (const NodeShare& y : b.alloc.shares)
         EXPECT_NE(x.node, y.node) << "job " << w.jobs[k].id << " shares exclusive job "

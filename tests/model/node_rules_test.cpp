@@ -84,10 +84,10 @@ TEST(NodeRules, BindComputesTheMaskAndRefusesImpossibleRequests) {
     const auto r = bind_to_cluster(c, b);
     return r.value_or("");
   };
-  EXPECT_NE(reason([](JobRequest& r) { r.edit_node_rules().constraint = constraint("arm"); }).find("no node has feature 'arm'"),
-            std::string::npos);
-  EXPECT_NE(reason([](JobRequest& r) { r.edit_node_rules().exclude = {"n9"}; }).find("-x: no node named 'n9'"),
-            std::string::npos);
+  const auto arm = reason([](JobRequest& r) { r.edit_node_rules().constraint = constraint("arm"); });
+  EXPECT_NE(arm.find("no node has feature 'arm'"), std::string::npos) << arm;
+  const auto n9 = reason([](JobRequest& r) { r.edit_node_rules().exclude = {"n9"}; });
+  EXPECT_NE(n9.find("-x: no node named 'n9'"), std::string::npos) << n9;
   EXPECT_NE(reason([](JobRequest& r) {
                   r.edit_node_rules().nodelist = {"n1"};
                   r.edit_node_rules().exclude = {"n1"};
@@ -102,7 +102,8 @@ TEST(NodeRules, BindComputesTheMaskAndRefusesImpossibleRequests) {
             std::string::npos);
   Job outside = job(4, "p1");
   outside.req.edit_node_rules().nodelist = {"n4"};
-  EXPECT_NE(bind_to_cluster(c, outside).value_or("").find("outside partition p1"), std::string::npos);
+  const std::string why = bind_to_cluster(c, outside).value_or("");
+  EXPECT_NE(why.find("outside partition p1"), std::string::npos) << why;
 }
 
 TEST(NodeRules, AllocationChecksEveryRule) {
@@ -121,8 +122,9 @@ TEST(NodeRules, AllocationChecksEveryRule) {
   EXPECT_NE(missing->find("-w node n2 is not in the allocation"), std::string::npos);
   j.req.edit_node_rules().exclude = {"n3"};
   ASSERT_FALSE(bind_to_cluster(c, j).has_value());
-  EXPECT_NE(allocation_violates_request(c, j, on({{1, 4}, {2, 4}})).value_or("").find("excluded by -x"),
-            std::string::npos);
+  const std::string excluded =
+      allocation_violates_request(c, j, on({{1, 4}, {2, 4}})).value_or("");
+  EXPECT_NE(excluded.find("excluded by -x"), std::string::npos) << excluded;
 }
 
 TEST(NodeRules, ExclusiveJobsHoldWholeNodes) {
