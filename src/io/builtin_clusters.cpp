@@ -32,7 +32,7 @@ Cluster make_cluster(const std::string& name, const std::vector<std::string>& gr
     for (int i = 0; i < g.count; ++i) {
       std::string number = std::to_string(cluster.nodes.size() + 1);
       number.insert(0, width - number.size(), '0');
-      cluster.nodes.push_back(Node{"n" + number, g.cores, g.gres, 0, 1});
+      cluster.nodes.push_back(Node{"n" + number, g.cores, g.gres, 0, 1, {}});
     }
   cluster.sort_nodes_naturally();
   return cluster;

@@ -4,8 +4,10 @@
 #include <limits>
 #include <set>
 
+#include "io/hostlist.hpp"
 #include "io/node_gres.hpp"
 #include "io/slurm_time.hpp"
+#include "io/task_options.hpp"
 #include "io/text_file.hpp"
 
 namespace hs {
@@ -17,7 +19,10 @@ namespace {
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxMemoryMb = std::int64_t{1} << 40;
 
-enum class Option { Ntasks, Nodes, TasksPerNode, Gres, Contiguous, Mem, Time };
+enum class Option {
+  Ntasks, Nodes, TasksPerNode, Gres, Contiguous, Mem, Time, Constraint, Nodelist, Exclude,
+  Exclusive, CpusPerTask, Gpus, GpusPerNode, GpusPerTask, CpusPerGpu, MemPerCpu, MemPerGpu
+};
 
 struct OptionName {
   const char* short_form;  // "" when none
@@ -34,6 +39,17 @@ constexpr OptionName kOptions[] = {
     {"", "--contiguous", Option::Contiguous, false},
     {"", "--mem", Option::Mem, true},
     {"-t", "--time", Option::Time, true},
+    {"-C", "--constraint", Option::Constraint, true},
+    {"-w", "--nodelist", Option::Nodelist, true},
+    {"-x", "--exclude", Option::Exclude, true},
+    {"", "--exclusive", Option::Exclusive, false},
+    {"-c", "--cpus-per-task", Option::CpusPerTask, true},
+    {"-G", "--gpus", Option::Gpus, true},
+    {"", "--gpus-per-node", Option::GpusPerNode, true},
+    {"", "--gpus-per-task", Option::GpusPerTask, true},
+    {"", "--cpus-per-gpu", Option::CpusPerGpu, true},
+    {"", "--mem-per-cpu", Option::MemPerCpu, true},
+    {"", "--mem-per-gpu", Option::MemPerGpu, true},
 };
 
 // One option occurrence: which option, the text written (for messages), its value.
@@ -122,6 +138,42 @@ void parse_nodes(std::string_view text, JobRequest& req, const InputLocation& wh
     throw InputError(where, field, std::string(text), "reversed node range");
 }
 
+// A -w/-x host list, expanded; errors name the option and the whole value.
+std::vector<std::string> host_names(std::string_view text, const InputLocation& where,
+                                    const std::string& field) {
+  std::vector<std::string> names;
+  try {
+    names = expand_hostlist(text, where);
+  } catch (const InputError& e) {
+    throw InputError(where, field, std::string(text), e.problem());
+  }
+  if (names.empty()) throw InputError(where, field, std::string(text), "no host names");
+  return names;
+}
+
+void parse_constraint(std::string_view text, JobRequest& req, const InputLocation& where,
+                      const std::string& field) {
+  if (auto problem = parse_node_constraint(text, req.edit_node_rules().constraint))
+    throw InputError(where, field, std::string(text), *problem);
+}
+
+// The per-task options, kept as written until the rest of the request is known.
+bool keep_task_option(const Occurrence& o, TaskOptions& t) {
+  WrittenOption* slot = nullptr;
+  switch (o.name->option) {
+    case Option::CpusPerTask: slot = &t.cpus_per_task; break;
+    case Option::Gpus: slot = &t.gpus; break;
+    case Option::GpusPerNode: slot = &t.gpus_per_node; break;
+    case Option::GpusPerTask: slot = &t.gpus_per_task; break;
+    case Option::CpusPerGpu: slot = &t.cpus_per_gpu; break;
+    case Option::MemPerCpu: slot = &t.mem_per_cpu; break;
+    case Option::MemPerGpu: slot = &t.mem_per_gpu; break;
+    default: return false;
+  }
+  *slot = {o.written, std::string(o.value)};
+  return true;
+}
+
 void apply(const Occurrence& o, JobRequest& req, const InputLocation& where) {
   const std::string& field = o.written;
   switch (o.name->option) {
@@ -141,6 +193,15 @@ void apply(const Occurrence& o, JobRequest& req, const InputLocation& where) {
       if (req.time_limit == 0)
         throw InputError(where, field, std::string(o.value), "time limit must be positive");
       break;
+    case Option::Constraint: parse_constraint(o.value, req, where, field); break;
+    case Option::Nodelist:
+      req.edit_node_rules().nodelist = host_names(o.value, where, field);
+      break;
+    case Option::Exclude:
+      req.edit_node_rules().exclude = host_names(o.value, where, field);
+      break;
+    case Option::Exclusive: req.exclusive = true; break;
+    default: break;  // per-task options: keep_task_option
   }
 }
 
@@ -155,6 +216,14 @@ void infer_ntasks(JobRequest& req, const InputLocation& where) {
   if (tasks > kMaxCount)
     throw InputError(where, "-n", std::to_string(tasks), "too many tasks");
   req.ntasks = static_cast<std::int32_t>(tasks);
+}
+
+// "2" or "1-3" (a count), as opposed to a gres type such as "a100" or "1080ti".
+bool is_gres_count(std::string_view text) {
+  if (text.empty()) return false;
+  for (char c : text)
+    if (!std::isdigit(static_cast<unsigned char>(c)) && c != '-') return false;
+  return true;
 }
 
 std::int32_t parse_gres_count(std::string_view part, std::string_view whole,
@@ -172,13 +241,15 @@ void parse_job_options(const std::vector<std::string_view>& tokens, JobRequest& 
                        const InputLocation& where) {
   OptionReader reader(tokens, where);
   std::set<Option> seen;
+  TaskOptions task;
   Occurrence o;
   while (reader.next(o)) {
     if (!seen.insert(o.name->option).second)
       throw InputError(where, o.written, std::string(o.value), "option given twice");
-    apply(o, req, where);
+    if (!keep_task_option(o, task)) apply(o, req, where);
   }
   infer_ntasks(req, where);
+  if (task.any()) apply_task_options(task, seen.count(Option::Ntasks) > 0, req, where);
 }
 
 std::vector<GresRequest> parse_gres_request(std::string_view text, const InputLocation& where,
@@ -196,13 +267,21 @@ std::vector<GresRequest> parse_gres_request(std::string_view text, const InputLo
       throw InputError(where, field, std::string(text), "bad gres name '" + g.name + "'");
     for (const GresRequest& other : gres)
       if (other.name == g.name)
-        throw InputError(where, field, std::string(text), "gres '" + g.name + "' given twice");
+        throw InputError(where, field, std::string(text),
+                         "gres '" + g.name + "' given twice (one type per gres name is modelled)");
     g.per_node_min = g.per_node_max = 1;
     if (colon != std::string_view::npos) {
-      const std::string_view count = item.substr(colon + 1);
-      if (count.find(':') != std::string_view::npos)
-        throw InputError(where, field, std::string(text),
-                         "typed gres (name:type:count) is not modelled; use name:count");
+      std::string_view count = item.substr(colon + 1);
+      const std::size_t type_end = count.find(':');
+      if (type_end != std::string_view::npos || !is_gres_count(count)) {
+        g.kind = std::string(count.substr(0, type_end));
+        if (!is_gres_type(g.kind))
+          throw InputError(where, field, std::string(text), "bad gres type '" + g.kind + "'");
+        count = type_end == std::string_view::npos ? "1" : count.substr(type_end + 1);
+        if (count.find('-') != std::string_view::npos)
+          throw InputError(where, field, std::string(text),
+                           "typed gres with a count range is not modelled");
+      }
       const std::size_t dash = count.find('-');
       g.per_node_min = parse_gres_count(count.substr(0, dash), text, where, field);
       g.per_node_max = dash == std::string_view::npos
@@ -220,7 +299,7 @@ std::string format_gres_request(const std::vector<GresRequest>& gres) {
   std::string text;
   for (const GresRequest& g : gres) {
     if (!text.empty()) text += ',';
-    text += g.name + ":" + std::to_string(g.per_node_min);
+    text += g.kind_name() + ":" + std::to_string(g.per_node_min);
     if (g.per_node_max != g.per_node_min) text += "-" + std::to_string(g.per_node_max);
   }
   return text;
@@ -262,6 +341,11 @@ std::string format_job_options(const JobRequest& req) {
   if (req.contiguous) add("--contiguous");
   if (req.mem_per_node_mb > 0) add("--mem=" + std::to_string(req.mem_per_node_mb) + "M");
   if (req.time_limit != 0) add("-t " + format_slurm_time(req.time_limit));
+  const NodeRules& rules = req.node_rules();
+  if (!rules.constraint.empty()) add("-C " + rules.constraint.text());
+  if (!rules.nodelist.empty()) add("-w " + compress_hostlist(rules.nodelist));
+  if (!rules.exclude.empty()) add("-x " + compress_hostlist(rules.exclude));
+  if (req.exclusive) add("--exclusive");
   return text;
 }
 

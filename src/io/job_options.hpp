@@ -12,6 +12,8 @@ namespace hs {
 // Fills `req` from option tokens (e.g. {"-n", "4", "--gres=gpu:2"}). InputError for
 // unknown or repeated options, missing or malformed values. Infers ntasks when -n is
 // absent (nodes_min x ntasks-per-node, or nodes_min); error when neither -n nor -N given.
+// The per-task options (-c, --gpus*, --cpus-per-gpu, --mem-per-*) are mapped by
+// io/task_options.hpp after the rest, so -n below counts tasks and the request cores.
 void parse_job_options(const std::vector<std::string_view>& tokens, JobRequest& req,
                        const InputLocation& where);
 

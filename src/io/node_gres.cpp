@@ -48,6 +48,14 @@ bool is_count(std::string_view text) {
   return true;
 }
 
+void add_count(std::map<std::string, std::int64_t>& counts, const std::string& key,
+               std::int64_t count, std::string_view text, const InputLocation& where) {
+  std::int64_t& total = counts[key];
+  total += count;
+  if (total > kMaxGresPerNode)
+    throw InputError(where, "Gres", std::string(text), "count too large");
+}
+
 std::int64_t parse_count(std::string_view text, const InputLocation& where) {
   std::int64_t scale = 1;
   switch (std::tolower(static_cast<unsigned char>(text.back()))) {
@@ -63,7 +71,8 @@ std::int64_t parse_count(std::string_view text, const InputLocation& where) {
   return count;
 }
 
-// Types may start with a digit ("1080ti") but not with punctuation.
+}  // namespace
+
 bool is_gres_type(std::string_view type) {
   if (type.empty() || !std::isalnum(static_cast<unsigned char>(type.front()))) return false;
   for (char c : type)
@@ -71,8 +80,6 @@ bool is_gres_type(std::string_view type) {
       return false;
   return true;
 }
-
-}  // namespace
 
 bool is_gres_name(std::string_view name) {
   if (name.empty() || !std::isalpha(static_cast<unsigned char>(name.front()))) return false;
@@ -100,12 +107,12 @@ std::map<std::string, std::int64_t> parse_node_gres(std::string_view text,
     if (counted) count = parse_count(parts.back(), where);
     else if (parts.size() == 3)
       throw InputError(where, "Gres", std::string(item), "bad count");
-    if (parts.size() == 3 || (parts.size() == 2 && !counted))
-      if (!is_gres_type(parts[1]))
-        throw InputError(where, "Gres", std::string(item), "bad gres type");
-    counts[std::string(parts[0])] += count;
-    if (counts[std::string(parts[0])] > kMaxGresPerNode)
-      throw InputError(where, "Gres", std::string(text), "count too large");
+    const bool typed = parts.size() == 3 || (parts.size() == 2 && !counted);
+    if (typed && !is_gres_type(parts[1]))
+      throw InputError(where, "Gres", std::string(item), "bad gres type");
+    add_count(counts, std::string(parts[0]), count, text, where);
+    if (typed)
+      add_count(counts, std::string(parts[0]) + ":" + std::string(parts[1]), count, text, where);
   }
   return counts;
 }

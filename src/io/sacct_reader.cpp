@@ -178,15 +178,32 @@ std::int32_t per_node(std::int64_t total, std::int32_t nodes, std::int64_t& roun
   return static_cast<std::int32_t>((total + nodes - 1) / nodes);
 }
 
+// The type of gres `name` when the job asked for all of it of one type ("gres/gpu=4,
+// gres/gpu:a100=4" or "gres/gpu:a100=4" alone), else "" (untyped, or several types).
+std::string single_kind(const sacct::Tres& tres, const std::string& name, std::int64_t total,
+                        bool& several) {
+  std::string kind;
+  int kinds = 0;
+  for (const auto& [key, count] : tres.kinds)
+    if (key.starts_with(name + ":") && count > 0) {
+      ++kinds;
+      if (count == total) kind = key.substr(name.size() + 1);
+    }
+  several = several || kinds > 1;
+  return kinds == 1 ? kind : "";
+}
+
 void set_gres(const sacct::Tres& tres, std::int32_t nodes, Job& job, SacctLoad& load) {
+  bool several = false;
   for (const auto& [name, total] : tres.gres) {
     if (total <= 0) continue;
     GresRequest g;
     g.name = name;
+    g.kind = single_kind(tres, name, total, several);
     g.per_node_min = g.per_node_max = per_node(total, nodes, load.gres_rounded_up);
     job.req.gres.push_back(std::move(g));
   }
-  if (tres.typed && !job.req.gres.empty()) ++load.typed_gres;
+  if (several && !job.req.gres.empty()) ++load.typed_gres;
 }
 
 // Node count: exact for jobs with gres (their per-node counts are divided by it), else
@@ -239,7 +256,11 @@ void read_labels(const Record& r, Job& job, SacctLoad& load) {
   const std::string_view partition = r[kPartition];
   if (partition.find(',') != std::string_view::npos) ++load.partition_lists;
   job.partition = std::string(partition.substr(0, partition.find(',')));
-  if (r.has(kConstraints)) ++load.constraints_ignored;
+  if (r.has(kConstraints)) {
+    ++load.constraints;
+    if (auto problem = parse_node_constraint(r[kConstraints], job.req.edit_node_rules().constraint))
+      throw InputError(r.where, "Constraints", std::string(r[kConstraints]), *problem);
+  }
   if (r[kState].starts_with("TIMEOUT")) ++load.timeouts;
 }
 
@@ -317,14 +338,14 @@ void add_notes(const Reader& reader, SacctLoad& load) {
   note(load.duplicate_ids, "records skipped: JobID seen before");
   note(load.renumbered, "array tasks / het components numbered from " +
                             std::to_string(reader.max_id + 1) + " in file order (no JobIDRaw)");
-  note(load.typed_gres, "jobs: typed gres (gres/gpu:TYPE) summed into the gres name");
+  note(load.typed_gres, "jobs: gres of several types (gres/gpu:A and gres/gpu:B) summed into "
+                        "an untyped request of the gres name");
   note(load.gres_rounded_up, "jobs: gres total not divisible by the node count, rounded up per node");
   note(load.mem_per_cpu, "jobs: ReqMem per CPU turned into per node (CPUs / nodes, rounded up)");
   note(load.cpus_raised, "jobs: fewer CPUs than nodes, one CPU per node used");
   note(load.timeouts, "jobs: State TIMEOUT");
   note(load.runtime_over_limit, "jobs: run time exceeds Timelimit (killed at the limit)");
   note(load.partition_lists, "jobs: several partitions listed, the first taken");
-  note(load.constraints_ignored, "jobs: Constraints not modelled, ignored");
   if (reader.origin)
     load.notes.push_back("submit times relative to " + reader.origin_text + " (earliest Submit)");
   if (!load.unused_fields.empty()) {

@@ -37,14 +37,14 @@ struct SacctLoad {
   long first_bad_field_line = 0;
   std::int64_t duplicate_ids = 0;
   std::int64_t renumbered = 0;       // array tasks / het components given new ids
-  std::int64_t typed_gres = 0;       // jobs whose typed gres were summed into the name
+  std::int64_t typed_gres = 0;       // jobs whose gres of several types were summed by name
   std::int64_t gres_rounded_up = 0;  // gres total not divisible by the node count
   std::int64_t mem_per_cpu = 0;      // ReqMem per CPU turned into per node
   std::int64_t cpus_raised = 0;      // fewer CPUs than nodes: one CPU per node
   std::int64_t timeouts = 0;         // State TIMEOUT
   std::int64_t runtime_over_limit = 0;
   std::int64_t partition_lists = 0;  // "a,b": the first taken
-  std::int64_t constraints_ignored = 0;
+  std::int64_t constraints = 0;      // jobs with Constraints, kept as -C
   std::vector<std::string> unused_fields;  // header fields the reader does not use
   std::vector<std::string> notes;
 };

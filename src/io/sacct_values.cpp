@@ -68,16 +68,24 @@ std::int64_t parse_count(std::string_view text, std::string_view whole, const In
   }
 }
 
+void add_to(std::vector<std::pair<std::string, std::int64_t>>& list, const std::string& key,
+            std::int64_t count) {
+  for (auto& [k, c] : list)
+    if (k == key) return void(c += count);
+  list.emplace_back(key, count);
+}
+
 void add_gres(Tres& tres, std::vector<std::pair<std::string, std::int64_t>>& typed,
               std::string_view key, std::int64_t count) {
   const std::string_view spec = key.substr(5);  // after "gres/"
   const std::size_t colon = spec.find(':');
   const std::string name(spec.substr(0, colon));
   auto& list = colon == std::string_view::npos ? tres.gres : typed;
-  if (colon != std::string_view::npos) tres.typed = true;
-  for (auto& [n, c] : list)
-    if (n == name) return void(c += count);
-  list.emplace_back(name, count);
+  if (colon != std::string_view::npos) {
+    tres.typed = true;
+    add_to(tres.kinds, std::string(spec), count);
+  }
+  add_to(list, name, count);
 }
 
 // Gres given only by type: their typed sum stands for the total.

@@ -33,6 +33,8 @@ struct Tres {
   // sum of its typed counts ("gres/gpu:a100=2,gres/gpu:v100=2"). In first-seen order.
   std::vector<std::pair<std::string, std::int64_t>> gres;
   bool typed = false;  // some gres came with a type ("gres/gpu:a100=4")
+  // Typed counts as "name:type" -> total ("gpu:a100" -> 4), in first-seen order.
+  std::vector<std::pair<std::string, std::int64_t>> kinds;
 };
 // Other TRES (billing, energy, fs/disk, license/..., bb/..., vmem, pages) are ignored.
 Tres parse_tres(std::string_view text, const InputLocation& where, const std::string& field);

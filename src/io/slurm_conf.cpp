@@ -10,6 +10,7 @@
 #include "io/gres_conf.hpp"
 #include "io/hostlist.hpp"
 #include "io/node_gres.hpp"
+#include "model/node_constraint.hpp"
 #include "io/slurm_keys.hpp"
 #include "io/slurm_time.hpp"
 #include "io/text_file.hpp"
@@ -124,16 +125,33 @@ class SlurmConfParser {
     node.memory_mb = number("realmemory", 0, 0, kMaxMemoryMb);
     node.weight = static_cast<std::int32_t>(
         number("weight", 1, 0, std::numeric_limits<std::int32_t>::max()));
+    node.features = node_features(values, where);
     warn_node_keys(values, where);
     return node;
+  }
+
+  // Features= (or Feature=): comma-separated names, each kept once, in the order written.
+  static std::vector<std::string> node_features(const PairMap& values, const InputLocation& where) {
+    auto found = values.find("features");
+    if (found == values.end()) found = values.find("feature");
+    if (found == values.end()) return {};
+    std::vector<std::string> features;
+    for (std::string_view f : split_outside_commas(found->second.value)) {
+      if (!is_feature_name(f))
+        throw InputError(where, found->second.written, found->second.value,
+                         "bad feature name '" + std::string(f) + "'");
+      if (std::find(features.begin(), features.end(), f) == features.end())
+        features.emplace_back(f);
+    }
+    return features;
   }
 
   void warn_node_keys(const PairMap& values, const InputLocation& where) {
     static const std::set<std::string> used = {
         "nodename", "cpus", "procs", "boards", "sockets", "socketsperboard", "corespersocket",
-        "threadspercore", "realmemory", "weight", "gres"};
+        "threadspercore", "realmemory", "weight", "gres", "feature", "features"};
     static const std::set<std::string> silent = {
-        "nodeaddr", "nodehostname", "port", "state", "feature", "features", "reason",
+        "nodeaddr", "nodehostname", "port", "state", "reason",
         "tmpdisk", "corespeccount", "cpuspeclist", "memspeclimit", "cpubind", "bcastaddr",
         "availablefeatures", "activefeatures", "tresweights", "extra", "comment"};
     for (const auto& [key, pair] : values)
@@ -154,6 +172,7 @@ class SlurmConfParser {
     }
     for (const NodeDraft& d : drafts_)
       for (const auto& [name, count] : d.gres) {
+        if (name.find(':') != std::string::npos) continue;  // a kind: after every name
         if (std::find(types.begin(), types.end(), name) != types.end()) continue;
         if (grestypes_)
           throw InputError(d.where, "Gres", name, "gres type not listed in GresTypes");
@@ -161,11 +180,16 @@ class SlurmConfParser {
                           "manage it only with GresTypes=" + name + ")");
         types.push_back(name);
       }
+    for (const NodeDraft& d : drafts_)
+      for (const auto& [kind, count] : d.gres)
+        if (kind.find(':') != std::string::npos &&
+            std::find(types.begin(), types.end(), kind) == types.end())
+          types.push_back(kind);
     if (types.size() > static_cast<std::size_t>(kMaxGresTypes))
       throw InputError(grestypes_ ? grestypes_->first : drafts_.front().where, "GresTypes",
                        std::to_string(types.size()) + " types",
                        "hetsched models at most " + std::to_string(kMaxGresTypes) +
-                           " gres types");
+                           " gres types (each typed kind such as gpu:a100 counts as one)");
     return types;
   }
 

@@ -36,8 +36,10 @@ bool node_eligible(const Cluster& cluster, const Job& job, const Partition* part
   const JobRequest& r = job.req;
   if (node.cores < std::max(1, r.ntasks_per_node)) return false;
   if (node.memory_mb > 0 && node.memory_mb < r.mem_per_node_mb) return false;
-  for (const GresRequest& g : r.gres)
+  for (const GresRequest& g : r.gres) {
     if (g.type < 0 || node.gres[g.type] < g.per_node_min) return false;
+    if (g.kind_type >= 0 && node.gres[g.kind_type] < g.per_node_min) return false;
+  }
   if (partition && !std::binary_search(partition->nodes.begin(), partition->nodes.end(), n))
     return false;
   return true;

@@ -61,6 +61,11 @@ int Cluster::gres_index(std::string_view type) const {
   return -1;
 }
 
+bool Cluster::is_gres_kind(int type) const {
+  return type >= 0 && type < static_cast<int>(gres_types.size()) &&
+         gres_types[type].find(':') != std::string::npos;
+}
+
 std::int64_t Cluster::total_cores() const {
   std::int64_t sum = 0;
   for (const auto& n : nodes) sum += n.cores;

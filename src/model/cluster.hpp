@@ -17,6 +17,7 @@ struct Node {
   GresCounts gres{};            // count per gres type (Cluster::gres_types order)
   std::int64_t memory_mb = 0;   // 0 = memory not modelled on this node
   std::int32_t weight = 1;
+  std::vector<std::string> features;  // slurm.conf Features=, for -C/--constraint
 };
 
 struct Switch {
@@ -53,12 +54,17 @@ struct Partition {
 class Cluster {
  public:
   std::string name;
-  std::vector<std::string> gres_types;  // at most kMaxGresTypes, e.g. {"gpu", "mic"}
+  // At most kMaxGresTypes, e.g. {"gpu", "mic", "gpu:a100", "gpu:v100"}. A plain name counts
+  // every unit of that name on a node, typed or not; "name:kind" (a typed-GRES kind) counts
+  // the units of that kind only, a subset of the name's units. Names come first.
+  std::vector<std::string> gres_types;
   std::vector<Node> nodes;              // in 1-D order
   std::optional<SwitchTree> topology;
   std::vector<Partition> partitions;    // may be empty: then one implicit partition of all
 
   int gres_index(std::string_view type) const;  // -1 when the cluster has no such type
+  // True for a typed-GRES kind ("gpu:a100"), whose units are also counted by its name.
+  bool is_gres_kind(int type) const;
   std::int64_t total_cores() const;
   std::int64_t total_gres(int type) const;
   int node_count() const { return static_cast<int>(nodes.size()); }

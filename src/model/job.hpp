@@ -1,17 +1,52 @@
 #pragma once
 // A job as Slurm's submission options express it, plus what the simulator needs to replay it.
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "model/node_constraint.hpp"
 #include "model/types.hpp"
 
 namespace hs {
 
+// One --gres item. Typed GRES (gpu:a100:2) counts twice in the model: against the units of
+// its name ("gpu", every GPU of the node, typed or not) and against the units of its kind
+// ("gpu:a100"); an untyped item (gpu:2) counts only against its name, so it takes GPUs of
+// any type, as in Slurm 22.05. See docs/slurm-model.md, "Typed GRES".
 struct GresRequest {
+  GresRequest(std::string name_ = {}, int type_ = -1, std::int32_t min = 0, std::int32_t max = 0,
+              std::string kind_ = {}, int kind_type_ = -1)
+      : name(std::move(name_)), type(type_), per_node_min(min), per_node_max(max),
+        kind(std::move(kind_)), kind_type(kind_type_) {}
+
   std::string name;        // as written, e.g. "gpu"
-  int type = -1;           // index into Cluster::gres_types, set by bind_to_cluster()
+  int type = -1;           // index of `name` in Cluster::gres_types, set by bind_to_cluster()
   std::int32_t per_node_min = 0;
   std::int32_t per_node_max = 0;  // == per_node_min unless a range gpu:X-Y was given
+  std::string kind;        // the Slurm gres type ("a100"); empty = any type
+  int kind_type = -1;      // index of "name:kind" in Cluster::gres_types; -1 when untyped
+
+  // Calls f(type index, min, max) for each gres type this item uses up on a node.
+  template <class F>
+  void for_each_type(F&& f) const {
+    f(type, per_node_min, per_node_max);
+    if (kind_type >= 0) f(kind_type, per_node_min, per_node_max);
+  }
+  // "gpu" or "gpu:a100": the Cluster::gres_types entry of the item's kind.
+  std::string kind_name() const { return kind.empty() ? name : name + ":" + kind; }
+};
+
+// -C, -w and -x as written, and what bind_to_cluster makes of them. Behind one pointer in
+// JobRequest: most jobs have none, and jobs stay small on 300k-job traces.
+struct NodeRules {
+  NodeConstraint constraint;          // -C: node features; empty = any node
+  std::vector<std::string> nodelist;  // -w, host names: the job uses every one of them
+  std::vector<std::string> exclude;   // -x, host names the job must not use
+  // Bound: the nodes -C and -x leave the job (null = every node) and the indices of the
+  // -w nodes, ascending. Read through model/job_nodes.hpp.
+  std::shared_ptr<const std::vector<char>> allowed;
+  std::vector<NodeIndex> required;
 };
 
 struct JobRequest {
@@ -23,6 +58,13 @@ struct JobRequest {
   bool contiguous = false;           // --contiguous
   std::int64_t mem_per_node_mb = 0;  // --mem; 0 = not given
   Time time_limit = 0;               // -t in seconds; 0 = partition default
+  bool exclusive = false;             // --exclusive: whole nodes, charged all their cores
+  // -C/-w/-x; null = none. Copies of a job share it: never change it in place, replace it
+  // (edit_node_rules() does that).
+  std::shared_ptr<const NodeRules> rules;
+
+  const NodeRules& node_rules() const;  // the job's rules, or empty ones
+  NodeRules& edit_node_rules();         // a private copy of the rules, now the job's
 
   // Per-node minimum of gres type t (0 when not requested). Needs bound types.
   std::int32_t gres_min(int type) const;

@@ -4,6 +4,8 @@
 #include <functional>
 #include <limits>
 
+#include "model/job_nodes.hpp"
+
 namespace hs {
 
 namespace {
@@ -60,6 +62,10 @@ std::optional<std::string> malformed_reason(const Job& job) {
     if (g.per_node_max < g.per_node_min)
       return "gres range " + str(g.per_node_min) + "-" + str(g.per_node_max) + " for '" +
              g.name + "' is empty";
+    if (!g.kind.empty() && (g.kind_type < 0 || g.kind_type >= kMaxGresTypes))
+      return "gres '" + g.kind_name() + "' is not bound to a cluster gres type";
+    if (!g.kind.empty() && g.per_node_max != g.per_node_min)
+      return "typed gres '" + g.kind_name() + "' with a count range is not modelled";
     for (std::size_t k = 0; k < i; ++k)
       if (r.gres[k].type == g.type) return "gres '" + g.name + "' requested twice";
   }
@@ -92,8 +98,11 @@ std::vector<char> eligible_nodes(const Cluster& cluster, const Job& job) {
     const Node& n = cluster.nodes[i];
     if (n.cores < min_cores) ok[i] = 0;
     if (n.memory_mb > 0 && n.memory_mb < r.mem_per_node_mb) ok[i] = 0;
+    if (!node_allowed(r, static_cast<NodeIndex>(i))) ok[i] = 0;
     for (const GresRequest& g : r.gres)
-      if (n.gres[g.type] < g.per_node_min) ok[i] = 0;
+      g.for_each_type([&](int t, std::int32_t min, std::int32_t) {
+        if (n.gres[t] < min) ok[i] = 0;
+      });
   }
   return ok;
 }
@@ -106,6 +115,10 @@ std::string gres_name(const Cluster& cluster, int type) {
 std::string count_of(std::int64_t n, const std::string& what) {
   return str(n) + " " + what + (n == 1 ? "" : "s");
 }
+
+// The type that limits a gres item on a node: its kind when typed (never more than the
+// units of its name), else its name.
+int counted_type(const GresRequest& g) { return g.kind_type >= 0 ? g.kind_type : g.type; }
 
 // Why nodes of the job's partition are not eligible, e.g. "of 16 nodes in partition gpu:
 // 8 have fewer than 3 gpu, 2 have less than 2000 MB"; empty when all are eligible. A node
@@ -121,23 +134,25 @@ std::string ineligible_breakdown(const Cluster& cluster, const Job& job) {
     for (int i = 0; i < cluster.node_count(); ++i) nodes.push_back(i);
   }
   const std::int32_t min_cores = std::max(1, r.ntasks_per_node);
-  std::int64_t few_cores = 0, little_memory = 0;
+  std::int64_t few_cores = 0, little_memory = 0, ruled_out = 0;
   std::vector<std::int64_t> few_gres(r.gres.size(), 0);
   for (NodeIndex i : nodes) {
     const Node& n = cluster.nodes[i];
+    ruled_out += !node_allowed(r, i);
     few_cores += n.cores < min_cores;
     little_memory += n.memory_mb > 0 && n.memory_mb < r.mem_per_node_mb;
     for (std::size_t g = 0; g < r.gres.size(); ++g)
-      few_gres[g] += n.gres[r.gres[g].type] < r.gres[g].per_node_min;
+      few_gres[g] += n.gres[counted_type(r.gres[g])] < r.gres[g].per_node_min;
   }
   std::vector<std::string> causes;
+  if (ruled_out) causes.push_back(str(ruled_out) + " are ruled out by -C/-x");
   if (few_cores) causes.push_back(str(few_cores) + " have fewer than " + count_of(min_cores, "core"));
   if (little_memory)
     causes.push_back(str(little_memory) + " have less than " + str(r.mem_per_node_mb) + " MB");
   for (std::size_t g = 0; g < r.gres.size(); ++g)
     if (few_gres[g])
       causes.push_back(str(few_gres[g]) + " have fewer than " + str(r.gres[g].per_node_min) + " " +
-                       gres_name(cluster, r.gres[g].type));
+                       gres_name(cluster, counted_type(r.gres[g])));
   if (causes.empty()) return "";
   std::string text = "of " + count_of(static_cast<std::int64_t>(nodes.size()), "node") +
                      (partition ? " in partition " + partition->name : "") + ": ";
@@ -212,7 +227,11 @@ std::optional<std::string> share_violation(const Cluster& cluster, const JobRequ
   if (s.cores < 1) return on_node("no cores");
   if (s.cores > n.cores)
     return on_node(str(s.cores) + " cores exceed the node's " + str(n.cores));
-  if (r.ntasks_per_node > 0 && s.cores != r.ntasks_per_node)
+  if (r.exclusive && s.cores != n.cores)
+    return on_node(str(s.cores) + " cores of " + str(n.cores) + " for an --exclusive job");
+  if (r.exclusive && r.ntasks_per_node > n.cores)
+    return on_node("fewer cores than ntasks_per_node " + str(r.ntasks_per_node));
+  if (!r.exclusive && r.ntasks_per_node > 0 && s.cores != r.ntasks_per_node)
     return on_node(str(s.cores) + " cores, ntasks_per_node is " + str(r.ntasks_per_node));
   if (s.mem_mb != share_mem_for(n, r))
     return on_node("memory " + str(s.mem_mb) + " MB, expected " + str(share_mem_for(n, r)));
@@ -242,7 +261,7 @@ std::optional<std::string> shape_violation(const Cluster& cluster, const Job& jo
     return str(count) + " nodes outside the requested " + str(range.min) + "-" +
            (range.max == std::numeric_limits<std::int32_t>::max() ? std::string("any")
                                                                   : str(range.max));
-  if (alloc.total_cores() != r.ntasks)
+  if (r.exclusive ? alloc.total_cores() < r.ntasks : alloc.total_cores() != r.ntasks)
     return str(alloc.total_cores()) + " cores allocated, " + str(r.ntasks) + " requested";
   if (r.contiguous && alloc.shares.back().node - alloc.shares.front().node + 1 != count)
     return "nodes are not contiguous";
@@ -287,9 +306,15 @@ std::optional<std::string> bind_to_cluster(const Cluster& cluster, Job& job) {
   for (GresRequest& g : job.req.gres) {
     g.type = cluster.gres_index(g.name);
     if (g.type < 0) return "unknown gres type '" + g.name + "'";
+    g.kind_type = g.kind.empty() ? -1 : cluster.gres_index(g.kind_name());
+    if (!g.kind.empty() && g.kind_type < 0)
+      return "unknown gres type '" + g.kind_name() + "' (no node has gres " + g.name +
+             " of type " + g.kind + ")";
   }
   if (auto bad = partition_problem(cluster, job)) return bad;
   const Partition* p = cluster.find_partition(job.partition);  // null: no partitions
+  if (auto bad = bind_job_nodes(cluster, cluster.partitions.empty() ? nullptr : p, job.req))
+    return bad;
   Time& limit = job.req.time_limit;
   limit = limit_with_default(p, limit);
   if (limit == 0) return "no time limit";
@@ -302,6 +327,8 @@ std::optional<std::string> never_runnable_reason(const Cluster& cluster, const J
   if (auto bad = malformed_reason(job)) return bad;
   if (auto bad = partition_problem(cluster, job)) return bad;
   const std::vector<char> ok = eligible_nodes(cluster, job);
+  for (NodeIndex n : job.req.node_rules().required)
+    if (!ok[n]) return "-w node " + cluster.nodes[n].name + " cannot hold the job's share";
   std::optional<std::string> reason;
   if (job.req.contiguous) {
     reason = fits_contiguous(cluster, ok, job.req);
@@ -323,6 +350,7 @@ std::optional<std::string> allocation_violates_request(const Cluster& cluster, c
   if (auto bad = shape_violation(cluster, job, alloc)) return bad;
   for (const NodeShare& s : alloc.shares)
     if (auto bad = share_violation(cluster, job.req, s)) return bad;
+  if (auto bad = node_rules_violation(cluster, job.req, alloc)) return bad;
   // Equal gres per node on every node used (a range picks one count for the whole job).
   for (int t = 0; t < kMaxGresTypes; ++t)
     for (const NodeShare& s : alloc.shares)

@@ -7,6 +7,7 @@
 
 #include "model/cluster.hpp"
 #include "model/job.hpp"
+#include "sim/scheduler.hpp"
 
 namespace hs {
 
@@ -27,5 +28,10 @@ BindReport bind_workload(const Cluster& cluster, Workload& workload);
 // unresolved or mismatched, unknown partition, no time limit, UNLIMITED left unbound, or
 // a limit above MaxTime).
 std::optional<std::string> binding_problem(const Cluster& cluster, const Job& job);
+
+// "scheduler X does not model --exclusive" when the job uses a request option (-C, -x, -w,
+// --exclusive) that `support` does not cover, else nullopt.
+std::optional<std::string> unsupported_request(const Job& job, const RequestSupport& support,
+                                               const std::string& scheduler);
 
 }  // namespace hs

@@ -56,10 +56,20 @@ struct Decisions {
   std::optional<Time> wake_at;         // ask for another pass at this time (> now)
 };
 
+// Request options a policy honours beyond cores, gres, memory, node counts and partitions.
+// The simulator rejects, with a reason, every job that uses one its policy does not
+// declare, so no policy silently ignores a constraint (sim/bind.hpp: unsupported_request).
+struct RequestSupport {
+  bool node_mask = false;       // -C/--constraint and -x/--exclude (job_node_mask)
+  bool required_nodes = false;  // -w/--nodelist
+  bool exclusive = false;       // --exclusive
+};
+
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
   virtual std::string name() const = 0;
+  virtual RequestSupport supports() const { return {}; }
   // Called once per pass after all events of `view.now` were applied. `events` lists what
   // happened since the previous call (may be empty for periodic passes).
   virtual Decisions decide(const SystemView& view, std::span<const Event> events) = 0;

@@ -105,6 +105,7 @@ class Run {
       const Job& job = workload_.jobs[j];
       auto reason = binding_problem(cluster_, job);
       if (!reason) reason = never_runnable_reason(cluster_, job);
+      if (!reason) reason = unsupported_request(job, scheduler_.supports(), scheduler_.name());
       if (reason) {
         reject(j, std::move(*reason));
         continue;

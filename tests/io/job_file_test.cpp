@@ -160,6 +160,25 @@ TEST(JobFile, OptionSpellings) {
   EXPECT_EQ(w.jobs[4].req.time_limit, 3600);
 }
 
+// -C, -w, -x and --exclusive as sbatch writes them, and back.
+TEST(JobFile, NodeRulesParseAndRoundTrip) {
+  const auto dir = scratch_dir("jobs-node-rules");
+  const std::string path = write_file(
+      dir / "r.jobs", header() +
+                          "1 0 10 -n 4 -C a100&ib -w n[1-2],m3 -x n5 --exclusive -t 1:00\n"
+                          "2 0 10 -n 4 --constraint=a|b --nodelist=n7 --exclude=n[8-9]\n");
+  const Workload w = read_job_file(path);
+  const JobRequest& r = w.jobs[0].req;
+  EXPECT_EQ(r.node_rules().constraint.features, (std::vector<std::string>{"a100", "ib"}));
+  EXPECT_FALSE(r.node_rules().constraint.any);
+  EXPECT_EQ(r.node_rules().nodelist, (std::vector<std::string>{"n1", "n2", "m3"}));
+  EXPECT_EQ(r.node_rules().exclude, (std::vector<std::string>{"n5"}));
+  EXPECT_TRUE(r.exclusive);
+  EXPECT_TRUE(w.jobs[1].req.node_rules().constraint.any);
+  EXPECT_EQ(format_job_options(r), "-n 4 -t 00:01:00 -C a100&ib -w n[1-2],m3 -x n5 --exclusive");
+  EXPECT_EQ(format_job_options(w.jobs[1].req), "-n 4 -C a|b -w n7 -x n[8-9]");
+}
+
 TEST(JobFile, ErrorsNameFileLineFieldAndValue) {
   struct Case {
     const char* line;
@@ -167,8 +186,13 @@ TEST(JobFile, ErrorsNameFileLineFieldAndValue) {
     const char* value;
   };
   const Case cases[] = {
-      {"1 0 10 -n 4 --exclusive", "option", "--exclusive"},
-      {"1 0 10 -n 4 -x 3", "option", "-x"},
+      {"1 0 10 -n 4 --exclusive=user", "--exclusive", "--exclusive=user"},
+      {"1 0 10 -n 4 -x n[3-1]", "-x", "n[3-1]"},
+      {"1 0 10 -n 4 -w", "-w", ""},
+      {"1 0 10 -n 4 -C a&b|c", "-C", "a&b|c"},
+      {"1 0 10 -n 4 -C [a|b]", "-C", "[a|b]"},
+      {"1 0 10 -n 4 -C a*2", "-C", "a*2"},
+      {"1 0 10 -n 4 --constraint=a&&b", "--constraint", "a&&b"},
       {"1 0 10 -n 4 color=red", "color", "red"},
       {"1 0 10 -n four", "-n", "four"},
       {"1 0 10 -n 0", "-n", "0"},
@@ -178,7 +202,10 @@ TEST(JobFile, ErrorsNameFileLineFieldAndValue) {
       {"1 0 10 -N 0", "-N", "0"},
       {"1 0 10 -N -", "-N", "-"},
       {"1 0 10 -n 1 --gres=gpu:3-1", "--gres", "gpu:3-1"},
-      {"1 0 10 -n 1 --gres=gpu:tesla:2", "--gres", "gpu:tesla:2"},
+      {"1 0 10 -n 1 --gres=gpu:tesla:1-2", "--gres", "gpu:tesla:1-2"},
+      {"1 0 10 -n 1 --gres=gpu:a100:1,gpu:v100:1", "--gres", "gpu:a100:1,gpu:v100:1"},
+      {"1 0 10 -n 1 --gres=gpu:a100:x", "--gres", "gpu:a100:x"},
+      {"1 0 10 -n 1 --gres=gpu:!a:1", "--gres", "gpu:!a:1"},
       {"1 0 10 -n 1 --gres=gpu:1,gpu:2", "--gres", "gpu:1,gpu:2"},
       {"1 0 10 -n 1 --gres=", "--gres", ""},
       {"1 0 10 -n 1 --gres=:2", "--gres", ":2"},
@@ -258,6 +285,18 @@ TEST(JobFile, GresAndMemoryHelpers) {
   const InputLocation where{"x", 1};
   const auto gres = parse_gres_request("gpu:1-3,mic:1", where, "--gres");
   EXPECT_EQ(format_gres_request(gres), "gpu:1-3,mic:1");
+  // Typed GRES: name:type:count, name:type (= 1); a type may start with a digit.
+  const auto typed = parse_gres_request("gpu:a100:2,mic:1080ti,fpga:3", where, "--gres");
+  ASSERT_EQ(typed.size(), 3u);
+  EXPECT_EQ(typed[0].name, "gpu");
+  EXPECT_EQ(typed[0].kind, "a100");
+  EXPECT_EQ(typed[0].per_node_min, 2);
+  EXPECT_EQ(typed[0].per_node_max, 2);
+  EXPECT_EQ(typed[1].kind, "1080ti");
+  EXPECT_EQ(typed[1].per_node_min, 1);
+  EXPECT_EQ(typed[2].kind, "");
+  EXPECT_EQ(typed[2].per_node_min, 3);
+  EXPECT_EQ(format_gres_request(typed), "gpu:a100:2,mic:1080ti:1,fpga:3");
   EXPECT_EQ(parse_memory_mb("1T", where, "--mem"), 1024 * 1024);
   EXPECT_EQ(parse_memory_mb("1k", where, "--mem"), 1);
   expect_input_error([&] { parse_memory_mb("99999999999T", where, "--mem"); });

@@ -53,13 +53,14 @@ TEST(SacctReader, CountsEveryDecision) {
   EXPECT_EQ(load.no_submit, 0);
   EXPECT_EQ(load.no_cpus, 0);
   EXPECT_EQ(load.renumbered, 4);
-  EXPECT_EQ(load.typed_gres, 2);
+  EXPECT_EQ(load.typed_gres, 0);  // typed gres of one type stay typed
   EXPECT_EQ(load.gres_rounded_up, 1);
   EXPECT_EQ(load.mem_per_cpu, 1);
   EXPECT_EQ(load.timeouts, 1);
   EXPECT_EQ(load.runtime_over_limit, 1);
   EXPECT_EQ(load.partition_lists, 1);
-  EXPECT_EQ(load.constraints_ignored, 1);
+  EXPECT_EQ(load.constraints, 1);
+  EXPECT_EQ(job_with_id(load.workload, 110).req.node_rules().constraint.text(), "haswell");
   EXPECT_EQ(load.workload.jobs.size(), 16u);
   EXPECT_EQ(load.records, static_cast<std::int64_t>(load.workload.jobs.size()) + load.steps +
                               load.never_started + load.still_running + load.bad_field_count +
@@ -78,7 +79,7 @@ TEST(SacctReader, NotesNameEachDecision) {
   EXPECT_TRUE(has("3 records skipped: never started"));
   EXPECT_TRUE(has("6 job steps skipped"));
   EXPECT_TRUE(has("1 records skipped: field count differs from the header's (first: line 29"));
-  EXPECT_TRUE(has("2 jobs: typed gres"));
+  EXPECT_FALSE(has("gres of several types"));
   EXPECT_TRUE(has("4 array tasks / het components numbered from 119"));
   EXPECT_TRUE(has("submit times relative to 2026-01-05T10:00:00"));
   EXPECT_TRUE(has("fields not used: Account QOS Eligible AllocTRES Flags"));
@@ -110,6 +111,7 @@ TEST(SacctReader, GpuTotalsBecomePerNodeCounts) {
   EXPECT_EQ(two_nodes.req.nodes_max, 0);
   ASSERT_EQ(two_nodes.req.gres.size(), 1u);
   EXPECT_EQ(two_nodes.req.gres[0].name, "gpu");
+  EXPECT_EQ(two_nodes.req.gres[0].kind, "v100");
   EXPECT_EQ(two_nodes.req.gres[0].per_node_min, 2);
   EXPECT_EQ(two_nodes.req.mem_per_node_mb, 32 * 1024);
   const Job& odd = job_with_id(w, 108);  // 4 GPUs on 3 nodes
@@ -118,7 +120,10 @@ TEST(SacctReader, GpuTotalsBecomePerNodeCounts) {
   const Job& typed_only = job_with_id(w, 114);  // gres/gpu:k80=2
   ASSERT_EQ(typed_only.req.gres.size(), 1u);
   EXPECT_EQ(typed_only.req.gres[0].name, "gpu");
+  EXPECT_EQ(typed_only.req.gres[0].kind, "k80");
   EXPECT_EQ(typed_only.req.gres[0].per_node_max, 2);
+  const Job& untyped = job_with_id(w, 108);  // gres/gpu=4 alone: any type
+  EXPECT_EQ(untyped.req.gres[0].kind, "");
 }
 
 TEST(SacctReader, ArrayTasksAndHetComponentsAreJobsWithNewIds) {
@@ -267,6 +272,24 @@ TEST(SacctReader, JobIdRawKeepsSlurmsOwnIdsForArrayTasks) {
   EXPECT_EQ(load.steps, 1);
 }
 
+TEST(SacctReader, GresOfSeveralTypesBecomeUntypedAndAreCounted) {
+  const auto dir = testing::scratch_dir("sacct-kinds");
+  std::ifstream dump(source_path(kDump));
+  std::string header;
+  std::getline(dump, header);
+  const std::string record =
+      "7|mix|bob|ml|gpu|normal|2026-01-05T10:13:00|2026-01-05T10:13:00|2026-01-05T10:13:05|"
+      "2026-01-05T10:23:05|00:10:00|00:30:00|COMPLETED|1|2|2|8G|"
+      "cpu=2,gres/gpu:k80=1,gres/gpu:v100=1,node=1|cpu=2,node=1|1|gn05||\n";
+  const SacctLoad load = read_sacct(testing::write_file(dir / "d.txt", header + "\n" + record));
+  ASSERT_EQ(load.workload.jobs.size(), 1u);
+  const GresRequest& g = load.workload.jobs[0].req.gres.at(0);
+  EXPECT_EQ(g.name, "gpu");
+  EXPECT_EQ(g.kind, "");
+  EXPECT_EQ(g.per_node_min, 2);
+  EXPECT_EQ(load.typed_gres, 1);
+}
+
 TEST(SacctValues, TresFormsAndSizes) {
   const InputLocation where{"f", 1};
   const sacct::Tres t = sacct::parse_tres(
@@ -279,6 +302,9 @@ TEST(SacctValues, TresFormsAndSizes) {
   EXPECT_TRUE(t.typed);
   const std::vector<std::pair<std::string, std::int64_t>> gres = {{"gpu", 4}, {"mic", 3}};
   EXPECT_EQ(t.gres, gres);
+  const std::vector<std::pair<std::string, std::int64_t>> kinds = {
+      {"gpu:a100", 4}, {"mic:x", 1}, {"mic:y", 2}};
+  EXPECT_EQ(t.kinds, kinds);
   EXPECT_FALSE(sacct::parse_tres("", where, "ReqTRES").cpu.has_value());
   EXPECT_EQ(sacct::parse_size_mb("1.5G", "", where, "x"), 1536);
   EXPECT_EQ(sacct::parse_size_mb("512K", "", where, "x"), 1);

@@ -26,7 +26,7 @@ TEST(SlurmConf, ReadsTheSmallTreeExample) {
   EXPECT_EQ(c.nodes[7].name, "cn08");
   EXPECT_EQ(c.nodes[8].name, "gn01");
   EXPECT_EQ(c.nodes[15].name, "gn08");
-  ASSERT_EQ(c.gres_types, (std::vector<std::string>{"gpu"}));
+  ASSERT_EQ(c.gres_types, (std::vector<std::string>{"gpu", "gpu:k80", "gpu:v100"}));
   EXPECT_EQ(c.nodes[0].cores, 16);
   EXPECT_EQ(c.nodes[0].gres[0], 0);
   EXPECT_EQ(c.nodes[0].memory_mb, 64000);
@@ -93,9 +93,11 @@ TEST(SlurmConf, DefaultsCpusGresTypesAndNaturalOrder) {
   ASSERT_EQ(c.node_count(), 6);
   const std::vector<std::string> order{"n1", "n2", "n9", "n10", "n11", "x1"};
   for (int i = 0; i < 6; ++i) EXPECT_EQ(c.nodes[i].name, order[i]);
-  EXPECT_EQ(c.gres_types, (std::vector<std::string>{"gpu", "mic"}));
+  // Names first, then the typed kinds in order of first use.
+  EXPECT_EQ(c.gres_types, (std::vector<std::string>{"gpu", "mic", "gpu:tesla", "gpu:k80"}));
   EXPECT_EQ(c.nodes[0].cores, 6);
-  EXPECT_EQ(c.nodes[0].gres[0], 2);
+  EXPECT_EQ(c.nodes[0].gres, (GresCounts{2, 0, 0, 1}));  // gpu:1 untyped + gpu:k80:1
+  EXPECT_EQ(c.nodes[2].gres, (GresCounts{2, 1, 2, 0}));
   EXPECT_EQ(c.nodes[2].cores, 2 * 2 * 4 * 2);
   EXPECT_EQ(c.nodes[2].gres[0], 2);
   EXPECT_EQ(c.nodes[2].gres[1], 1);
@@ -108,7 +110,8 @@ TEST(SlurmConf, DefaultsCpusGresTypesAndNaturalOrder) {
 
 TEST(SlurmConf, ContinuationIncludeAndGresConf) {
   const auto dir = scratch_dir("conf-include");
-  write_file(dir / "sub" / "nodes.conf", "NodeName=g[1-4] CPUs=8 \\\n  Gres=gpu:1\n");
+  write_file(dir / "sub" / "nodes.conf",
+             "NodeName=g[1-2],g4 CPUs=8 \\\n  Gres=gpu:1\nNodeName=g3 CPUs=8 Gres=gpu:a:1,gpu:b:1\n");
   write_file(dir / "gres.conf",
              "NodeName=g[1-2] Name=gpu File=/dev/nvidia[0-2]\n"
              "NodeName=g3 Name=gpu Type=a Count=1\nNodeName=g3 Name=gpu Type=b Count=2\n");
@@ -120,8 +123,51 @@ TEST(SlurmConf, ContinuationIncludeAndGresConf) {
   EXPECT_EQ(c.nodes[0].cores, 8);
   EXPECT_EQ(c.nodes[0].gres[0], 3);
   EXPECT_EQ(c.nodes[1].gres[0], 3);
-  EXPECT_EQ(c.nodes[2].gres[0], 3);
+  EXPECT_EQ(c.nodes[2].gres, (GresCounts{3, 1, 2, 0}));  // gres.conf's Type= counts win
   EXPECT_EQ(c.nodes[3].gres[0], 1);  // not in gres.conf: slurm.conf's count stays
+  EXPECT_EQ(c.gres_types, (std::vector<std::string>{"gpu", "gpu:a", "gpu:b"}));
+}
+
+TEST(SlurmConf, GresConfTypesMustBeKindsOfSlurmConf) {
+  const auto dir = scratch_dir("conf-gres-type");
+  write_file(dir / "gres.conf", "NodeName=g2 Name=gpu Type=h100 Count=2\n");
+  const std::string path = write_file(
+      dir / "slurm.conf", "NodeName=g1 CPUs=8 Gres=gpu:a100:2\nNodeName=g2 CPUs=8 Gres=gpu:2\n");
+  const InputError e = expect_input_error([&] { load_slurm_conf(path); });
+  EXPECT_EQ(e.where().file, (dir / "gres.conf").string());
+  EXPECT_EQ(e.where().line, 1);
+  EXPECT_EQ(e.field(), "Type");
+  EXPECT_EQ(e.value(), "h100");
+  // A gres.conf line that retypes a node's gpus drops slurm.conf's kinds of that name.
+  write_file(dir / "gres.conf", "NodeName=g1 Name=gpu Count=3\n");
+  const Cluster c = load_slurm_conf(path).cluster;
+  EXPECT_EQ(c.nodes[0].gres, (GresCounts{3, 0, 0, 0}));
+  EXPECT_EQ(c.nodes[1].gres, (GresCounts{2, 0, 0, 0}));
+}
+
+TEST(SlurmConf, NodeFeaturesAndWeight) {
+  const SlurmConfig config =
+      load_slurm_conf(testing::source_path("examples/clusters/small-tree/slurm.conf"));
+  const Cluster& c = config.cluster;
+  EXPECT_EQ(c.nodes[0].features, (std::vector<std::string>{"cpu", "haswell"}));
+  EXPECT_EQ(c.nodes[15].features, (std::vector<std::string>{"gpu", "v100"}));
+  EXPECT_EQ(c.nodes[15].weight, 20);
+  EXPECT_FALSE(has_warning(config, "Feature"));
+  const auto dir = scratch_dir("conf-features");
+  const std::string path = write_file(dir / "slurm.conf", "NodeName=n1 CPUs=2 Features=a,b|c\n");
+  const InputError e = expect_input_error([&] { load_slurm_conf(path); });
+  EXPECT_EQ(e.field(), "Features");
+  EXPECT_EQ(e.value(), "a,b|c");
+  EXPECT_NE(std::string(e.what()).find("bad feature name 'b|c'"), std::string::npos) << e.what();
+}
+
+TEST(SlurmConf, TooManyTypedKindsIsAnError) {
+  const auto dir = scratch_dir("conf-gres-kinds");
+  const std::string path = write_file(
+      dir / "slurm.conf", "NodeName=g1 CPUs=8 Gres=gpu:a:1,gpu:b:1,gpu:c:1,gpu:d:1\n");
+  const InputError e = expect_input_error([&] { load_slurm_conf(path); });
+  EXPECT_EQ(e.field(), "GresTypes");
+  EXPECT_NE(std::string(e.what()).find("each typed kind"), std::string::npos) << e.what();
 }
 
 TEST(SlurmConf, DeepTopologyLevels) {

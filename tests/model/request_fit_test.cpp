@@ -393,5 +393,51 @@ TEST(AllocationRules, PartitionMembership) {
             std::string::npos);
 }
 
+// Typed GRES: gpu:a100:2 needs two a100 units of a node (and so two of its gpus); the
+// kind must exist on the cluster; the breakdown names the kind.
+TEST(RequestFit, TypedGresBindsToItsKind) {
+  Cluster c = mixed_cluster();
+  Job j = job_with(2);
+  j.req.gres.push_back({"gpu", -1, 2, 2, "a100"});
+  const auto unknown = bind_to_cluster(c, j);
+  ASSERT_TRUE(unknown.has_value());
+  EXPECT_NE(unknown->find("unknown gres type 'gpu:a100'"), std::string::npos) << *unknown;
+  c.gres_types = {"gpu", "mic", "gpu:a100"};
+  c.nodes[0].gres[2] = 1;  // n1: 2 gpus, 1 of them an a100
+  c.nodes[1].gres[2] = 2;  // n2: both a100
+  ASSERT_FALSE(bind_to_cluster(c, j).has_value());
+  EXPECT_EQ(j.req.gres[0].type, 0);
+  EXPECT_EQ(j.req.gres[0].kind_type, 2);
+  EXPECT_EQ(j.req.gres_min(0), 2);
+  EXPECT_EQ(j.req.gres_min(2), 2);
+  EXPECT_FALSE(never_runnable_reason(c, j).has_value());
+  Allocation on_n1{{share(0, 2, 2)}};
+  on_n1.shares[0].gres[2] = 1;
+  EXPECT_TRUE(allocation_violates_request(c, j, on_n1).has_value());  // one a100 short
+  Allocation on_n2{{share(1, 2, 2)}};
+  on_n2.shares[0].gres[2] = 2;
+  EXPECT_FALSE(allocation_violates_request(c, j, on_n2).has_value());
+  j.req.nodes_min = j.req.nodes_max = 2;
+  j.req.ntasks = 2;
+  const auto never = never_runnable_reason(c, j);
+  ASSERT_TRUE(never.has_value());
+  EXPECT_NE(never->find("fewer than 2 gpu:a100"), std::string::npos) << *never;
+}
+
+// An untyped request counts only against the name: a100 units serve it like any gpu.
+TEST(RequestFit, UntypedGresTakesAnyKind) {
+  Cluster c = mixed_cluster();
+  c.gres_types = {"gpu", "mic", "gpu:a100"};
+  c.nodes[1].gres[2] = 2;
+  Job j = job_with(2);
+  add_gpu(j, 2, 2);
+  ASSERT_FALSE(bind_to_cluster(c, j).has_value());
+  EXPECT_EQ(j.req.gres_min(2), 0);
+  Allocation on_n2{{share(1, 2, 2)}};
+  EXPECT_FALSE(allocation_violates_request(c, j, on_n2).has_value());
+  on_n2.shares[0].gres[2] = 2;  // an untyped job may not be booked against a kind
+  EXPECT_TRUE(allocation_violates_request(c, j, on_n2).has_value());
+}
+
 }  // namespace
 }  // namespace hs

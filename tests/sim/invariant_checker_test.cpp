@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "fcfs_first_fit.hpp"
+#include "model/request_fit.hpp"
 #include "sim_fixtures.hpp"
 
 namespace hs {
@@ -65,6 +66,40 @@ TEST(InvariantChecker, DetectsUnaccountedJobs) {
   EXPECT_TRUE(run.mentions("rejected without a reason"));
   run.result.records.pop_back();
   EXPECT_TRUE(run.mentions("records for 3 jobs"));
+}
+
+// Typed GRES: two a100 jobs on a node with one a100 and one other gpu fit the node's gpu
+// count but not its a100 count; the checker audits every kind separately.
+TEST(InvariantChecker, AuditsTypedGresKindsSeparately) {
+  Cluster cluster = make_cluster(1, 4, 2);
+  cluster.gres_types = {"gpu", "gpu:a100"};
+  cluster.nodes[0].gres = {2, 1, 0, 0};
+  Workload workload;
+  workload.jobs = {make_job(1, 0, 1, 10, 100), make_job(2, 0, 1, 10, 100)};
+  for (Job& j : workload.jobs) {
+    j.req.gres.push_back({"gpu", 0, 1, 1, "a100", 1});
+    ASSERT_FALSE(bind_to_cluster(cluster, j).has_value());
+  }
+  SimResult result;
+  for (int i = 0; i < 2; ++i) {
+    JobRecord rec;
+    rec.status = JobStatus::Completed;
+    rec.start = 0;
+    rec.end = 10;
+    rec.alloc.shares = {NodeShare{0, 1, {1, 1, 0, 0}, 0}};
+    result.records.push_back(rec);
+  }
+  auto violations = check_run(cluster, workload, result).violations;
+  ASSERT_EQ(violations.size(), 1u) << ::testing::PrintToString(violations);
+  EXPECT_NE(violations[0].find("over capacity"), std::string::npos);
+  // The second job on the other (untyped) gpu: not what it asked for.
+  result.records[1].alloc.shares[0].gres = {1, 0, 0, 0};
+  violations = check_run(cluster, workload, result).violations;
+  ASSERT_EQ(violations.size(), 1u) << ::testing::PrintToString(violations);
+  EXPECT_NE(violations[0].find("allocation violates the request"), std::string::npos);
+  result.records[1].start = 10, result.records[1].end = 20;
+  result.records[1].alloc.shares[0].gres = {1, 1, 0, 0};
+  EXPECT_TRUE(check_run(cluster, workload, result).ok());
 }
 
 }  // namespace

@@ -319,5 +319,43 @@ TEST(SlurmSelectTopology, RulesDifferWhenTheTightestLeafSitsUnderAFullerSwitch) 
   EXPECT_EQ(select_nodes(c, s, three, lowest)->nodes(), (std::vector<NodeIndex>{10, 11, 14}));
 }
 
+// Node Weight: the lower-weight run is filled first even when it comes later in 1-D order.
+TEST(SlurmSelect, LowerWeightNodesFirst) {
+  Cluster c = make_cluster(4, 8);
+  c.nodes[0].weight = c.nodes[1].weight = 10;
+  const Allocation a = must_select(c, ClusterState(c), make_job({.ntasks = 12}));
+  EXPECT_EQ(nodes_of(a), (V{2, 3}));
+}
+
+// -C/-x (the bound mask), -w (required nodes first) and --exclusive (idle nodes, whole).
+TEST(SlurmSelect, NodeRulesAndExclusive) {
+  Cluster c = make_cluster(4, 8);
+  for (Node& n : c.nodes) n.features = {n.name == "n3" ? "fast" : "slow"};
+  Job masked = make_job({.ntasks = 4});
+  masked.req.edit_node_rules().constraint.features = {"fast"};
+  ASSERT_FALSE(bind_to_cluster(c, masked).has_value());
+  EXPECT_EQ(nodes_of(must_select(c, ClusterState(c), masked)), (V{2}));
+  Job listed = make_job({.ntasks = 10});
+  listed.req.edit_node_rules().nodelist = {"n4"};
+  ASSERT_FALSE(bind_to_cluster(c, listed).has_value());
+  const Allocation with_n4 = must_select(c, ClusterState(c), listed);
+  EXPECT_EQ(nodes_of(with_n4), (V{0, 3}));  // n4 first, then the best set for the rest
+  ClusterState busy(c);
+  occupy(busy, 0, 1);
+  Job whole = make_job({.ntasks = 2});
+  whole.req.exclusive = true;
+  ASSERT_FALSE(bind_to_cluster(c, whole).has_value());
+  const Allocation a = must_select(c, busy, whole);
+  EXPECT_EQ(nodes_of(a), (V{1}));  // n1 is in use: never shared
+  EXPECT_EQ(cores_of(a), (C{8}));
+  occupy(busy, 3, 1);
+  listed.req.edit_node_rules().nodelist = {"n4"};
+  EXPECT_FALSE(select_nodes(c, busy, [&] {
+                 Job j = listed;
+                 j.req.exclusive = true;
+                 return j;
+               }()).has_value());  // its -w node is busy
+}
+
 }  // namespace
 }  // namespace hs::slurm

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "model/job_nodes.hpp"
 #include "model/request_fit.hpp"
 #include "policy/window/auction_bids.hpp"
 #include "window_test_support.hpp"
@@ -60,7 +61,7 @@ TEST(SlurmBids, FollowTheWindowWithStateUpdated) {
   for (JobRef j = 0; j < 3; ++j) {
     window.push_back(window::describe(w.jobs[j], j, 10 - j));
     jobs.push_back(&w.jobs[j]);
-    masks.push_back(window::job_node_mask(cluster, w.jobs[j]));
+    masks.push_back(hs::job_node_mask(cluster, w.jobs[j]));
   }
   window::AuctionConfig config;
   config.slurm_bids = true;

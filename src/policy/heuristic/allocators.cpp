@@ -71,13 +71,14 @@ class FirstFit final : public Allocator {
 class BestFit final : public Allocator {
  public:
   std::string name() const override { return "bf"; }
-  void order_nodes(const Cluster&, const ClusterState& state, const JobUnits&,
+  void order_nodes(const Cluster& cluster, const ClusterState& state, const JobUnits&,
                    std::vector<NodeIndex>& order) override {
     key_.resize(state.node_count());
     for (NodeIndex n = 0; n < state.node_count(); ++n) {
       const NodeFree& f = state.node(n);
       key_[n] = f.cores;
-      for (int t = 0; t < kMaxGresTypes; ++t) key_[n] += f.gres[t];
+      for (int t = 0; t < kMaxGresTypes; ++t)  // a typed unit is counted once, by its name
+        if (!cluster.is_gres_kind(t)) key_[n] += f.gres[t];
     }
     order_by_key(key_, order);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/job_nodes.hpp"
 #include "model/request_fit.hpp"
 
 namespace hs::heuristic {
@@ -27,9 +28,9 @@ std::optional<std::string> DispatchCore::first_sight(JobRef j) {
   UnitsOrReason mapped = units_from_request(job);
   if (auto* reason = std::get_if<std::string>(&mapped)) return "not expressible as units: " + *reason;
   info.units = std::get<JobUnits>(mapped);
-  auto mask = masks_.find(job.partition);
-  if (mask == masks_.end())
-    mask = masks_.emplace(job.partition, partition_mask(cluster(), job.partition)).first;
+  const MaskKey key{job.partition, job.req.node_rules().allowed.get()};
+  auto mask = masks_.find(key);
+  if (mask == masks_.end()) mask = masks_.emplace(key, job_node_mask(cluster(), job)).first;
   info.usable = &mask->second;
   if (!units_feasible(cluster(), *idle_, *info.units, *info.usable))
     return "its units cannot be placed even on the idle cluster";

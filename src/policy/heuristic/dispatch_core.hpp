@@ -81,7 +81,9 @@ class DispatchCore {
   std::unique_ptr<DurationPredictor> predictor_;
   const SystemView* view_ = nullptr;
   std::vector<JobInfo> info_;
-  std::map<std::string, std::vector<char>> masks_;
+  // Usable nodes per (partition, bound -C/-x mask): job_node_mask, shared by equal jobs.
+  using MaskKey = std::pair<std::string, const std::vector<char>*>;
+  std::map<MaskKey, std::vector<char>> masks_;
   std::map<std::string, WaitStats> waits_;
   std::optional<ClusterState> idle_;
   std::optional<ClusterState> free_;

@@ -58,6 +58,9 @@ class HeuristicScheduler final : public Scheduler {
       : kind_(kind), name_(std::move(name)), opt_(opt), core_(std::move(alloc), std::move(pred)) {}
 
   std::string name() const override { return name_; }
+  // Every placement goes through DispatchCore's job_node_mask; -w and --exclusive are not
+  // expressible as units here.
+  RequestSupport supports() const override { return {.node_mask = true}; }
 
   Decisions decide(const SystemView& view, std::span<const Event> events) override {
     Decisions out;

@@ -22,7 +22,8 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 
 // Per-node gres (range minimum) and memory of the request, as unit or node amounts.
 void set_per_node_needs(const JobRequest& r, GresCounts& gres, std::int64_t& mem) {
-  for (const GresRequest& g : r.gres) gres[g.type] = g.per_node_min;
+  for (const GresRequest& g : r.gres)
+    g.for_each_type([&](int t, std::int32_t min, std::int32_t) { gres[t] = min; });
   mem = r.mem_per_node_mb;
 }
 
@@ -32,8 +33,9 @@ UnitsOrReason units_from_request(const Job& job) {
   const JobRequest& r = job.req;
   if (r.ntasks <= 0) return "ntasks must be positive, got " + str(r.ntasks);
   for (const GresRequest& g : r.gres)
-    if (g.type < 0 || g.type >= kMaxGresTypes)
-      return "gres '" + g.name + "' is not bound to a cluster gres type";
+    if (g.type < 0 || g.type >= kMaxGresTypes || g.kind_type >= kMaxGresTypes ||
+        (!g.kind.empty() && g.kind_type < 0))
+      return "gres '" + g.kind_name() + "' is not bound to a cluster gres type";
   JobUnits u;
   u.contiguous = r.contiguous;
   u.total_cores = r.ntasks;
@@ -161,14 +163,6 @@ std::optional<Allocation> place_units(const Cluster& cluster, const ClusterState
   }
   if (left > 0) return std::nullopt;
   return finish(std::move(alloc), u);
-}
-
-std::vector<char> partition_mask(const Cluster& cluster, const std::string& partition) {
-  if (cluster.partitions.empty()) return std::vector<char>(cluster.nodes.size(), 1);
-  std::vector<char> mask(cluster.nodes.size(), 0);
-  if (const Partition* p = cluster.find_partition(partition))
-    for (NodeIndex n : p->nodes) mask[n] = 1;
-  return mask;
 }
 
 }  // namespace hs::heuristic

@@ -59,7 +59,4 @@ std::optional<Allocation> place_units(const Cluster& cluster, const ClusterState
                                       const JobUnits& u, std::span<const NodeIndex> order,
                                       std::span<const char> usable);
 
-// Usable-node mask of the job's partition (all ones without partitions).
-std::vector<char> partition_mask(const Cluster& cluster, const std::string& partition);
-
 }  // namespace hs::heuristic

@@ -37,7 +37,7 @@ std::string profile_key(const Job& job) {
                          r.mem_per_node_mb})
     key += '\x1f' + std::to_string(v);
   for (const GresRequest& g : r.gres)
-    key += '\x1f' + g.name + ':' + std::to_string(g.per_node_min) + '-' +
+    key += '\x1f' + g.kind_name() + ':' + std::to_string(g.per_node_min) + '-' +
            std::to_string(g.per_node_max);
   return key;
 }

@@ -117,7 +117,9 @@ BackfillPass::Shape BackfillPass::shape_of(const PassState& s, JobRef j) {
   sh.cpus = std::max(1, r.ntasks);
   sh.nodes = min_node_count(r);
   for (const GresRequest& g : r.gres)
-    if (g.type >= 0 && g.type < kMaxGresTypes) sh.gres[g.type] = g.per_node_min, sh.any_gres = true;
+    g.for_each_type([&](int t, std::int32_t min, std::int32_t) {
+      if (t >= 0 && t < kMaxGresTypes) sh.gres[t] = min, sh.any_gres = true;
+    });
   return sh;
 }
 

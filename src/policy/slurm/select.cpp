@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
+
+#include "model/job_nodes.hpp"
 
 namespace hs::slurm {
 
@@ -21,6 +24,8 @@ struct Needs {
   GresCounts gres{};            // per node (the minimum of a range)
   std::int64_t mem = 0;         // per node, 0 = not requested
   bool contiguous = false;
+  bool exclusive = false;       // --exclusive: idle nodes only, each taken whole
+  std::span<const NodeIndex> required;  // -w: picked first, all of them
 };
 
 Needs needs_of(const Job& job, int node_count) {
@@ -30,8 +35,12 @@ Needs needs_of(const Job& job, int node_count) {
   n.per_node = r.ntasks_per_node;
   n.mem = r.mem_per_node_mb;
   n.contiguous = r.contiguous;
+  n.exclusive = r.exclusive;
+  n.required = r.node_rules().required;
   for (const GresRequest& g : r.gres)
-    if (g.type >= 0 && g.type < kMaxGresTypes) n.gres[g.type] = g.per_node_min;
+    g.for_each_type([&](int t, std::int32_t min, std::int32_t) {
+      if (t >= 0 && t < kMaxGresTypes) n.gres[t] = min;
+    });
   if (n.per_node > 0) {
     // cons_common raises min_nodes to ceil(ntasks / ntasks_per_node).
     const std::int32_t nodes = (n.cpus + n.per_node - 1) / n.per_node;
@@ -44,6 +53,11 @@ Needs needs_of(const Job& job, int node_count) {
   // choose_nodes: never more nodes than tasks.
   if (n.max_nodes > n.cpus) n.max_nodes = std::max(n.cpus, n.min_nodes);
   n.req_nodes = std::min(n.req_nodes, n.max_nodes);
+  // -w: at least the listed nodes (bind_to_cluster made sure -N allows that many).
+  const auto listed = static_cast<std::int32_t>(n.required.size());
+  n.min_nodes = std::max(n.min_nodes, listed);
+  n.req_nodes = std::max(n.req_nodes, listed);
+  n.max_nodes = std::max(n.max_nodes, listed);
   return n;
 }
 
@@ -73,6 +87,7 @@ Workspace& workspace() {
 
 // Free CPUs a node offers the job (0 when it lacks cores, gres or memory, or is masked).
 std::int32_t node_offer(const Node& node, const NodeFree& f, const Needs& n) {
+  if (n.exclusive && f.cores < node.cores) return 0;  // someone runs there
   if (f.cores < std::max(1, n.per_node)) return 0;
   if (n.mem > 0 && node.memory_mb > 0 && f.mem_mb < n.mem) return 0;
   for (int t = 0; t < kMaxGresTypes; ++t)
@@ -177,8 +192,8 @@ void keep_best_single_node(Workspace& ws, int first, int last, const Progress& p
     }
   }
   if (best < 0) return;
-  for (int i = first; i <= last; ++i)
-    if (i != best) ws.avail[i] = 0;
+  for (int i = first; i <= last; ++i)  // a -w node already taken keeps its offer
+    if (i != best && !ws.taken[i]) ws.avail[i] = 0;
 }
 
 // True when no consecutive set could hold what is still needed (pick_set's weight rule
@@ -190,9 +205,20 @@ bool no_set_suffices(const Workspace& ws, const Progress& p, const Needs& n) {
   return true;
 }
 
+// _eval_nodes: the -w nodes come first, every one of them; false when one cannot serve.
+bool add_required(Workspace& ws, Progress& p, const Needs& n) {
+  for (NodeIndex i : n.required) {
+    if (ws.avail[i] <= 0) return false;
+    add_node(ws, i, p, n);
+  }
+  return true;
+}
+
 bool eval_flat(const Cluster& cluster, Workspace& ws, const Needs& n) {
   build_sets(cluster, ws, n.contiguous);
   Progress p = progress_of(n);
+  if (!add_required(ws, p, n)) return false;
+  if (p.done()) return succeeded(p, n);
   while (p.max_nodes > 0) {
     bool sufficient = false;
     const int s = pick_set(ws, p, n, sufficient);
@@ -360,6 +386,10 @@ bool evaluate(const Cluster& cluster, Workspace& ws, const Needs& n, Method m,
   return eval_topo(cluster, ws, n, m == Method::TreeLowestTop);
 }
 
+bool is_required(const Needs& n, NodeIndex i) {
+  return std::binary_search(n.required.begin(), n.required.end(), i);
+}
+
 // Resource count choose_nodes uses to drop small nodes: CPUs, plus GPUs when asked.
 std::int32_t resource_count(const NodeFree& f, std::int32_t offer, const Needs& n) {
   std::int32_t r = offer;
@@ -382,7 +412,7 @@ bool choose_nodes(const Cluster& cluster, const ClusterState& state, Workspace& 
   for (std::int32_t count = 1; count < most; ++count) {
     bool changed = false;
     for (std::size_t i = 0; i < offer.size() && remaining > n.min_nodes; ++i) {
-      if (offer[i] <= 0) continue;
+      if (offer[i] <= 0 || is_required(n, static_cast<NodeIndex>(i))) continue;
       if (resource_count(state.node(static_cast<NodeIndex>(i)), offer[i], n) > count) continue;
       offer[i] = 0;
       changed = true;
@@ -409,6 +439,7 @@ Allocation build_allocation(const Cluster& cluster, const Workspace& ws, const N
     s.node = i;
     s.cores = n.per_node > 0 ? n.per_node : std::min(offer[i], rem - (m - k - 1));
     rem -= s.cores;
+    if (n.exclusive) s.cores = cluster.nodes[i].cores;  // charged the whole node
     s.gres = n.gres;
     s.mem_mb = cluster.nodes[i].memory_mb > 0 ? n.mem : 0;  // memory only where modelled
     a.shares.push_back(s);
@@ -431,6 +462,7 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   std::int32_t usable = 0;
   auto consider = [&](NodeIndex i) {
     if (!options.usable.empty() && !options.usable[i]) return;
+    if (!node_allowed(job.req, i)) return;  // -C, -x
     offer[i] = node_offer(cluster.nodes[i], state.node(i), n);
     total += offer[i];
     usable += offer[i] > 0;
@@ -443,8 +475,9 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   // Cheap necessary conditions first: most calls during backfill fail here.
   if (total < n.cpus || usable < n.min_nodes) return std::nullopt;
   if (n.per_node > 0 && usable < n.req_nodes) return std::nullopt;
+  // -w jobs are placed flat: the tree evaluation has no notion of required nodes here.
   const bool tree = options.use_topology && cluster.topology && !cluster.topology->switches.empty() &&
-                    !n.contiguous;
+                    !n.contiguous && n.required.empty();
   const Method topo = !tree ? Method::Flat
                             : (options.lowest_top_switch ? Method::TreeLowestTop : Method::Tree);
   Workspace& ws = workspace();

@@ -51,6 +51,10 @@ class SlurmScheduler : public Scheduler {
  public:
   explicit SlurmScheduler(const SlurmConfig& config);
   std::string name() const override;
+  // select_nodes honours -C/-x (node_allowed), -w (required nodes first) and --exclusive.
+  RequestSupport supports() const override {
+    return {.node_mask = true, .required_nodes = true, .exclusive = true};
+  }
   Decisions decide(const SystemView& view, std::span<const Event> events) override;
 
   const SlurmConfig& config() const { return config_; }

@@ -46,16 +46,6 @@ void FreeArrays::take(const Candidate& c, const WindowJob& job) {
   }
 }
 
-std::vector<char> job_node_mask(const Cluster& cluster, const Job& job) {
-  std::vector<char> mask(cluster.nodes.size(), 1);
-  if (cluster.partitions.empty()) return mask;
-  const Partition* p = cluster.find_partition(job.partition);
-  std::fill(mask.begin(), mask.end(), 0);
-  if (p == nullptr) return mask;
-  for (NodeIndex n : p->nodes) mask[n] = 1;
-  return mask;
-}
-
 bool node_fits(const FreeArrays& free, const WindowJob& job, std::span<const char> mask,
                NodeIndex n, std::int32_t g) {
   if (!mask.empty() && !mask[n]) return false;

@@ -38,9 +38,6 @@ struct FreeArrays {
   bool operator==(const FreeArrays&) const = default;
 };
 
-// Which nodes a job may use at all: its partition and an optional usable mask.
-std::vector<char> job_node_mask(const Cluster& cluster, const Job& job);
-
 // Node n can host the job with g gres per node (cores >= max(1, cpn), gres, memory, mask).
 bool node_fits(const FreeArrays& free, const WindowJob& job, std::span<const char> mask,
                NodeIndex n, std::int32_t g);

@@ -6,8 +6,12 @@ namespace hs::window {
 
 std::optional<std::string> window_unsupported_reason(const Job& job) {
   int types = 0;
-  for (const auto& g : job.req.gres)
+  for (const auto& g : job.req.gres) {
     if (g.per_node_max > 0) ++types;
+    if (!g.kind.empty() && g.per_node_max > 0)
+      return "window schedulers model one generic resource type per job; typed gres '" +
+             g.kind_name() + "' uses two (" + g.name + " and " + g.kind_name() + ")";
+  }
   if (types > 1)
     return "window schedulers model one generic resource type per job; this job asks for " +
            std::to_string(types);

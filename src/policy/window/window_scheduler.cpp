@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "model/job_nodes.hpp"
 #include "policy/window/auction_bids.hpp"
 #include "policy/window/ipsched_columns.hpp"
 #include "policy/window/problem_builder.hpp"
@@ -129,7 +130,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   pass.free = FreeArrays::from(*view.cluster, *view.free);
   for (const WindowJob& w : pass.window) {
     pass.jobs.push_back(&view.job(w.ref));
-    pass.masks.push_back(job_node_mask(*view.cluster, view.job(w.ref)));
+    pass.masks.push_back(hs::job_node_mask(*view.cluster, view.job(w.ref)));
   }
   if (config_.starvation == Starvation::Reserve && guard_due_at(pass) == kNoTime)
     pass.reservation = plan_reservation(view, pass.window[0], 0, pass.masks[0]);

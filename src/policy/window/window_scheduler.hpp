@@ -50,6 +50,8 @@ class WindowScheduler : public Scheduler {
  public:
   WindowScheduler(std::string name, WindowConfig config);
   std::string name() const override { return name_; }
+  // Every candidate node set is drawn inside hs::job_node_mask (partition, -C, -x).
+  RequestSupport supports() const override { return {.node_mask = true}; }
   Decisions decide(const SystemView& view, std::span<const Event> events) override;
   const std::vector<PassStats>& stats() const { return stats_; }
   const WindowConfig& config() const { return config_; }
