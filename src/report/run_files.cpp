@@ -20,10 +20,10 @@ std::int64_t leading_count(const std::string& part, std::size_t& digits, const s
   return v;
 }
 
-// "n[1-4]:4c+2gpu": the same use on every node of the hostlist.
+// "n[1-4]:4c+2gpu" or "n1:4c+2gpu+2gpu:a100": the same use on every node of the hostlist.
 void parse_node_share(const std::string& share, const std::string& file, long line,
                       const std::string& whole, std::vector<NodeUse>& uses) {
-  const std::size_t colon = share.rfind(':');
+  const std::size_t colon = share.find(':');  // node names hold no ':'; typed gres kinds do
   if (colon == std::string::npos || colon == 0)
     throw InputError({file, line}, "allocation", whole, "share '" + share + "' lacks 'node:'");
   NodeUse use;
@@ -40,8 +40,8 @@ void parse_node_share(const std::string& share, const std::string& file, long li
                        "share '" + share + "' must start with cores");
     if (first)
       use.cores = static_cast<std::int32_t>(count);
-    else if (unit != "M")
-      use.gres += count;  // "M" is memory
+    else if (unit != "M" && unit.find(':') == std::string::npos)
+      use.gres += count;  // "M" is memory; a typed kind ("gpu:a100") repeats its name's count
     first = false;
     from = plus + 1;
   }

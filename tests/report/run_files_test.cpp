@@ -64,6 +64,12 @@ TEST(RunFiles, ParsesAllocationText) {
   EXPECT_EQ(uses[1].gres, 1);  // memory is not a gres
   EXPECT_EQ(uses[2].node, "n0010");
   EXPECT_EQ(uses[2].gres, 0);
+  // A typed kind repeats its name's count (gpu + gpu:v100): counted once.
+  const auto typed = report::parse_allocation("v100n[01-02]:4c+1gpu+1gpu:v100+16384M", "j", 2);
+  ASSERT_EQ(typed.size(), 2u);
+  EXPECT_EQ(typed[1].node, "v100n02");
+  EXPECT_EQ(typed[1].cores, 4);
+  EXPECT_EQ(typed[1].gres, 1);
   const auto ranged = report::parse_allocation("n[1-3,7]:4c+2gpu;n9:1c", "j", 2);
   ASSERT_EQ(ranged.size(), 5u);
   EXPECT_EQ(ranged[2].node, "n3");
