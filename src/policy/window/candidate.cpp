@@ -47,10 +47,9 @@ void FreeArrays::take(const Candidate& c, const WindowJob& job) {
 }
 
 std::vector<char> job_node_mask(const Cluster& cluster, const Job& job) {
-  std::vector<char> mask(cluster.nodes.size(), 1);
-  if (cluster.partitions.empty()) return mask;
+  if (cluster.partitions.empty()) return {};  // every node
+  std::vector<char> mask(cluster.nodes.size(), 0);
   const Partition* p = cluster.find_partition(job.partition);
-  std::fill(mask.begin(), mask.end(), 0);
   if (p == nullptr) return mask;
   for (NodeIndex n : p->nodes) mask[n] = 1;
   return mask;

@@ -38,7 +38,8 @@ struct FreeArrays {
   bool operator==(const FreeArrays&) const = default;
 };
 
-// Which nodes a job may use at all: its partition and an optional usable mask.
+// Which nodes a job may use at all: its partition and an optional usable mask. Empty when
+// the cluster has no partitions (every node; node_fits reads an empty mask so).
 std::vector<char> job_node_mask(const Cluster& cluster, const Job& job);
 
 // Node n can host the job with g gres per node (cores >= max(1, cpn), gres, memory, mask).
