@@ -22,42 +22,12 @@
 #include "cli/single_run.hpp"
 #include "large_trace.hpp"
 #include "policy/window/window_schedulers.hpp"
+#include "sim/schedule_digest.hpp"
 #include "util/memory_usage.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// FNV-1a over everything a schedule decides.
-class Digest {
- public:
-  void add(std::int64_t v) {
-    for (int b = 0; b < 8; ++b) {
-      h_ ^= static_cast<std::uint64_t>(v >> (8 * b)) & 0xff;
-      h_ *= 0x100000001b3ULL;
-    }
-  }
-  std::uint64_t value() const { return h_; }
-
- private:
-  std::uint64_t h_ = 0xcbf29ce484222325ULL;
-};
-
-std::uint64_t schedule_digest(const hs::SimResult& r) {
-  Digest d;
-  for (const hs::JobRecord& rec : r.records) {
-    d.add(static_cast<std::int64_t>(rec.status));
-    d.add(rec.start);
-    d.add(rec.end);
-    for (const hs::NodeShare& s : rec.alloc.shares) {
-      d.add(s.node);
-      d.add(s.cores);
-      for (auto g : s.gres) d.add(g);
-      d.add(s.mem_mb);
-    }
-  }
-  return d.value();
-}
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
@@ -92,7 +62,7 @@ void run_one(const hs::Cluster& cluster, const hs::Workload& workload, const std
       static_cast<long long>(run.result.passes), wall,
       wall > 0 ? static_cast<double>(workload.jobs.size()) / wall : 0.0, total, cpu,
       hs::peak_resident_mib(), run.summary.wait.mean, run.summary.slowdown.mean,
-      run.summary.utilization, static_cast<unsigned long long>(schedule_digest(run.result)),
+      run.summary.utilization, static_cast<unsigned long long>(hs::schedule_digest(run.result)),
       run.check.ok() ? "ok" : run.check.violations.front().c_str());
   std::fflush(stdout);
 }

@@ -81,6 +81,50 @@ std::optional<Reservation> plan_reservation(const SystemView& view, const Window
   }
 }
 
+namespace {
+
+// Every running job's limit lies after `now` (then the search's times do not depend on now).
+bool limits_ahead(const SystemView& view, Time now) {
+  return std::all_of(view.running.begin(), view.running.end(),
+                     [now](const RunningJob& r) { return r.limit_end > now; });
+}
+
+}  // namespace
+
+bool ReservationMemo::reusable(const SystemView& view, const FreeArrays& free, JobRef job,
+                               int slot) const {
+  if (!valid_ || job != job_ || slot != slot_ || view.running.size() != running_.size())
+    return false;
+  for (std::size_t k = 0; k < running_.size(); ++k)
+    if (view.running[k].job != running_[k].first || view.running[k].limit_end != running_[k].second)
+      return false;
+  return limits_ahead(view, view.now) && free == free_;
+}
+
+void ReservationMemo::remember(const SystemView& view, const FreeArrays& free, JobRef job,
+                               int slot) {
+  valid_ = limits_ahead(view, view.now);
+  free_ = free;
+  running_.clear();
+  for (const RunningJob& r : view.running) running_.emplace_back(r.job, r.limit_end);
+  job_ = job;
+  slot_ = slot;
+  now_ = view.now;
+}
+
+std::optional<Reservation> ReservationMemo::plan(const SystemView& view, const FreeArrays& free,
+                                                 const WindowJob& job, int slot,
+                                                 std::span<const char> mask) {
+  if (reusable(view, free, job.ref, slot)) {
+    if (answer_ && answer_->start == now_) answer_->start = view.now;
+    now_ = view.now;
+    return answer_;
+  }
+  answer_ = plan_reservation(view, job, slot, mask);
+  remember(view, free, job.ref, slot);
+  return answer_;
+}
+
 bool overlaps_reservation(const Reservation& r, const WindowJob& /*job*/, int slot, Time now,
                           Time time_limit) {
   if (slot == r.slot) return false;
