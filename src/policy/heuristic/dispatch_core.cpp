@@ -48,6 +48,7 @@ void DispatchCore::begin_pass(const SystemView& view, std::span<const Event> eve
   queue_.clear();
   started_.clear();
   infeasible_.clear();
+  histograms_.clear();
   for (JobRef j : view.pending) {
     JobInfo& info = info_[j];
     if (!info.seen) {
@@ -67,9 +68,23 @@ bool DispatchCore::known_infeasible(const QueuedJob& q) const {
   });
 }
 
+const FreeCoreHistogram& DispatchCore::histogram(JobRef j) {
+  const std::vector<char>* mask = info_[j].usable;
+  auto it = histograms_.find(mask);
+  if (it == histograms_.end()) it = histograms_.emplace(mask, FreeCoreHistogram(*free_, *mask)).first;
+  return it->second;
+}
+
+// A shape the histogram rules out fails as allocate() would fail it: reported to the
+// allocator when recorded, never ordered.
 std::optional<Allocation> DispatchCore::attempt(const QueuedJob& q, bool record) {
   if (known_infeasible(q)) {
     if (record) allocator_->record_outcome(*q.units, false);
+    return std::nullopt;
+  }
+  if (!histogram(q.job).may_fit(*q.units)) {
+    if (record) allocator_->record_outcome(*q.units, false);
+    infeasible_.push_back(&q);
     return std::nullopt;
   }
   auto alloc = allocate(*allocator_, cluster(), *free_, *q.units, usable(q.job), record);
@@ -86,6 +101,10 @@ void DispatchCore::commit(const QueuedJob& q, Allocation alloc, Decisions& out) 
   if (auto bad = allocation_violates_request(cluster(), job, alloc))
     throw std::logic_error("heuristic allocation of job " + std::to_string(job.id) +
                            " violates its request: " + *bad);
+  for (const NodeShare& s : alloc.shares) {
+    const std::int32_t before = free_->node(s.node).cores;
+    for (auto& [mask, h] : histograms_) h.update(s.node, before, before - s.cores);
+  }
   free_->take(alloc);
   JobInfo& info = info_[q.job];
   info.start = now();

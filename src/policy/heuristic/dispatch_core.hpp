@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "policy/heuristic/allocators.hpp"
+#include "policy/heuristic/free_core_histogram.hpp"
 #include "policy/heuristic/job_units.hpp"
 #include "policy/heuristic/predictors.hpp"
 #include "sim/scheduler.hpp"
@@ -76,6 +77,9 @@ class DispatchCore {
   // Units, prediction and the idle-cluster check at first sight; a reason when rejected.
   std::optional<std::string> first_sight(JobRef j);
   bool known_infeasible(const QueuedJob& q) const;
+  // The free-core histogram of the working state over the job's usable nodes (built on
+  // first use in a pass).
+  const FreeCoreHistogram& histogram(JobRef j);
 
   std::unique_ptr<Allocator> allocator_;
   std::unique_ptr<DurationPredictor> predictor_;
@@ -90,6 +94,7 @@ class DispatchCore {
   std::vector<QueuedJob> queue_;
   std::vector<StartedJob> started_;
   std::vector<const QueuedJob*> infeasible_;  // shapes that failed since the last start
+  std::map<const std::vector<char>*, FreeCoreHistogram> histograms_;  // per usable mask
 };
 
 }  // namespace hs::heuristic

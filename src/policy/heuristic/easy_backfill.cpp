@@ -30,12 +30,44 @@ std::vector<ExpectedRelease> expected_releases(const DispatchCore& core) {
   return rel;
 }
 
+// units_feasible's count kept per node while releases change a state: a release re-reads
+// only the nodes it touched, and the head is planned only once its units can fit (the same
+// answer as planning after every release). Contiguous jobs are always planned.
+class UnitTally {
+ public:
+  UnitTally(const Cluster& cluster, const ClusterState& state, const JobUnits& u,
+            std::span<const char> usable)
+      : cluster_(cluster), state_(state), u_(u), usable_(usable), fit_(state.node_count(), 0) {
+    for (NodeIndex n = 0; n < state.node_count(); ++n) refresh(n);
+  }
+  void refresh(NodeIndex n) {
+    if (!usable_.empty() && !usable_[n]) return;
+    total_ -= fit_[n];
+    fit_[n] = units_fitting(cluster_.nodes[n], state_.node(n), u_);
+    total_ += fit_[n];
+  }
+  bool may_fit() const { return u_.contiguous || total_ >= u_.count; }
+
+ private:
+  const Cluster& cluster_;
+  const ClusterState& state_;
+  const JobUnits& u_;
+  std::span<const char> usable_;
+  std::vector<std::int32_t> fit_;
+  std::int64_t total_ = 0;
+};
+
 Reservation reserve(DispatchCore& core, const QueuedJob& head) {
   ClusterState future = core.free();
   const auto rel = expected_releases(core);
+  UnitTally tally(core.cluster(), future, *head.units, core.usable(head.job));
   for (std::size_t i = 0; i < rel.size();) {
     const Time t = rel[i].end;
-    for (; i < rel.size() && rel[i].end == t; ++i) future.release(*rel[i].alloc);
+    for (; i < rel.size() && rel[i].end == t; ++i) {
+      future.release(*rel[i].alloc);
+      for (const NodeShare& s : rel[i].alloc->shares) tally.refresh(s.node);
+    }
+    if (!tally.may_fit()) continue;
     if (auto alloc = core.plan(head, future)) {
       Reservation res{t, future, {}};
       res.spare->take(*alloc);

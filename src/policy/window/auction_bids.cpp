@@ -153,14 +153,22 @@ void class_c(const LevelContext& ctx, BidSink& sink) {
   }
 }
 
-// False when the job's nodesets at this level cannot hold it even together.
+// False when the job's nodesets at this level cannot hold it even together. The free cores
+// of the nodesets bound their usable cores from above: most jobs of a full machine's window
+// fail on that sum without a walk over the nodes.
 bool level_can_hold(const LevelContext& ctx) {
-  std::int64_t cores = 0, nodes = 0;
+  std::int64_t free_cores = 0, nodes = 0;
   for (const Nodeset& s : ctx.sets) {
-    cores += usable_cores(ctx, s);
+    free_cores += s.cores;
     nodes += s.size();
   }
-  return enough(ctx, cores, nodes);
+  if (!enough(ctx, free_cores, nodes)) return false;
+  std::int64_t cores = 0;
+  for (const Nodeset& s : ctx.sets) {
+    cores += usable_cores(ctx, s);
+    if (cores >= ctx.job->cores) return true;  // nodes already suffice
+  }
+  return false;
 }
 
 // Runs of the job's usable nodes under every switch whose level is `switch_level`; a run
@@ -318,12 +326,55 @@ bool free_resources_suffice(const Cluster& cluster, const FreeArrays& free, cons
 
 }  // namespace
 
-std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const AuctionConfig& config) {
+void BidMemo::begin(const FreeArrays& free) {
+  if (free == free_) return;
+  free_ = free;
+  bids_.clear();
+}
+
+const std::vector<Candidate>* BidMemo::find(JobRef job) const {
+  const auto it = bids_.find(job);
+  return it == bids_.end() ? nullptr : &it->second;
+}
+
+void BidMemo::store(JobRef job, std::span<const Candidate> bids) {
+  used_[job].assign(bids.begin(), bids.end());
+}
+
+void BidMemo::end() {
+  bids_.swap(used_);
+  used_.clear();
+}
+
+namespace {
+
+// Appends the memo's bids of the job in `slot`; false when the memo does not know it.
+bool reuse_bids(BidMemo& memo, JobRef job, int slot, std::vector<Candidate>& out) {
+  const std::vector<Candidate>* known = memo.find(job);
+  if (known == nullptr) return false;
+  const std::size_t first = out.size();
+  out.insert(out.end(), known->begin(), known->end());
+  for (std::size_t k = first; k < out.size(); ++k) out[k].slot = slot;
+  memo.store(job, *known);
+  return true;
+}
+
+}  // namespace
+
+std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const AuctionConfig& config,
+                                             BidMemo* memo) {
   const FreeArrays free = FreeArrays::from(*in.cluster, *in.state);
   ClusterState slurm_state = *in.state;
   std::vector<Candidate> out;
   NodesetCache cache;  // `free` stays fixed for the whole call
+  if (config.slurm_bids) memo = nullptr;
+  if (memo) memo->begin(free);
   for (int slot = 0; slot < static_cast<int>(in.window.size()); ++slot) {
+    if (memo && reuse_bids(*memo, in.window[slot].ref, slot, out)) {
+      if (static_cast<int>(out.size()) >= config.max_bids) break;
+      continue;
+    }
+    const std::size_t first = out.size();
     int count = 0;
     if (config.slurm_bids) {
       if (auto c = slurm_bid(in, slurm_state, slot)) {
@@ -339,8 +390,10 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
       // Last resort so that a job the free nodes can hold is never left without a bid.
       if (auto c = slurm_bid(in, *in.state, slot)) out.push_back(std::move(*c));
     }
+    if (memo) memo->store(in.window[slot].ref, std::span(out).subspan(first));
     if (static_cast<int>(out.size()) >= config.max_bids) break;
   }
+  if (memo) memo->end();
   return out;
 }
 

@@ -5,6 +5,7 @@
 // MAXBIDSPERJOB and MAXBIDS.
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "model/cluster.hpp"
@@ -38,7 +39,25 @@ int generate_job_bids(const Cluster& cluster, const FreeArrays& free, const Wind
                       int slot, std::span<const char> mask, const AuctionConfig& config,
                       int budget, std::vector<Candidate>& out);
 
+// Each job's bids on one free state, kept from one call to the next. Without AUCSCHED1's
+// Slurm bids (whose state runs through the window) a job's bids depend only on the free
+// state and the job, so a call on the same free state reuses them (slot renumbered); a call
+// on another state starts afresh. Entries of jobs a call did not ask for are dropped.
+class BidMemo {
+ public:
+  void begin(const FreeArrays& free);  // forgets everything unless `free` is the memo's state
+  const std::vector<Candidate>* find(JobRef job) const;
+  void store(JobRef job, std::span<const Candidate> bids);
+  void end();  // keeps only what this call found or stored
+
+ private:
+  FreeArrays free_;
+  std::unordered_map<JobRef, std::vector<Candidate>> bids_, used_;
+};
+
+// With `memo` (ignored when config.slurm_bids), jobs known on this free state reuse their bids.
 std::vector<Candidate> generate_auction_bids(const AuctionInput& input,
-                                             const AuctionConfig& config);
+                                             const AuctionConfig& config,
+                                             BidMemo* memo = nullptr);
 
 }  // namespace hs::window

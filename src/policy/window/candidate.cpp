@@ -46,21 +46,6 @@ void FreeArrays::take(const Candidate& c, const WindowJob& job) {
   }
 }
 
-bool node_fits(const FreeArrays& free, const WindowJob& job, std::span<const char> mask,
-               NodeIndex n, std::int32_t g) {
-  if (!mask.empty() && !mask[n]) return false;
-  if (free.cores[n] < std::max(1, job.cores_per_node)) return false;
-  if (g > 0 && (job.gres_type < 0 || free.gres[n][job.gres_type] < g)) return false;
-  if (job.mem_per_node_mb > 0 && free.mem_modelled[n] && free.mem[n] < job.mem_per_node_mb)
-    return false;
-  return true;
-}
-
-std::int32_t core_cap(const FreeArrays& free, const WindowJob& job, NodeIndex n) {
-  const std::int32_t c = std::min(free.cores[n], job.cores);
-  return job.cores_per_node > 0 ? std::min(c, job.cores_per_node) : c;
-}
-
 bool take_prefix(std::span<const NodeIndex> order, std::span<const std::int32_t> caps,
                  const WindowJob& job, std::int32_t node_count, Candidate& out) {
   const std::int32_t nmax = effective_nodes_max(job, node_count);

@@ -1,6 +1,7 @@
 #pragma once
 // A candidate allocation ("bid" before it is valued): the cores a job would take on each node,
 // with the gres per node it would get, plus where it came from (bid class) for its preference.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -39,11 +40,22 @@ struct FreeArrays {
 };
 
 // Node n can host the job with g gres per node (cores >= max(1, cpn), gres, memory, mask).
-bool node_fits(const FreeArrays& free, const WindowJob& job, std::span<const char> mask,
-               NodeIndex n, std::int32_t g);
+// Inline: the bid and column generators call these for every node they look at.
+inline bool node_fits(const FreeArrays& free, const WindowJob& job, std::span<const char> mask,
+                      NodeIndex n, std::int32_t g) {
+  if (!mask.empty() && !mask[n]) return false;
+  if (free.cores[n] < std::max(1, job.cores_per_node)) return false;
+  if (g > 0 && (job.gres_type < 0 || free.gres[n][job.gres_type] < g)) return false;
+  if (job.mem_per_node_mb > 0 && free.mem_modelled[n] && free.mem[n] < job.mem_per_node_mb)
+    return false;
+  return true;
+}
 
 // Largest number of cores the job may take on node n (cpn when given).
-std::int32_t core_cap(const FreeArrays& free, const WindowJob& job, NodeIndex n);
+inline std::int32_t core_cap(const FreeArrays& free, const WindowJob& job, NodeIndex n) {
+  const std::int32_t c = std::min(free.cores[n], job.cores);
+  return job.cores_per_node > 0 ? std::min(c, job.cores_per_node) : c;
+}
 
 // Chooses nodes from `order` (walked in order) and cores on each: nodes are added until
 // the caps reach the job's cores and the node minimum is met; fails (empty) when the node

@@ -76,24 +76,38 @@ std::int32_t spare_gres(const FreeArrays& free, const WindowJob& job, NodeIndex 
   return s - (job.gres_type >= 0 ? job.gres_min : 0);
 }
 
+// A node's sort keys, read once per column instead of at every comparison.
+struct NodeKey {
+  std::int32_t cap;
+  std::int32_t spare;
+  NodeIndex node;
+};
+
+// Sorts `nodes` for the shape and fills `caps` (core_cap, parallel to the sorted nodes).
+// Both orders end on the node index, so they are total: the order is the only one possible.
 void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape,
-               std::vector<NodeIndex>& nodes) {
-  auto by_cores = [&](NodeIndex a, NodeIndex b) {
-    const auto ca = core_cap(free, job, a), cb = core_cap(free, job, b);
-    if (ca != cb) return ca > cb;
-    const auto ga = spare_gres(free, job, a), gb = spare_gres(free, job, b);
-    if (ga != gb) return ga < gb;
-    return a < b;
+               std::vector<NodeIndex>& nodes, std::vector<std::int32_t>& caps) {
+  thread_local std::vector<NodeKey> keys;
+  keys.clear();
+  for (NodeIndex n : nodes) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
+  auto by_cores = [](const NodeKey& a, const NodeKey& b) {
+    if (a.cap != b.cap) return a.cap > b.cap;
+    if (a.spare != b.spare) return a.spare < b.spare;
+    return a.node < b.node;
   };
-  auto by_gres = [&](NodeIndex a, NodeIndex b) {
-    const auto ga = spare_gres(free, job, a), gb = spare_gres(free, job, b);
-    if (ga != gb) return ga < gb;
+  auto by_gres = [&](const NodeKey& a, const NodeKey& b) {
+    if (a.spare != b.spare) return a.spare < b.spare;
     return by_cores(a, b);
   };
   if (shape == ColumnShape::GresSaving)
-    std::stable_sort(nodes.begin(), nodes.end(), by_gres);
+    std::sort(keys.begin(), keys.end(), by_gres);
   else
-    std::stable_sort(nodes.begin(), nodes.end(), by_cores);
+    std::sort(keys.begin(), keys.end(), by_cores);
+  caps.resize(keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    nodes[k] = keys[k].node;
+    caps[k] = keys[k].cap;
+  }
 }
 
 }  // namespace
@@ -182,9 +196,8 @@ bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
     return contiguous_column(free, job, nodes, shape, out);
   }
   if (nodes.empty()) return false;
-  order_for(free, job, shape, nodes);
-  std::vector<std::int32_t> caps(nodes.size());
-  for (std::size_t k = 0; k < nodes.size(); ++k) caps[k] = core_cap(free, job, nodes[k]);
+  std::vector<std::int32_t> caps;
+  order_for(free, job, shape, nodes, caps);
   out = Candidate{};
   out.slot = slot;
   out.cls = BidClass::Column;

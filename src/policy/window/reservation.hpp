@@ -4,6 +4,8 @@
 // honours through extra "capacity at the reservation time" dimensions.
 #include <optional>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "policy/window/candidate.hpp"
 #include "policy/window/window_job.hpp"
@@ -20,6 +22,28 @@ struct Reservation {
 // nullopt when the job never fits even after every running job ended.
 std::optional<Reservation> plan_reservation(const SystemView& view, const WindowJob& job,
                                             int slot, std::span<const char> mask);
+
+// plan_reservation with the last answer kept: while the free state (`free`, read from the
+// view), the running jobs (order, time limits) and the job are those of the last call, and
+// every running job's limit lies ahead, the search would repeat itself: the answer is reused,
+// a reservation that started at the last call's now moving to this now (the job still fits).
+class ReservationMemo {
+ public:
+  std::optional<Reservation> plan(const SystemView& view, const FreeArrays& free,
+                                  const WindowJob& job, int slot, std::span<const char> mask);
+
+ private:
+  bool reusable(const SystemView& view, const FreeArrays& free, JobRef job, int slot) const;
+  void remember(const SystemView& view, const FreeArrays& free, JobRef job, int slot);
+
+  bool valid_ = false;
+  FreeArrays free_;
+  std::vector<std::pair<JobRef, Time>> running_;  // job and limit end, in the view's order
+  JobRef job_ = -1;
+  int slot_ = 0;
+  Time now_ = 0;
+  std::optional<Reservation> answer_;
+};
 
 // True when a bid of `job` starting now still holds its resources at the reservation start.
 bool overlaps_reservation(const Reservation& r, const WindowJob& job, int slot, Time now,

@@ -133,7 +133,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
     pass.masks.push_back(hs::job_node_mask(*view.cluster, view.job(w.ref)));
   }
   if (config_.starvation == Starvation::Reserve && guard_due_at(pass) == kNoTime)
-    pass.reservation = plan_reservation(view, pass.window[0], 0, pass.masks[0]);
+    pass.reservation = reservation_memo_.plan(view, pass.free, pass.window[0], 0, pass.masks[0]);
   pass.layout = make_layout(*view.cluster, pass.reservation.has_value());
   pass.holds.assign(pass.window.size(), 0);
   if (pass.reservation)
@@ -192,7 +192,7 @@ std::vector<Candidate> WindowScheduler::solve_guarded(Pass& pass, PassStats& sta
   return solve_model(pass, stats);
 }
 
-std::vector<Candidate> WindowScheduler::auction_bids(const Pass& pass) const {
+std::vector<Candidate> WindowScheduler::auction_bids(const Pass& pass) {
   AuctionConfig ac;
   ac.max_bids_per_job = config_.max_bids_per_job;
   ac.max_bids = config_.max_bids;
@@ -207,7 +207,7 @@ std::vector<Candidate> WindowScheduler::auction_bids(const Pass& pass) const {
   in.window = pass.window;
   in.jobs = pass.jobs;
   in.masks = pass.masks;
-  return generate_auction_bids(in, ac);
+  return generate_auction_bids(in, ac, &bid_memo_);
 }
 
 namespace {

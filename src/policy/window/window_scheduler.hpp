@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "policy/window/auction_bids.hpp"
 #include "policy/window/candidate.hpp"
+#include "policy/window/reservation.hpp"
 #include "policy/window/window_job.hpp"
 #include "policy/window/window_priority.hpp"
 #include "policy/window/window_schedulers.hpp"
@@ -77,7 +79,7 @@ class WindowScheduler : public Scheduler {
   Time first_tick_at_or_after(Time t) const;
   void run_pass(const SystemView& view, Decisions& out);
   std::vector<WindowJob> take_window(const SystemView& view) const;
-  std::vector<Candidate> auction_bids(const Pass& pass) const;
+  std::vector<Candidate> auction_bids(const Pass& pass);
   std::vector<double> values(const Pass& pass, const std::vector<Candidate>& cands) const;
   solver::SolveResult solve(const Pass& pass, const std::vector<Candidate>& cands,
                             const std::vector<double>& vals, PassStats& stats);
@@ -99,6 +101,8 @@ class WindowScheduler : public Scheduler {
   // Key of the last pass when it started nothing: an identical pass would start nothing again.
   std::optional<PassKey> idle_key_;
   Time quiet_until_ = kNoTime;  // with idle_key_: when the key can next change without events
+  BidMemo bid_memo_;  // bids of the last passes' jobs on their free state
+  ReservationMemo reservation_memo_;
 };
 
 }  // namespace hs::window

@@ -1,0 +1,38 @@
+#include "sim/schedule_digest.hpp"
+
+namespace hs {
+namespace {
+
+class Fnv1a {
+ public:
+  void add(std::int64_t v) {
+    for (int b = 0; b < 8; ++b) {
+      h_ ^= static_cast<std::uint64_t>(v >> (8 * b)) & 0xff;
+      h_ *= 0x100000001b3ULL;
+    }
+  }
+  std::uint64_t value() const { return h_; }
+
+ private:
+  std::uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+}  // namespace
+
+std::uint64_t schedule_digest(const SimResult& result) {
+  Fnv1a d;
+  for (const JobRecord& rec : result.records) {
+    d.add(static_cast<std::int64_t>(rec.status));
+    d.add(rec.start);
+    d.add(rec.end);
+    for (const NodeShare& s : rec.alloc.shares) {
+      d.add(s.node);
+      d.add(s.cores);
+      for (auto g : s.gres) d.add(g);
+      d.add(s.mem_mb);
+    }
+  }
+  return d.value();
+}
+
+}  // namespace hs
