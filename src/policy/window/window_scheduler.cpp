@@ -308,6 +308,9 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   solver::SolveResult r = solver_->solve(problem, opt);
   stats.solve_seconds += r.seconds;
   stats.solves += 1;
+  if (solve_observer_)
+    solve_observer_({static_cast<std::int64_t>(stats_.size()), stats.now, stats.solves,
+                     config_.solver, opt.effort_limit, opt.time_limit_s, &problem, &r});
   stats.bids = static_cast<int>(cands.size());
   const bool has_solution = r.call == solver::CallStatus::Ok &&
                             (r.status == solver::SolveStatus::Optimal ||

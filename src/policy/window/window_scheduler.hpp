@@ -57,6 +57,8 @@ class WindowScheduler : public Scheduler {
   // e.g. bench_captured_windows); decisions are unaffected.
   using ProblemObserver = std::function<void(const solver::WindowProblem&)>;
   void observe_problems(ProblemObserver observer) { observer_ = std::move(observer); }
+  // Called after every solver call with the problem and the solver's answer.
+  void observe_solves(SolveObserver observer) { solve_observer_ = std::move(observer); }
 
  private:
   struct Pass;
@@ -94,6 +96,7 @@ class WindowScheduler : public Scheduler {
   int window_now_;  // IPSCHED halves it after a time-out
   std::vector<PassStats> stats_;
   ProblemObserver observer_;
+  SolveObserver solve_observer_;
   // Key of the last pass when it started nothing: an identical pass would start nothing again.
   std::optional<PassKey> idle_key_;
   Time quiet_until_ = kNoTime;  // with idle_key_: when the key can next change without events
