@@ -369,6 +369,7 @@ std::vector<Candidate> WindowScheduler::solve_ipsched(const Pass& pass, PassStat
     initial_columns(pass.free, pass.window, pass.masks, pool);
   }
   std::vector<Candidate> best;
+  double best_objective = -1.0;
   for (int round = 0;; ++round) {
     if (pool.columns().empty()) return {};
     const auto vals = values(pass, pool.columns());
@@ -379,7 +380,12 @@ std::vector<Candidate> WindowScheduler::solve_ipsched(const Pass& pass, PassStat
       window_now_ = std::max(1, window_now_ / 2);
       return {};
     }
-    best = winners_of(pool.columns(), r.solution);
+    // The pool only grows, so an earlier round's answer is still feasible: a round whose
+    // (heuristic) answer is worse does not replace it.
+    if (r.solution.objective >= best_objective) {
+      best_objective = r.solution.objective;
+      best = winners_of(pool.columns(), r.solution);
+    }
     if (round >= config_.pricing_rounds || config_.exhaustive_columns) break;
     FreeArrays residual = pass.free;
     for (const Candidate& c : best) residual.take(c, pass.window[c.slot]);
