@@ -8,10 +8,13 @@ namespace hs::window_file {
 
 namespace {
 
-// The value as it appears in the input, cut short when long.
+// The value as it appears in the input, cut short when long. Arrays and objects are only
+// summarised: dumping them recurses as deep as they nest, and an input can nest deeply.
 std::string shown(const nlohmann::json& value) {
   constexpr std::size_t kMax = 60;
-  std::string text = value.dump();
+  if (value.is_array()) return "[... " + std::to_string(value.size()) + " elements]";
+  if (value.is_object()) return "{... " + std::to_string(value.size()) + " fields}";
+  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (text.size() > kMax) text = text.substr(0, kMax) + "...";
   return text;
 }

@@ -135,7 +135,7 @@ void read_header(const JsonField& root) {
 nlohmann::json parse_text(std::string_view text, const std::string& label) {
   try {
     return nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // syntax, and numbers out of range
     throw InputError({label, 0}, "$", "", std::string("not valid JSON: ") + e.what());
   }
 }

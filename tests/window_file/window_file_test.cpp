@@ -159,6 +159,19 @@ TEST(WindowFile, EachKindOfDefectIsAnInputErrorAtItsField) {
   }
 }
 
+// Found while probing the reader: a 300,000-deep array overflowed the stack when the error
+// message dumped it; a number beyond double's range escaped as a library exception.
+TEST(WindowFile, DeepNestingAndHugeNumbersAreInputErrors) {
+  const std::string deep = std::string(300'000, '[') + std::string(300'000, ']');
+  EXPECT_EQ(error_of(deep).field(), "$");
+  const InputError huge = error_of(small_window(R"([{"job": 0, "value": 1e400, "uses": []}])"));
+  EXPECT_EQ(huge.field(), "$");
+  EXPECT_NE(std::string(huge.what()).find("1e400"), std::string::npos) << huge.what();
+  const InputError nested = error_of(small_window(R"([{"job": [[[[1]]]], "value": 1, "uses": []}])"));
+  EXPECT_EQ(nested.field(), "$.bids[0].job");
+  EXPECT_EQ(nested.value(), "[... 1 elements]");
+}
+
 TEST(WindowFile, MissingAndDirectoryPathsAreInputErrors) {
   EXPECT_THROW(read_window_file("/nonexistent/window.json"), InputError);
   EXPECT_THROW(read_window_file(HETSCHED_SOURCE_DIR), InputError);
