@@ -20,6 +20,11 @@ namespace {
 window_file::WindowFile file_of(const window::SolveRecord& record, const std::string& scheduler) {
   window_file::WindowFile file;
   file.problem = *record.problem;
+  file.dimension_names = record.dimension_names;
+  if (record.node_names.size() == static_cast<std::size_t>(file.problem.node_count))
+    file.node_names = record.node_names;
+  if (record.job_ids.size() == static_cast<std::size_t>(file.problem.job_count))
+    file.job_names = record.job_ids;
   window_file::ReplayRecord replay;
   replay.pass = record.pass;
   replay.time = record.now;

@@ -143,6 +143,14 @@ void expect_dumped_windows_reproduce(const std::string& scheduler, const std::st
     reproduced += o.out.find("; reproduced\n") != std::string::npos;
   }
   EXPECT_EQ(reproduced, static_cast<int>(files.size()));
+  // Saved windows name their dimensions, the cluster's nodes and the jobs' ids.
+  const window_file::WindowFile first = window_file::read_window_file(files.front());
+  ASSERT_FALSE(first.dimension_names.empty());
+  EXPECT_EQ(first.dimension_names.front(), "cores");
+  EXPECT_EQ(first.node_names.size(), static_cast<std::size_t>(first.problem.node_count));
+  EXPECT_EQ(first.job_names.size(), static_cast<std::size_t>(first.problem.job_count));
+  ASSERT_TRUE(first.replay.has_value());
+  EXPECT_EQ(first.replay->scheduler, scheduler);
   // A second replay saves the same windows, byte for byte.
   ASSERT_EQ(run({"simulate", "--cluster", kTinyCluster, "--workload",
                  kSource + "/examples/workloads/lab-mix-v-78.jobs", "--scheduler", scheduler,

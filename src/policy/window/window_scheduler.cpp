@@ -308,9 +308,7 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   solver::SolveResult r = solver_->solve(problem, opt);
   stats.solve_seconds += r.seconds;
   stats.solves += 1;
-  if (solve_observer_)
-    solve_observer_({static_cast<std::int64_t>(stats_.size()), stats.now, stats.solves,
-                     config_.solver, opt.effort_limit, opt.time_limit_s, &problem, &r});
+  if (solve_observer_) report_solve(pass, problem, r, stats);
   stats.bids = static_cast<int>(cands.size());
   const bool has_solution = r.call == solver::CallStatus::Ok &&
                             (r.status == solver::SolveStatus::Optimal ||
@@ -328,6 +326,17 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
     r.solution.bid_of_job.assign(pass.window.size(), -1);
   }
   return r;
+}
+
+void WindowScheduler::report_solve(const Pass& pass, const solver::WindowProblem& problem,
+                                   const solver::SolveResult& result, const PassStats& stats) const {
+  SolveRecord record{static_cast<std::int64_t>(stats_.size()), stats.now, stats.solves,
+                     config_.solver, config_.solver_effort, config_.solver_time_limit,
+                     &problem, &result, dimension_names(pass.layout, *pass.view->cluster),
+                     {}, {}};
+  for (const Node& node : pass.view->cluster->nodes) record.node_names.push_back(node.name);
+  for (const Job* job : pass.jobs) record.job_ids.push_back(std::to_string(job->id));
+  solve_observer_(record);
 }
 
 namespace {

@@ -86,6 +86,8 @@ class WindowScheduler : public Scheduler {
   std::vector<Candidate> solve_auction(const Pass& pass, PassStats& stats);
   std::vector<Candidate> solve_ipsched(const Pass& pass, PassStats& stats);
   bool limit_hit(const solver::SolveResult& r) const;
+  void report_solve(const Pass& pass, const solver::WindowProblem& problem,
+                    const solver::SolveResult& result, const PassStats& stats) const;
 
   std::string name_;
   WindowConfig config_;

@@ -53,6 +53,9 @@ struct SolveRecord {
   double time_limit_s = 0.0;
   const solver::WindowProblem* problem = nullptr;
   const solver::SolveResult* result = nullptr;
+  std::vector<std::string> dimension_names;  // see problem_builder.hpp
+  std::vector<std::string> node_names;       // the cluster's, by problem node
+  std::vector<std::string> job_ids;          // the window's jobs' ids, by problem job
 };
 using SolveObserver = std::function<void(const SolveRecord&)>;
 
