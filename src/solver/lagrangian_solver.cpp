@@ -32,7 +32,9 @@ constexpr std::int32_t kSmallWindowJobs = 64;  // large-neighbourhood search sto
 
 // Upper bounds of the effort of the fixed steps (what their code charges, summed over the
 // worst case), so that a step starts only when it cannot take the solve past the limit.
-std::int64_t use_total(const CompactProblem& p) { return static_cast<std::int64_t>(p.use_node.size()); }
+std::int64_t use_total(const CompactProblem& p) {
+  return static_cast<std::int64_t>(p.use_node.size());
+}
 
 // density_keys + order_by_descending.
 std::int64_t density_order_cost(const CompactProblem& p) {
