@@ -153,10 +153,15 @@ std::vector<std::string> names_or_default(const std::vector<std::string>& names,
 bool write_mps(const MipModel& model, const CoinForm& f, const std::string& path) {
   CoinMpsIO writer;
   writer.messageHandler()->setLogLevel(0);
+  // The C-string overload: CoinUtils 2.11's std::vector<std::string> one leaks its arrays.
+  const std::vector<std::string> cols = names_or_default(model.column_names, model.columns.size(), "x");
+  const std::vector<std::string> rows = names_or_default(model.row_names, model.rows.size(), "r");
+  std::vector<const char*> col_ptrs, row_ptrs;
+  for (const std::string& n : cols) col_ptrs.push_back(n.c_str());
+  for (const std::string& n : rows) row_ptrs.push_back(n.c_str());
   writer.setMpsData(f.matrix, DBL_MAX, f.col_lb.data(), f.col_ub.data(), f.obj.data(),
-                    f.integer.data(), f.row_lb.data(), f.row_ub.data(),
-                    names_or_default(model.column_names, model.columns.size(), "x"),
-                    names_or_default(model.row_names, model.rows.size(), "r"));
+                    f.integer.data(), f.row_lb.data(), f.row_ub.data(), col_ptrs.data(),
+                    row_ptrs.data());
   return writer.writeMps(path.c_str(), 0, 1) == 0;  // uncompressed, extra accuracy
 }
 
