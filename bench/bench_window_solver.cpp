@@ -2,10 +2,13 @@
 // Usage: bench_window_solver [--instances N] [--cbc] [--cbc-limit S] [--solver NAME]
 //                            [--effort N] [--json PATH] [--quick] [--cbc-cache PATH]
 //                            [--shape NODESxJOBSxBIDS] [--busy FRACTION] [--first-instance K]
+//                            [--per-instance]
 // --shape 1024x200x15 runs only the given shapes (repeatable). --busy (default 0.5) is the
 // share of nodes running jobs already use in part: 0.0 gives every job its 15 distinct
 // placements (about 2,900 bids per 200-job window), 0.5 about 8 (1,700 bids).
 // --first-instance K draws windows K..K+N-1 (fresh windows beside the cached 0..N-1).
+// --per-instance prints each window's objective and effort ("# shape instance objective
+// effort"), e.g. to compare two effort limits window by window.
 // JSON goes to out/bench/bench_window_solver.json unless --json says otherwise.
 // --cbc-cache keeps CBC's objective per instance in a text file ("nodes jobs bids instance
 // objective" per line) so repeated runs while tuning skip the 3-5 s CBC solves.
@@ -43,6 +46,7 @@ struct Config {
   std::int64_t effort = 0;
   std::string json_path = "out/bench/bench_window_solver.json";
   bool quick = false;
+  bool per_instance = false;
   std::string cbc_cache;
   double busy_node_fraction = 0.5;  // --busy: share of nodes partly used by running jobs
   std::vector<std::array<int, 3>> shapes;  // --shape NODESxJOBSxBIDS (repeatable)
@@ -57,6 +61,7 @@ struct Row {
   double p50_ms = 0, p99_ms = 0, max_ms = 0, wall_p50_ms = 0, mean_gap = 0, max_gap = 0;
   int proven = 0;
   double mean_effort = 0;
+  std::int64_t max_effort = 0;  // the effort limit should cap this
   double mean_bids = 0;  // bids per window (distinct placements found)
   int cbc_compared = 0, cbc_worse = 0, cbc_better = 0, cbc_none = 0, cbc_close = 0;
   double min_ratio_to_cbc = 1.0, mean_ratio_to_cbc = 1.0;
@@ -94,6 +99,7 @@ Config parse(int argc, char** argv) {
     else if (arg == "--effort") c.effort = std::stoll(next());
     else if (arg == "--json") c.json_path = next();
     else if (arg == "--quick") c.quick = true;
+    else if (arg == "--per-instance") c.per_instance = true;
     else if (arg == "--cbc-cache") c.cbc_cache = next();
     else if (arg == "--busy") c.busy_node_fraction = std::stod(next());
     else if (arg == "--shape") {
@@ -171,6 +177,10 @@ Row run_case(const Config& config, const Case& shape) {
     gaps.push_back(r.gap);
     row.proven += r.status == SolveStatus::Optimal;
     row.mean_effort += static_cast<double>(r.effort) / config.instances;
+    row.max_effort = std::max(row.max_effort, r.effort);
+    if (config.per_instance)
+      std::printf("# %dx%dx%d %d %.17g %lld\n", shape.nodes, shape.jobs, shape.bids, i,
+                  r.solution.objective, static_cast<long long>(r.effort));
     if (!cbc) continue;
     const double cbc_value = cbc_objective(config, *cbc, problem, shape, i);
     if (cbc_value <= 0.0) {
@@ -199,9 +209,9 @@ Row run_case(const Config& config, const Case& shape) {
 }
 
 void print_row(const Row& r, bool with_cbc) {
-  std::printf("%6d %5d %4d %6.0f | %8.2f %8.2f %8.2f %8.2f | %9.2e %9.2e %3d | %10.0f", r.shape.nodes,
+  std::printf("%6d %5d %4d %6.0f | %8.2f %8.2f %8.2f %8.2f | %9.2e %9.2e %3d | %10.0f %10lld", r.shape.nodes,
               r.shape.jobs, r.shape.bids, r.mean_bids, r.p50_ms, r.p99_ms, r.max_ms, r.wall_p50_ms, r.mean_gap, r.max_gap,
-              r.proven, r.mean_effort);
+              r.proven, r.mean_effort, static_cast<long long>(r.max_effort));
   if (with_cbc)
     std::printf(" | %3d %4d %4d %4d %4d %.6f %.6f", r.cbc_compared, r.cbc_none, r.cbc_better,
                 r.cbc_worse, r.cbc_close,
@@ -241,7 +251,8 @@ void write_json(const Config& c, const std::vector<Row>& rows) {
         << ", \"cpu_p99_ms\": " << r.p99_ms << ", \"cpu_max_ms\": " << r.max_ms
         << ", \"wall_p50_ms\": " << r.wall_p50_ms
         << ", \"mean_gap\": " << r.mean_gap << ", \"max_gap\": " << r.max_gap
-        << ", \"proven_optimal\": " << r.proven << ", \"mean_effort\": " << r.mean_effort;
+        << ", \"proven_optimal\": " << r.proven << ", \"mean_effort\": " << r.mean_effort
+        << ", \"max_effort\": " << r.max_effort;
     if (c.with_cbc)
       out << ", \"cbc_compared\": " << r.cbc_compared << ", \"cbc_no_solution\": " << r.cbc_none
           << ", \"better_than_cbc\": " << r.cbc_better
@@ -267,7 +278,7 @@ int main(int argc, char** argv) {
               config.solver.c_str(), config.instances, static_cast<long long>(config.effort),
               config.with_cbc ? "yes" : "no", config.cbc_limit_s);
   std::printf(" nodes  jobs bids  /win | cpu p50  cpu p99  cpu max wall p50 |  mean gap   max gap opt |"
-              "     effort%s\n", config.with_cbc ? " | cmp none >cbc <cbc ~cbc mean/cbc min/cbc" : "");
+              "     effort max effort%s\n", config.with_cbc ? " | cmp none >cbc <cbc ~cbc mean/cbc min/cbc" : "");
   std::vector<Row> rows;
   for (const Case& shape : cases) {
     rows.push_back(run_case(config, shape));

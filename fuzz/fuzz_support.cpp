@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include "bridge/scontrol_jobs.hpp"
@@ -16,6 +17,7 @@
 #include "io/swf_reader.hpp"
 #include "site_conf.hpp"
 #include "util/error.hpp"
+#include "window_file/window_file.hpp"
 
 namespace hs::fuzz {
 
@@ -89,6 +91,15 @@ void swf_gzip(std::string_view bytes) {
   read_swf(write_scratch("trace.swf.gz", compressed));
 }
 
+// A window file: parsed, written and parsed again, which must give the same bytes.
+void window_file_target(std::string_view bytes) {
+  const window_file::WindowFile file = window_file::parse_window_json(bytes, "<fuzz>");
+  std::ostringstream first, second;
+  window_file::write_window_json(first, file);
+  window_file::write_window_json(second, window_file::parse_window_json(first.str(), "<written>"));
+  if (first.str() != second.str()) throw std::logic_error("fuzz: window file does not round-trip");
+}
+
 using Target = void (*)(std::string_view);
 
 const std::map<std::string, Target>& targets() {
@@ -108,6 +119,7 @@ const std::map<std::string, Target>& targets() {
        }},
       {"scontrol_reservations",
        [](std::string_view b) { bridge::parse_scontrol_reservations(b, "<fuzz>"); }},
+      {"window_file", window_file_target},
   };
   return table;
 }

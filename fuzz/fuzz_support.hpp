@@ -12,7 +12,7 @@
 namespace hs::fuzz {
 
 // The target names: slurm_conf, gres_conf, topology_conf, swf, swf_gzip, job_file, sacct,
-// scontrol_jobs, scontrol_nodes, scontrol_reservations.
+// scontrol_jobs, scontrol_nodes, scontrol_reservations, window_file.
 const std::vector<std::string>& target_names();
 
 // Runs target `name` on `bytes`. Unknown names throw std::invalid_argument.

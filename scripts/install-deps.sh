@@ -3,7 +3,8 @@
 # Skips apt entirely when everything is already installed.
 set -euo pipefail
 # With arguments: installs those packages instead of the build's own list.
-packages=(g++ cmake make pkg-config libgtest-dev zlib1g-dev coinor-libcbc-dev gnuplot-nox)
+packages=(g++ cmake make pkg-config libgtest-dev zlib1g-dev coinor-libcbc-dev gnuplot-nox
+          nlohmann-json3-dev coinor-cbc)
 [ $# -gt 0 ] && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -11,6 +11,7 @@
 #include "cli/matrix_command.hpp"
 #include "cli/reproduce_command.hpp"
 #include "cli/simulate_command.hpp"
+#include "cli/solve_command.hpp"
 #include "cli/version.hpp"
 #include "util/error.hpp"
 
@@ -34,6 +35,7 @@ const Subcommand kSubcommands[] = {
     {"compare", run_compare_command, "several schedulers on identical inputs, mean ± std, report with plots"},
     {"matrix", run_matrix_command, "allocator x scheduler x predictor matrix on an Eurora-like month"},
     {"reproduce", run_reproduce_command, "rerun the documents' result tables, write docs/reproduction.md"},
+    {"solve", run_solve_command, "solve a window file, check the answer; or export it as LP/MPS"},
     {"bridge", run_bridge_command, "schedule the held jobs of a live Slurm with a hetsched scheduler"},
     {"generate", run_generate_command, "write a generated workload as a job file"},
     {"list", run_list_command, "list built-in clusters, workload generators, schedulers, solvers"},

@@ -32,6 +32,7 @@ Args simulate_args() {
   args.declare({"add-gpus", "RULE", "add GPU requests to a trace, e.g. fraction=0.3,gpus=2", ""});
   args.declare({"swf-partitions", "MAP", "SWF partition numbers to slurm.conf partitions, e.g. 1=cpu,2=gpu", ""});
   args.declare({"progress", "", "show progress even when stderr is not a terminal", ""});
+  args.declare({"dump-windows", "DIR", "save every window solve as a window file (hetsched solve)", ""});
   return args;
 }
 
@@ -144,6 +145,7 @@ int run_simulate_command(int argc, char** argv) {
   request.slurm_site_options = site_options;
   request.periodic_interval = args.get_int("interval", 0, 0, 365LL * 86400);
   request.show_progress = args.has("progress");
+  request.dump_windows_dir = args.get("dump-windows", "");
   const RunOutcome run = run_checked(cluster, workload, request);
 
   print_header(cluster, workload, workload_spec, transformations, run, seed);

@@ -3,6 +3,8 @@
 #include <chrono>
 
 #include "cli/progress.hpp"
+#include "cli/window_dump.hpp"
+#include "util/error.hpp"
 #include "policy/registry.hpp"
 #include "sim/bind.hpp"
 
@@ -16,6 +18,14 @@ RunOutcome run_checked(const Cluster& cluster, const Workload& workload, const R
   outcome.scheduler_name = built.scheduler->name();
   outcome.effective_options = built.effective_options;
   outcome.site_options_used = built.site_options_used;
+  if (!request.dump_windows_dir.empty()) {
+    if (!window::observe_solves(*built.scheduler, {}))
+      throw InputError({"<command line>", 0}, "--dump-windows", request.dump_windows_dir,
+                       "only window schedulers solve windows (scheduler: " +
+                           outcome.scheduler_name + ")");
+    window::observe_solves(*built.scheduler,
+                           make_window_dumper(request.dump_windows_dir, outcome.scheduler_name));
+  }
 
   SimConfig config;
   config.periodic_interval = request.periodic_interval;

@@ -22,6 +22,7 @@ struct RunRequest {
   std::vector<OptionDefault> slurm_site_options;  // the Slurm model's defaults from slurm.conf
   Time periodic_interval = 0;
   bool show_progress = false;
+  std::string dump_windows_dir;  // non-empty: save every window solve there (window_dump.hpp)
 };
 
 struct RunOutcome {

@@ -14,6 +14,9 @@ class Budget {
   std::int64_t limit() const { return limit_; }
   // True once the effort limit (or, when set, the wall-clock cap) is reached.
   bool exhausted();
+  // True when `cost` more units stay within the effort limit: a step whose cost is known
+  // (or bounded) in advance starts only then, so it never takes the solve past the limit.
+  bool affordable(std::int64_t cost) const { return cost <= limit_ - effort_; }
   double elapsed_s() const;
 
  private:

@@ -18,6 +18,19 @@ void insert_in_order(const CompactProblem& problem, const std::vector<std::int32
   }
 }
 
+void insert_in_order_within(const CompactProblem& problem, const std::vector<std::int32_t>& order,
+                            Incumbent& incumbent, const Budget& budget) {
+  for (std::int32_t bid : order) {
+    const std::int32_t job = problem.job_of_bid[bid];
+    if (incumbent.bid_of_job[job] >= 0 || !problem.usable[bid]) continue;
+    if (!budget.affordable(2 * (static_cast<std::int64_t>(problem.use_count(bid)) + 1))) return;
+    if (!incumbent.ledger.fits(bid)) continue;
+    incumbent.ledger.take(bid);
+    incumbent.bid_of_job[job] = bid;
+    incumbent.objective += problem.value[bid];
+  }
+}
+
 std::vector<std::int32_t> order_by_descending(const std::vector<double>& key,
                                               std::int64_t& effort) {
   // Sorting (key, index) pairs in place is faster than an indirect comparison; ties by

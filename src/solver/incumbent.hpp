@@ -25,6 +25,11 @@ struct Incumbent {
 void insert_in_order(const CompactProblem& problem, const std::vector<std::int32_t>& order,
                      Incumbent& incumbent);
 
+// The same, but stops before the first fit test and take whose cost would pass the budget's
+// limit (the result is still feasible, only shorter).
+void insert_in_order_within(const CompactProblem& problem, const std::vector<std::int32_t>& order,
+                            Incumbent& incumbent, const Budget& budget);
+
 // Effort charged for sorting n items (n log n).
 std::int64_t sort_effort(std::size_t n);
 

@@ -30,6 +30,56 @@ constexpr double kLargeWindowBranchAndBoundShare = 0.05;
 constexpr double kWalkShare = 0.85;
 constexpr std::int32_t kSmallWindowJobs = 64;  // large-neighbourhood search stops at this total
 
+// Upper bounds of the effort of the fixed steps (what their code charges, summed over the
+// worst case), so that a step starts only when it cannot take the solve past the limit.
+std::int64_t use_total(const CompactProblem& p) {
+  return static_cast<std::int64_t>(p.use_node.size());
+}
+
+// density_keys + order_by_descending.
+std::int64_t density_order_cost(const CompactProblem& p) {
+  return use_total(p) + p.bid_count() + sort_effort(static_cast<std::size_t>(p.bid_count()));
+}
+
+// LagrangianDual's constructor.
+std::int64_t dual_setup_cost(const CompactProblem& p) {
+  return use_total(p) + static_cast<std::int64_t>(p.capacity.size());
+}
+
+// One dual iteration: evaluate, repair keys, order, greedy insertion (a fit test and a take
+// per bid), multiplier step; plus the phase's closing job estimate.
+std::int64_t dual_iteration_cost(const CompactProblem& p) {
+  return 4 * use_total(p) + 6 * static_cast<std::int64_t>(p.bid_count()) +
+         sort_effort(static_cast<std::size_t>(p.bid_count())) +
+         2 * static_cast<std::int64_t>(p.capacity.size()) + p.jobs;
+}
+
+std::int64_t usable_use_total(const CompactProblem& p) {
+  std::int64_t uses = 0;
+  for (std::int32_t b = 0; b < p.bid_count(); ++b)
+    if (p.usable[b]) uses += p.use_count(b);
+  return uses;
+}
+
+// LocalSearch's constructor (its node index over the usable bids' uses), exactly.
+std::int64_t search_setup_cost(const CompactProblem& p) {
+  return 2 * usable_use_total(p) + p.bid_count();
+}
+
+// price_bids, exactly.
+std::int64_t pricing_cost(const CompactProblem& p) { return use_total(p) + p.bid_count(); }
+
+// EjectionWalk's constructor and the ordering of its targets.
+std::int64_t walk_setup_cost(const CompactProblem& p) {
+  return p.bid_count() + sort_effort(static_cast<std::size_t>(p.bid_count())) +
+         sort_effort(static_cast<std::size_t>(p.jobs)) + p.jobs + p.nodes;
+}
+
+// NeighbourhoodSearch's constructor (its node index and per-job orders).
+std::int64_t neighbourhood_setup_cost(const CompactProblem& p) {
+  return 2 * usable_use_total(p) + sort_effort(static_cast<std::size_t>(p.bid_count()));
+}
+
 struct DualPhaseResult {
   double bound = std::numeric_limits<double>::infinity();
   std::vector<double> lambda;    // multipliers of the best bound
@@ -55,7 +105,10 @@ DualPhaseResult run_dual_phase(const CompactProblem& p, Budget& budget, std::int
   LagrangianDual dual(p, budget.effort());
   double theta = kInitialTheta;
   int stall = 0;
-  for (int iteration = 0; budget.spent() < effort_cap && !budget.exhausted(); ++iteration) {
+  const std::int64_t iteration_cost = dual_iteration_cost(p);
+  for (int iteration = 0; budget.spent() < effort_cap && !budget.exhausted() &&
+                          budget.affordable(iteration_cost);
+       ++iteration) {
     const double value = dual.evaluate();
     if (value < phase.bound - 1e-12) {
       phase.bound = value;
@@ -99,46 +152,61 @@ std::vector<std::int32_t> all_jobs(const CompactProblem& p) {
   return jobs;
 }
 
+// The start: greedy insertion by density (by bid index when even the density order is not
+// affordable), stopped before the limit.
+std::vector<std::int32_t> start_order(const CompactProblem& p, Budget& budget) {
+  if (budget.affordable(density_order_cost(p)))
+    return order_by_descending(density_keys(p, {}, budget.effort()), budget.effort());
+  std::vector<std::int32_t> order(static_cast<std::size_t>(p.bid_count()));
+  for (std::int32_t b = 0; b < p.bid_count(); ++b) order[b] = b;
+  return order;
+}
+
 }  // namespace
 
+// Every phase runs on the shares of `base` = min(limit, default), so a larger limit repeats
+// the default solve step for step and gives only the iterated local search (which keeps its
+// best) more effort: more effort is never worse than the default. Steps whose cost is known
+// in advance start only when affordable, so the limit is a cap (docs/solver.md).
 SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOptions& options) {
   if (auto defect = find_problem_defect(problem)) return defect_result(*defect);
   const std::int64_t limit = options.effort_limit > 0 ? options.effort_limit : kDefaultEffort;
+  const std::int64_t base = std::min(limit, kDefaultEffort);
   Budget budget(limit, options.time_limit_s);
   const CompactProblem p = compact(problem);
   Incumbent best(p, budget.effort());
-  insert_in_order(p, order_by_descending(density_keys(p, {}, budget.effort()), budget.effort()),
-                  best);
+  insert_in_order_within(p, start_order(p, budget), best, budget);
   double bound = best_bid_bound(p);
   auto open_gap = [&] { return bound - best.objective > optimality_tolerance(bound); };
-  auto until = [limit](double share) {
-    return static_cast<std::int64_t>(share * static_cast<double>(limit));
+  auto until = [base](double share) {
+    return static_cast<std::int64_t>(share * static_cast<double>(base));
   };
-  if (!open_gap()) return finish_result(problem, p, best.bid_of_job, bound, budget);
+  auto done = [&] { return finish_result(problem, p, best.bid_of_job, bound, budget); };
+  if (!open_gap() || !budget.affordable(dual_setup_cost(p))) return done();
   const DualPhaseResult dual = run_dual_phase(p, budget, until(kDualShare), best);
   bound = std::min(bound, dual.bound);
-  if (!open_gap()) return finish_result(problem, p, best.bid_of_job, bound, budget);
+  if (!open_gap() || !budget.affordable(search_setup_cost(p))) return done();
   LocalSearch search(p, budget);
   search.improve(best, until(kLocalSearchShare));
-  if (open_gap() && !dual.lambda.empty()) {
+  if (open_gap() && !dual.lambda.empty() && budget.affordable(pricing_cost(p))) {
     const PricedBids priced = price_bids(p, dual.lambda, budget.effort());
     const double share = p.jobs <= kSmallWindowJobs ? kSmallWindowBranchAndBoundShare
                                                     : kLargeWindowBranchAndBoundShare;
-    const std::int64_t cap = std::min(limit, budget.spent() + until(share));
+    const std::int64_t cap = std::min(base, budget.spent() + until(share));
     if (lagrangian_branch_and_bound(p, priced, all_jobs(p), budget, cap, best))
       bound = best.objective;  // the search completed: proven optimal
-    if (open_gap()) {
+    if (open_gap() && budget.affordable(walk_setup_cost(p))) {
       EjectionWalk walk(p, budget, options.seed);
       if (walk.improve(best, walk_targets(best, dual, budget), until(kWalkShare)))
         search.improve(best, until(kWalkShare));
     }
-    if (open_gap()) {
+    if (open_gap() && budget.affordable(neighbourhood_setup_cost(p))) {
       NeighbourhoodSearch neighbourhoods(p, priced.reduced, budget);
-      if (neighbourhoods.improve(best, limit)) search.improve(best, limit);
+      if (neighbourhoods.improve(best, base)) search.improve(best, base);
     }
   }
   if (open_gap()) search.iterate_with_kicks(best, options.seed, limit);
-  return finish_result(problem, p, best.bid_of_job, bound, budget);
+  return done();
 }
 
 }  // namespace hs::solver

@@ -62,4 +62,16 @@ MipResult solve_mip_cbc(const MipModel& model, double time_limit_s, double grace
 #endif
 }
 
+std::optional<std::string> write_mip_file(const MipModel& model, const std::string& path,
+                                          MipFileFormat format) {
+#ifndef HETSCHED_HAVE_CBC
+  (void)model, (void)path, (void)format;
+  return "this build has no CBC backend (its COIN-OR writers write LP and MPS files)";
+#else
+  if (auto defect = find_model_defect(model)) return "malformed MIP model: " + *defect;
+  if (!write_mip_file_with_cbc(model, path, format)) return "cannot write " + path;
+  return std::nullopt;
+#endif
+}
+
 }  // namespace hs::solver

@@ -38,6 +38,12 @@ std::optional<std::string> find_model_defect(const MipModel& model) {
   }
   for (std::size_t r = 0; r < model.rows.size(); ++r)
     if (auto defect = find_row_defect(model, r)) return defect;
+  if (!model.column_names.empty() && model.column_names.size() != model.columns.size())
+    return "column_names has " + std::to_string(model.column_names.size()) + " names for " +
+           std::to_string(model.columns.size()) + " columns";
+  if (!model.row_names.empty() && model.row_names.size() != model.rows.size())
+    return "row_names has " + std::to_string(model.row_names.size()) + " names for " +
+           std::to_string(model.rows.size()) + " rows";
   return std::nullopt;
 }
 
@@ -55,6 +61,7 @@ MipModel window_to_mip(const WindowProblem& problem) {
       for (std::int32_t d = 0; d < problem.dims; ++d)
         if (use.amount[d] > problem.cap(use.node, d)) column.upper = 0.0;
     model.columns.push_back(column);
+    model.column_names.push_back("b" + std::to_string(b) + "_j" + std::to_string(bid.job));
     bids_of_job[bid.job].push_back(static_cast<std::int32_t>(b));
     for (const NodeUse& use : bid.uses)
       for (std::int32_t d = 0; d < problem.dims; ++d)
@@ -64,18 +71,22 @@ MipModel window_to_mip(const WindowProblem& problem) {
           row.coefficients.push_back(use.amount[d]);
         }
   }
-  for (auto& bids : bids_of_job) {
+  for (std::size_t j = 0; j < bids_of_job.size(); ++j) {
+    const auto& bids = bids_of_job[j];
     if (bids.size() < 2) continue;
     MipRow row;
     row.columns = bids;
     row.coefficients.assign(bids.size(), 1.0);
     row.upper = 1.0;
     model.rows.push_back(std::move(row));
+    model.row_names.push_back("job" + std::to_string(j));
   }
   for (std::size_t e = 0; e < entries; ++e) {
     if (capacity_rows[e].columns.empty()) continue;
     capacity_rows[e].upper = problem.capacity[e];
     model.rows.push_back(std::move(capacity_rows[e]));
+    model.row_names.push_back("cap_n" + std::to_string(e / problem.dims) + "_d" +
+                              std::to_string(e % problem.dims));
   }
   return model;
 }

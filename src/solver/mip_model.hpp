@@ -32,6 +32,9 @@ struct MipModel {
   bool maximize = true;
   std::vector<MipColumn> columns;
   std::vector<MipRow> rows;
+  // Optional names for LP/MPS files (empty, or one per column / row).
+  std::vector<std::string> column_names;
+  std::vector<std::string> row_names;
 };
 
 struct MipResult {
@@ -50,8 +53,17 @@ std::optional<std::string> find_model_defect(const MipModel& model);
 
 // The window problem as a MIP: one binary per bid (fixed to 0 when the bid cannot fit the
 // empty cluster), "at most one bid" rows for jobs with two or more bids, one capacity row
-// per (node, dimension) that some bid draws on.
+// per (node, dimension) that some bid draws on. Names: column "b<bid>_j<job>", rows
+// "job<job>" and "cap_n<node>_d<dimension>".
 MipModel window_to_mip(const WindowProblem& problem);
+
+// The model as an LP or MPS file for other solvers, written by COIN-OR's own writers (CBC
+// builds only). Both formats state a minimisation: a maximising model is written with its
+// objective negated (the file's optimum is minus the model's). nullopt when written, else
+// why not (no CBC backend, malformed model, I/O).
+enum class MipFileFormat { Lp, Mps };
+std::optional<std::string> write_mip_file(const MipModel& model, const std::string& path,
+                                          MipFileFormat format);
 
 // Worst violation of rows, bounds and integrality (0 when feasible); a cheap independent
 // check for solutions coming back from a backend.

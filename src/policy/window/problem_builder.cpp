@@ -39,6 +39,14 @@ void fill_capacity(const DimensionLayout& l, const FreeArrays& f, const Reservat
 
 }  // namespace
 
+std::vector<std::string> dimension_names(const DimensionLayout& l, const Cluster& cluster) {
+  std::vector<std::string> names{"cores"};
+  for (int t = 0; t < l.gres_types; ++t) names.push_back(cluster.gres_types[t]);
+  if (l.memory) names.push_back("memory_mb");
+  for (int d = 0; d < l.future_dims; ++d) names.push_back(names[d] + "@reservation");
+  return names;
+}
+
 solver::WindowProblem build_problem(const ProblemInput& in) {
   const DimensionLayout& l = *in.layout;
   solver::WindowProblem p;

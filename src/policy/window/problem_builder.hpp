@@ -28,6 +28,10 @@ struct DimensionLayout {
 
 DimensionLayout make_layout(const Cluster& cluster, bool with_reservation);
 
+// Names of the problem's dimensions in build_problem's order: "cores", the gres types,
+// "memory_mb" when modelled, then the reservation's dimensions as "<name>@reservation".
+std::vector<std::string> dimension_names(const DimensionLayout& layout, const Cluster& cluster);
+
 struct ProblemInput {
   const DimensionLayout* layout = nullptr;
   const FreeArrays* free = nullptr;

@@ -309,6 +309,7 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   solver::SolveResult r = solver_->solve(problem, opt);
   stats.solve_seconds += r.seconds;
   stats.solves += 1;
+  if (solve_observer_) report_solve(pass, problem, r, stats);
   stats.bids = static_cast<int>(cands.size());
   const bool has_solution = r.call == solver::CallStatus::Ok &&
                             (r.status == solver::SolveStatus::Optimal ||
@@ -326,6 +327,17 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
     r.solution.bid_of_job.assign(pass.window.size(), -1);
   }
   return r;
+}
+
+void WindowScheduler::report_solve(const Pass& pass, const solver::WindowProblem& problem,
+                                   const solver::SolveResult& result, const PassStats& stats) const {
+  SolveRecord record{static_cast<std::int64_t>(stats_.size()), stats.now, stats.solves,
+                     config_.solver, config_.solver_effort, config_.solver_time_limit,
+                     &problem, &result, dimension_names(pass.layout, *pass.view->cluster),
+                     {}, {}};
+  for (const Node& node : pass.view->cluster->nodes) record.node_names.push_back(node.name);
+  for (const Job* job : pass.jobs) record.job_ids.push_back(std::to_string(job->id));
+  solve_observer_(record);
 }
 
 namespace {
@@ -367,6 +379,7 @@ std::vector<Candidate> WindowScheduler::solve_ipsched(const Pass& pass, PassStat
     initial_columns(pass.free, pass.window, pass.masks, pool);
   }
   std::vector<Candidate> best;
+  double best_objective = -1.0;
   for (int round = 0;; ++round) {
     if (pool.columns().empty()) return {};
     const auto vals = values(pass, pool.columns());
@@ -377,7 +390,12 @@ std::vector<Candidate> WindowScheduler::solve_ipsched(const Pass& pass, PassStat
       window_now_ = std::max(1, window_now_ / 2);
       return {};
     }
-    best = winners_of(pool.columns(), r.solution);
+    // The pool only grows, so an earlier round's answer is still feasible: a round whose
+    // (heuristic) answer is worse does not replace it.
+    if (r.solution.objective >= best_objective) {
+      best_objective = r.solution.objective;
+      best = winners_of(pool.columns(), r.solution);
+    }
     if (round >= config_.pricing_rounds || config_.exhaustive_columns) break;
     FreeArrays residual = pass.free;
     for (const Candidate& c : best) residual.take(c, pass.window[c.slot]);

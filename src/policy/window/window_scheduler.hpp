@@ -61,6 +61,8 @@ class WindowScheduler : public Scheduler {
   // e.g. bench_captured_windows); decisions are unaffected.
   using ProblemObserver = std::function<void(const solver::WindowProblem&)>;
   void observe_problems(ProblemObserver observer) { observer_ = std::move(observer); }
+  // Called after every solver call with the problem and the solver's answer.
+  void observe_solves(SolveObserver observer) { solve_observer_ = std::move(observer); }
 
  private:
   struct Pass;
@@ -88,6 +90,8 @@ class WindowScheduler : public Scheduler {
   std::vector<Candidate> solve_auction(const Pass& pass, PassStats& stats);
   std::vector<Candidate> solve_ipsched(const Pass& pass, PassStats& stats);
   bool limit_hit(const solver::SolveResult& r) const;
+  void report_solve(const Pass& pass, const solver::WindowProblem& problem,
+                    const solver::SolveResult& result, const PassStats& stats) const;
 
   std::string name_;
   WindowConfig config_;
@@ -98,6 +102,7 @@ class WindowScheduler : public Scheduler {
   int window_now_;  // IPSCHED halves it after a time-out
   std::vector<PassStats> stats_;
   ProblemObserver observer_;
+  SolveObserver solve_observer_;
   // Key of the last pass when it started nothing: an identical pass would start nothing again.
   std::optional<PassKey> idle_key_;
   Time quiet_until_ = kNoTime;  // with idle_key_: when the key can next change without events

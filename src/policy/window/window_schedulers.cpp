@@ -121,5 +121,11 @@ const std::vector<PassStats>& pass_stats(const Scheduler& scheduler) {
   return w ? w->stats() : none;
 }
 
+bool observe_solves(Scheduler& scheduler, SolveObserver observer) {
+  auto* w = dynamic_cast<WindowScheduler*>(&scheduler);
+  if (w) w->observe_solves(std::move(observer));
+  return w != nullptr;
+}
+
 }  // namespace window
 }  // namespace hs

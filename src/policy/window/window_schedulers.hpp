@@ -3,12 +3,14 @@
 // (ch. 4), AUCSCHED2 (ch. 5) and AUCSCHED3 (ch. 6). docs/window-schedulers.md lists every
 // option with its default.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sim/scheduler.hpp"
+#include "solver/window_problem.hpp"
 #include "util/params.hpp"
 
 namespace hs {
@@ -39,6 +41,27 @@ struct PassStats {
 
 // Passes recorded by a window scheduler (empty for any other scheduler).
 const std::vector<PassStats>& pass_stats(const Scheduler& scheduler);
+
+// One call of the window solver during a pass, with the problem it was given and what the
+// configured solver answered (before any check or greedy fallback).
+struct SolveRecord {
+  std::int64_t pass = 0;  // 0-based pass index (the pass's position in pass_stats)
+  Time now = 0;           // simulated time of the pass
+  int solve = 1;          // 1-based solver call within the pass
+  std::string solver;     // the configured solver's name
+  std::int64_t effort_limit = 0;
+  double time_limit_s = 0.0;
+  const solver::WindowProblem* problem = nullptr;
+  const solver::SolveResult* result = nullptr;
+  std::vector<std::string> dimension_names;  // see problem_builder.hpp
+  std::vector<std::string> node_names;       // the cluster's, by problem node
+  std::vector<std::string> job_ids;          // the window's jobs' ids, by problem job
+};
+using SolveObserver = std::function<void(const SolveRecord&)>;
+
+// Calls `observer` after every solver call of a window scheduler (decisions are
+// unaffected). False, and nothing registered, for any other scheduler.
+bool observe_solves(Scheduler& scheduler, SolveObserver observer);
 
 }  // namespace window
 }  // namespace hs

@@ -1,6 +1,9 @@
 #include "solver/cbc/cbc_direct.hpp"
 
 #include <Cbc_C_Interface.h>
+#include <CoinLpIO.hpp>
+#include <CoinMpsIO.hpp>
+#include <CoinPackedMatrix.hpp>
 
 #include <algorithm>
 #include <cfloat>
@@ -61,6 +64,10 @@ void load(Cbc_Model* cbc, const MipModel& model) {
   for (std::size_t c = 0; c < model.columns.size(); ++c)
     if (model.columns[c].integer) Cbc_setInteger(cbc, static_cast<int>(c));
   Cbc_setObjSense(cbc, model.maximize ? -1.0 : 1.0);
+  for (std::size_t c = 0; c < model.column_names.size(); ++c)
+    Cbc_setColName(cbc, static_cast<int>(c), model.column_names[c].c_str());
+  for (std::size_t r = 0; r < model.row_names.size(); ++r)
+    Cbc_setRowName(cbc, static_cast<int>(r), model.row_names[r].c_str());
 }
 
 void read_answer(Cbc_Model* cbc, const MipModel& model, MipResult& result) {
@@ -97,6 +104,88 @@ MipResult solve_mip_cbc_in_process(const MipModel& model, double time_limit_s) {
   Cbc_deleteModel(cbc);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+
+}  // namespace hs::solver
+
+namespace hs::solver {
+
+namespace {
+
+// The model in the form COIN-OR's file writers take: a column-ordered matrix, bounds and an
+// objective to minimise (a maximisation is written as the minimisation of its negation).
+struct CoinForm {
+  CoinPackedMatrix matrix;
+  std::vector<double> col_lb, col_ub, obj, row_lb, row_ub;
+  std::vector<char> integer;
+};
+
+CoinForm coin_form(const MipModel& model) {
+  CoinForm f;
+  const ColumnMajor m = to_column_major(model);
+  std::vector<int> lengths;
+  for (std::size_t c = 0; c < model.columns.size(); ++c)
+    lengths.push_back(static_cast<int>(m.start[c + 1] - m.start[c]));
+  f.matrix = CoinPackedMatrix(true, static_cast<int>(model.rows.size()),
+                              static_cast<int>(model.columns.size()), m.start.back(),
+                              m.value.data(), m.index.data(), m.start.data(), lengths.data());
+  for (const MipColumn& c : model.columns) {
+    f.col_lb.push_back(finite_or_huge(c.lower));
+    f.col_ub.push_back(finite_or_huge(c.upper));
+    f.obj.push_back(model.maximize ? -c.objective : c.objective);
+    f.integer.push_back(c.integer ? 1 : 0);
+  }
+  for (const MipRow& r : model.rows) {
+    f.row_lb.push_back(finite_or_huge(r.lower));
+    f.row_ub.push_back(finite_or_huge(r.upper));
+  }
+  return f;
+}
+
+std::vector<std::string> names_or_default(const std::vector<std::string>& names, std::size_t n,
+                                          const char* prefix) {
+  if (names.size() == n) return names;
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back(prefix + std::to_string(i));
+  return out;
+}
+
+bool write_mps(const MipModel& model, const CoinForm& f, const std::string& path) {
+  CoinMpsIO writer;
+  writer.messageHandler()->setLogLevel(0);
+  // The C-string overload: CoinUtils 2.11's std::vector<std::string> one leaks its arrays.
+  const std::vector<std::string> cols = names_or_default(model.column_names, model.columns.size(), "x");
+  const std::vector<std::string> rows = names_or_default(model.row_names, model.rows.size(), "r");
+  std::vector<const char*> col_ptrs, row_ptrs;
+  for (const std::string& n : cols) col_ptrs.push_back(n.c_str());
+  for (const std::string& n : rows) row_ptrs.push_back(n.c_str());
+  writer.setMpsData(f.matrix, DBL_MAX, f.col_lb.data(), f.col_ub.data(), f.obj.data(),
+                    f.integer.data(), f.row_lb.data(), f.row_ub.data(), col_ptrs.data(),
+                    row_ptrs.data());
+  return writer.writeMps(path.c_str(), 0, 1) == 0;  // uncompressed, extra accuracy
+}
+
+bool write_lp(const MipModel& model, const CoinForm& f, const std::string& path) {
+  CoinLpIO writer;
+  writer.messageHandler()->setLogLevel(0);
+  writer.setLpDataWithoutRowAndColNames(f.matrix, f.col_lb.data(), f.col_ub.data(), f.obj.data(),
+                                        f.integer.data(), f.row_lb.data(), f.row_ub.data());
+  std::vector<std::string> rows = names_or_default(model.row_names, model.rows.size(), "r");
+  rows.push_back("value");
+  const std::vector<std::string> cols = names_or_default(model.column_names, model.columns.size(), "x");
+  std::vector<const char*> row_ptrs, col_ptrs;
+  for (const std::string& n : rows) row_ptrs.push_back(n.c_str());
+  for (const std::string& n : cols) col_ptrs.push_back(n.c_str());
+  writer.setLpDataRowAndColNames(row_ptrs.data(), col_ptrs.data());
+  constexpr int kAcross = 8, kDecimals = 15;
+  return writer.writeLp(path.c_str(), 1e-12, kAcross, kDecimals, true) == 0;
+}
+
+}  // namespace
+
+bool write_mip_file_with_cbc(const MipModel& model, const std::string& path, MipFileFormat format) {
+  const CoinForm form = coin_form(model);
+  return format == MipFileFormat::Lp ? write_lp(model, form, path) : write_mps(model, form, path);
 }
 
 }  // namespace hs::solver
