@@ -9,10 +9,6 @@ namespace hs {
 
 namespace {
 
-bool ran(const JobRecord& r) {
-  return r.status == JobStatus::Completed || r.status == JobStatus::Killed;
-}
-
 struct Sums {
   std::int64_t jobs = 0;
   double wait = 0, bsld = 0;
@@ -56,7 +52,7 @@ Fairness measure_fairness(const Cluster& cluster, const Workload& workload,
   const std::int64_t total_cores = cluster.total_cores();
   for (std::size_t j = 0; j < workload.jobs.size(); ++j) {
     const JobRecord& r = result.records[j];
-    if (!ran(r)) continue;
+    if (!job_ran(r)) continue;
     const Job& job = workload.jobs[j];
     const JobTiming t = job_timing(job, r);
     by_user[job.user].add(t);

@@ -14,6 +14,10 @@ const char* status_name(JobStatus status) {
   return "unknown";
 }
 
+bool job_ran(const JobRecord& r) {
+  return r.status == JobStatus::Completed || r.status == JobStatus::Killed;
+}
+
 int fragmentation(const Allocation& alloc) {
   int blocks = 0;
   for (std::size_t i = 0; i < alloc.shares.size(); ++i)

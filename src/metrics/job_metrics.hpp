@@ -12,6 +12,9 @@ namespace hs {
 
 const char* status_name(JobStatus status);  // "completed", "killed", "rejected", "stalled"
 
+// The job started: completed or killed (every per-job measure counts only these).
+bool job_ran(const JobRecord& record);
+
 // Number of maximal runs of consecutive node indices (1 for a contiguous block).
 int fragmentation(const Allocation& alloc);
 

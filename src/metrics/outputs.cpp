@@ -49,7 +49,7 @@ void write_job_row(std::ostream& out, const Cluster& cluster, const Job& job,
                    const JobRecord& rec) {
   out << job.id << ',' << csv_field(job.name) << ',' << csv_field(job.user) << ','
       << csv_field(job.partition) << ',' << job.submit << ',';
-  const bool ran = rec.status == JobStatus::Completed || rec.status == JobStatus::Killed;
+  const bool ran = job_ran(rec);
   if (ran) {
     const JobTiming t = job_timing(job, rec);
     out << rec.start << ',' << rec.end << ',' << t.wait << ',' << t.run << ',';

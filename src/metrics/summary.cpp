@@ -11,10 +11,6 @@ namespace hs {
 
 namespace {
 
-bool ran(const JobRecord& r) {
-  return r.status == JobStatus::Completed || r.status == JobStatus::Killed;
-}
-
 double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
 void count_statuses(const Workload& workload, const SimResult& result, Summary& s) {
@@ -33,7 +29,7 @@ void count_statuses(const Workload& workload, const SimResult& result, Summary& 
 void time_frame(const Workload& workload, const SimResult& result, Summary& s) {
   bool any = false;
   for (std::size_t j = 0; j < workload.jobs.size(); ++j) {
-    if (!ran(result.records[j])) continue;
+    if (!job_ran(result.records[j])) continue;
     s.first_submit = any ? std::min(s.first_submit, workload.jobs[j].submit)
                          : workload.jobs[j].submit;
     s.last_end = any ? std::max(s.last_end, result.records[j].end) : result.records[j].end;
@@ -50,7 +46,7 @@ void utilization(const Cluster& cluster, const Workload& workload, const SimResu
   std::vector<double> gres_seconds(cluster.gres_types.size(), 0.0);
   for (std::size_t j = 0; j < workload.jobs.size(); ++j) {
     const JobRecord& r = result.records[j];
-    if (!ran(r)) continue;
+    if (!job_ran(r)) continue;
     const Job& job = workload.jobs[j];
     const double held = static_cast<double>(r.end - r.start);
     work += static_cast<double>(std::min(job.run_time, job.req.time_limit)) * job.req.ntasks;
@@ -88,7 +84,7 @@ void per_job(const Cluster& cluster, const Workload& workload, const SimResult& 
   const MinNodesPossible min_nodes(cluster);
   for (std::size_t j = 0; j < workload.jobs.size(); ++j) {
     const JobRecord& r = result.records[j];
-    if (!ran(r)) continue;
+    if (!job_ran(r)) continue;
     const Job& job = workload.jobs[j];
     const JobTiming t = job_timing(job, r);
     wait.push_back(static_cast<double>(t.wait));

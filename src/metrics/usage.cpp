@@ -1,5 +1,7 @@
 #include "metrics/usage.hpp"
 
+#include "metrics/job_metrics.hpp"
+
 #include <algorithm>
 
 namespace hs {
@@ -25,7 +27,7 @@ void apply(UsagePoint& p, const Change& c) {
 std::vector<UsagePoint> usage_series(const SimResult& result) {
   std::vector<Change> changes;
   for (const JobRecord& r : result.records) {
-    const bool ran = r.status == JobStatus::Completed || r.status == JobStatus::Killed;
+    const bool ran = job_ran(r);
     if (!ran || r.end <= r.start) continue;
     changes.push_back({r.start, +1, &r.alloc});
     changes.push_back({r.end, -1, &r.alloc});
