@@ -16,7 +16,8 @@ namespace {
 
 class LineReader {
  public:
-  LineReader(const std::string& source, long line) : where_{source, line} {}
+  LineReader(const std::string& source, long line, HostlistBudget& budget)
+      : where_{source, line}, budget_(budget) {}
 
   std::int64_t integer(const Field& f, std::int64_t lo) const {
     std::int64_t v = 0;
@@ -110,7 +111,7 @@ class LineReader {
 
   std::vector<std::string> hosts(const Field& f) const {
     if (f.value.empty() || f.value == "(null)") return {};
-    return expand_hostlist(f.value, where_);
+    return expand_hostlist(f.value, where_, budget_);
   }
 
   const InputLocation& where() const { return where_; }
@@ -127,6 +128,7 @@ class LineReader {
 
  private:
   InputLocation where_;
+  HostlistBudget& budget_;
 };
 
 void apply_field(const LineReader& in, const Field& f, LiveJob& job) {
@@ -191,8 +193,9 @@ std::int64_t parse_slurm_timestamp(std::string_view text) {
 
 std::vector<LiveJob> parse_scontrol_jobs(std::string_view text, const std::string& source) {
   std::vector<LiveJob> jobs;
+  HostlistBudget budget;
   for_each_record(text, [&](long line, const std::vector<Field>& fields) {
-    const LineReader in(source, line);
+    const LineReader in(source, line, budget);
     LiveJob job;
     for (const Field& f : fields) apply_field(in, f, job);
     if (job.id == 0) throw InputError(in.where(), "JobId", "", "line has no JobId");

@@ -89,6 +89,7 @@ std::vector<LiveNode> parse_scontrol_nodes(std::string_view text, const std::str
 std::vector<LiveReservation> parse_scontrol_reservations(std::string_view text,
                                                          const std::string& source) {
   std::vector<LiveReservation> reservations;
+  HostlistBudget budget;
   for_each_record(text, [&](long line, const std::vector<Field>& fields) {
     const InputLocation where{source, line};
     LiveReservation r;
@@ -97,7 +98,7 @@ std::vector<LiveReservation> parse_scontrol_reservations(std::string_view text,
       if (f.key == "ReservationName") r.name = f.value;
       else if (f.key == "Flags") r.flags = f.value;
       else if (f.key == "Nodes" && f.value != "(null)" && !f.value.empty())
-        r.nodes = expand_hostlist(f.value, where);
+        r.nodes = expand_hostlist(f.value, where, budget);
       else if (f.key == "StartTime" || f.key == "EndTime") {
         const std::int64_t t = parse_slurm_timestamp(f.value);
         if (t < 0) throw InputError(where, f.key, f.value, "expected YYYY-MM-DDTHH:MM:SS");

@@ -1,5 +1,6 @@
 #include "io/hostlist.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 
@@ -19,13 +20,14 @@ struct Segment {
 
 class HostlistParser {
  public:
-  HostlistParser(std::string_view text, const InputLocation& where)
-      : text_(text), where_(where) {}
+  HostlistParser(std::string_view text, const InputLocation& where, std::size_t max_hosts)
+      : text_(text), where_(where), max_hosts_(max_hosts) {}
 
   std::vector<std::string> expand() {
     std::vector<std::string> hosts;
     for (std::string_view item : split_top_level()) {
       const std::vector<Segment> segments = parse_item(item);
+      check_name_length(segments);
       add_to_total(combination_count(segments));
       append_combinations(segments, 0, "", hosts);
     }
@@ -35,6 +37,12 @@ class HostlistParser {
  private:
   [[noreturn]] void fail(const std::string& problem) const {
     throw InputError(where_, "hostlist", std::string(text_), problem);
+  }
+
+  [[noreturn]] void fail_too_many() const {
+    if (max_hosts_ == kMaxHostlistHosts) fail("expression names more than 1000000 hosts");
+    fail("the input's host lists name more than " + std::to_string(kMaxHostlistHosts) +
+         " hosts together");
   }
 
   std::vector<std::string_view> split_top_level() const {
@@ -120,19 +128,32 @@ class HostlistParser {
     return value;
   }
 
+  // Host names are short (DNS allows 253 characters); a longer one is garbage, and a long
+  // name multiplied by a large range would fill memory.
+  void check_name_length(const std::vector<Segment>& segments) const {
+    std::size_t longest = 0;
+    for (const Segment& s : segments) {
+      std::size_t widest = s.literal.size();
+      for (const std::string& choice : s.choices) widest = std::max(widest, choice.size());
+      longest += widest;
+    }
+    if (longest > kMaxHostNameLength)
+      fail("host name longer than " + std::to_string(kMaxHostNameLength) + " characters");
+  }
+
   std::size_t combination_count(const std::vector<Segment>& segments) const {
     std::size_t count = 1;
     for (const Segment& s : segments) {
       if (s.choices.empty()) continue;
       count *= s.choices.size();
-      if (count > kMaxHostlistHosts) fail("expression names more than 1000000 hosts");
+      if (count > max_hosts_) fail_too_many();
     }
     return count;
   }
 
   void add_to_total(std::size_t count) {
     total_ += count;
-    if (total_ > kMaxHostlistHosts) fail("expression names more than 1000000 hosts");
+    if (total_ > max_hosts_) fail_too_many();
   }
 
   void append_combinations(const std::vector<Segment>& segments, std::size_t k,
@@ -151,6 +172,7 @@ class HostlistParser {
 
   std::string_view text_;
   const InputLocation& where_;
+  std::size_t max_hosts_;
   std::size_t total_ = 0;
 };
 
@@ -235,7 +257,14 @@ std::string compress_hostlist(const std::vector<std::string>& names) {
 }
 
 std::vector<std::string> expand_hostlist(std::string_view text, const InputLocation& where) {
-  return HostlistParser(text, where).expand();
+  return HostlistParser(text, where, kMaxHostlistHosts).expand();
+}
+
+std::vector<std::string> expand_hostlist(std::string_view text, const InputLocation& where,
+                                         HostlistBudget& budget) {
+  std::vector<std::string> hosts = HostlistParser(text, where, budget.remaining()).expand();
+  budget.spend(hosts.size());
+  return hosts;
 }
 
 }  // namespace hs

@@ -12,11 +12,28 @@
 namespace hs {
 
 inline constexpr std::size_t kMaxHostlistHosts = 1'000'000;
+inline constexpr std::size_t kMaxHostNameLength = 255;
 
 // Names in the order written. InputError (field "hostlist") for reversed ranges,
-// unbalanced or nested brackets, empty items, non-numeric bracket items, and expressions
-// naming more than kMaxHostlistHosts hosts.
+// unbalanced or nested brackets, empty items, non-numeric bracket items, names longer than
+// kMaxHostNameLength and expressions naming more than kMaxHostlistHosts hosts.
 std::vector<std::string> expand_hostlist(std::string_view text, const InputLocation& where);
+
+// What all the host lists of one input may name together. A listing of many lines, each
+// just under the per-expression cap, would otherwise expand to billions of names.
+class HostlistBudget {
+ public:
+  explicit HostlistBudget(std::size_t max_hosts = kMaxHostlistHosts) : remaining_(max_hosts) {}
+  std::size_t remaining() const { return remaining_; }
+  void spend(std::size_t hosts) { remaining_ -= hosts; }
+
+ private:
+  std::size_t remaining_;
+};
+
+// As above, naming at most budget.remaining() hosts (InputError otherwise), and spends them.
+std::vector<std::string> expand_hostlist(std::string_view text, const InputLocation& where,
+                                         HostlistBudget& budget);
 
 // The inverse, as Slurm prints node lists: names sharing a prefix and followed by a number
 // become one bracket group, runs of consecutive numbers a range, in the order given

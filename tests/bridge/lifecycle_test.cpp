@@ -105,6 +105,13 @@ TEST(SlurmNodes, ReadsTheLabsNodeStatesAndReservations) {
   EXPECT_TRUE(parse_scontrol_reservations("No reservations in the system\n", "r").empty());
   EXPECT_THROW(parse_scontrol_nodes("State=IDLE\n", "n"), InputError);
   EXPECT_THROW(parse_scontrol_reservations("ReservationName=x StartTime=soon EndTime=x\n", "r"), InputError);
+  // Each line is under the per-expression cap; together they are not (a fuzzer's find:
+  // unbounded, such a listing expanded for minutes).
+  std::string many;
+  for (int i = 0; i < 3; ++i)
+    many += "ReservationName=r" + std::to_string(i) +
+            " StartTime=2026-01-01T00:00:00 EndTime=2026-01-01T01:00:00 Nodes=n[1-400000]\n";
+  EXPECT_THROW(parse_scontrol_reservations(many, "r"), InputError);
 }
 
 TEST(JobLifecycle, PhasesReadFromSlurm) {

@@ -108,5 +108,26 @@ TEST(HostlistCompress, RoundTripsThroughExpand) {
   }
 }
 
+TEST(Hostlist, OverlongNamesAreRefused) {
+  const std::string long_prefix(250, 'n');
+  EXPECT_EQ(expand(long_prefix + "[1-99]").size(), 99u);  // 252 characters
+  EXPECT_THROW(expand(long_prefix + "[1-999999]"), InputError);
+  EXPECT_THROW(expand(std::string(256, 'x')), InputError);
+}
+
+TEST(Hostlist, BudgetCapsWhatSeveralListsNameTogether) {
+  HostlistBudget budget(10);
+  EXPECT_EQ(expand_hostlist("n[1-6]", {"f", 1}, budget).size(), 6u);
+  EXPECT_EQ(budget.remaining(), 4u);
+  EXPECT_EQ(expand_hostlist("n[7-10]", {"f", 2}, budget).size(), 4u);
+  try {
+    expand_hostlist("n11", {"f", 3}, budget);
+    FAIL() << "an exhausted budget must refuse more hosts";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_NE(e.problem().find("together"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace hs
