@@ -8,6 +8,7 @@
 #include "cli/run_setup.hpp"
 #include "cli/single_run.hpp"
 #include "cli/version.hpp"
+#include "cli/window_passes_csv.hpp"
 #include "metrics/outputs.hpp"
 #include "metrics/run_manifest.hpp"
 #include "util/memory_usage.hpp"
@@ -87,6 +88,10 @@ void print_window_passes(const RunOutcome& run) {
               static_cast<long long>(w.timeouts), static_cast<long long>(w.fallbacks),
               static_cast<long long>(w.rejected_proposals));
   if (!w.first_problem.empty()) std::printf("           first refusal: %s\n", w.first_problem.c_str());
+  std::printf("bound      gap to the solver's proven bound per solved window p50 %.2f %%, p95 "
+              "%.2f %%, max %.2f %%; %lld of %lld proven optimal (passes.csv)\n",
+              100 * w.gap_p50, 100 * w.gap_p95, 100 * w.gap_max,
+              static_cast<long long>(w.proven), static_cast<long long>(w.solved));
 }
 
 RunManifest manifest_of(const Cluster& cluster, const Workload& workload,
@@ -153,10 +158,12 @@ int run_simulate_command(int argc, char** argv) {
   print_unrun_jobs(run);
   print_window_passes(run);
   write_run_outputs(out_dir, cluster, run.bound, run.result, run.summary);
+  if (run.window_passes) write_window_passes_csv(out_dir + "/passes.csv", run.window_pass_stats);
   write_run_manifest(out_dir, manifest_of(cluster, workload, workload_spec, transformations, run,
                                           seed, argc, argv));
   std::cout << "\noutputs    " << out_dir
-            << "/ (jobs.csv summary.csv summary.json queue.csv usage.csv run.json)\n";
+            << "/ (jobs.csv summary.csv summary.json queue.csv usage.csv run.json"
+            << (run.window_passes ? " passes.csv" : "") << ")\n";
   std::printf("wall time  %.3f s (%.0f jobs/s)\nmemory     peak resident %.0f MiB\n",
               run.wall_seconds, run.wall_seconds > 0 ? workload.jobs.size() / run.wall_seconds : 0.0,
               peak_resident_mib());

@@ -38,6 +38,7 @@ RunOutcome run_checked(const Cluster& cluster, const Workload& workload, const R
 
   const auto& passes = window::pass_stats(*built.scheduler);
   if (!passes.empty()) outcome.window_passes = window::summarize_passes(passes);
+  outcome.window_pass_stats = passes;
   outcome.check = check_run(cluster, outcome.bound, outcome.result);
   outcome.summary = summarize(cluster, outcome.bound, outcome.result);
   return outcome;

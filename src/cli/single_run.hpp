@@ -35,6 +35,7 @@ struct RunOutcome {
   CheckReport check;
   double wall_seconds = 0.0;
   std::optional<window::PassSummary> window_passes;  // window schedulers only
+  std::vector<window::PassStats> window_pass_stats;   // the same, pass by pass
 };
 
 // `workload` is copied and bound to `cluster` here.

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,9 @@ TEST(SolveCommand, EverySolverAgreesOnTheExample) {
   for (const std::string& name : solver::window_solver_names()) {
     const Outcome o = run({"solve", kExample, "--solver", name});
     ASSERT_EQ(o.code, kExitOk) << name << o.err;
-    if (name != "greedy") EXPECT_EQ(field_value(o.out, "objective  "), 6.0) << name << o.out;
+    if (name != "greedy") {
+      EXPECT_EQ(field_value(o.out, "objective  "), 6.0) << name << o.out;
+    }
   }
 }
 
@@ -122,6 +125,29 @@ TEST(SolveCommand, ExportedModelsHaveTheSameOptimumUnderCbc) {
   }
 }
 
+// passes.csv of the replay in dir/out: as many solver calls as windows were saved, every
+// answer at or below its bound, and the same bytes from the second replay (dir/out2).
+void expect_pass_table_matches(const std::string& dir, std::size_t saved_windows) {
+  const std::string table = read_file(dir + "/out/passes.csv");
+  EXPECT_EQ(read_file(dir + "/out2/passes.csv"), table);
+  std::istringstream lines(table);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line.rfind("pass,time,window,bids,solves,started,objective,bound,gap,proven", 0), 0u);
+  std::size_t solves = 0;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    ASSERT_GE(cells.size(), 10u) << line;
+    solves += std::stoul(cells[4]);
+    if (cells[4] == "0") continue;
+    EXPECT_LE(std::stod(cells[6]), std::stod(cells[7]) * (1 + 1e-9)) << line;
+    EXPECT_GE(std::stod(cells[8]), 0.0) << line;
+  }
+  EXPECT_EQ(solves, saved_windows);
+}
+
 // Every window of a replay, saved and solved again, gives the replay's objective.
 void expect_dumped_windows_reproduce(const std::string& scheduler, const std::string& name) {
   const std::string dir = temp_dir("dump-" + name);
@@ -159,6 +185,7 @@ void expect_dumped_windows_reproduce(const std::string& scheduler, const std::st
             kExitOk);
   for (const std::string& file : files)
     EXPECT_EQ(read_file(dir + "/again/" + fs::path(file).filename().string()), read_file(file));
+  expect_pass_table_matches(dir, files.size());
 }
 
 TEST(SolveCommand, DumpedAuctionWindowsReproduceTheReplaysObjectives) {

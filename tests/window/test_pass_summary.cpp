@@ -42,6 +42,29 @@ TEST(PassSummary, CountsSizesPercentilesAndFailures) {
   EXPECT_EQ(s.first_problem, "node 3 over its cores");
 }
 
+TEST(PassSummary, GapToTheSolversBound) {
+  std::vector<PassStats> passes;
+  for (int i = 0; i < 20; ++i) {
+    PassStats p = solved(10, 100, 1e-3);
+    p.objective = 100.0;
+    p.bound = 100.0 + i;  // gaps 0, 1/101, ..., 19/119
+    p.proven = i == 0;
+    passes.push_back(p);
+  }
+  PassStats empty_bound = solved(1, 1, 1e-3);  // objective 0, bound 0.5: gap 0.5 / 1
+  empty_bound.bound = 0.5;
+  passes.push_back(empty_bound);
+  const PassSummary s = summarize_passes(passes);
+  EXPECT_EQ(s.proven, 1);
+  EXPECT_DOUBLE_EQ(s.gap_p50, 10.0 / 110.0);
+  EXPECT_DOUBLE_EQ(s.gap_p95, 19.0 / 119.0);
+  EXPECT_DOUBLE_EQ(s.gap_max, 0.5);
+  PassStats better_than_bound;  // a rounding-level excess never counts as a negative gap
+  better_than_bound.objective = 10.000001;
+  better_than_bound.bound = 10.0;
+  EXPECT_EQ(bound_gap(better_than_bound), 0.0);
+}
+
 TEST(PassSummary, EmptyRun) {
   const PassSummary s = summarize_passes({});
   EXPECT_EQ(s.passes, 0);

@@ -11,9 +11,13 @@ double percentile(std::vector<double> values, double q) {
   return values[std::min(k, values.size() - 1)];
 }
 
+double bound_gap(const PassStats& pass) {
+  return std::max(0.0, pass.bound - pass.objective) / std::max(1.0, pass.bound);
+}
+
 PassSummary summarize_passes(const std::vector<PassStats>& passes) {
   PassSummary s;
-  std::vector<double> solve_times;
+  std::vector<double> solve_times, gaps;
   double jobs = 0, bids = 0;
   for (const PassStats& p : passes) {
     ++s.passes;
@@ -27,6 +31,8 @@ PassSummary summarize_passes(const std::vector<PassStats>& passes) {
     jobs += p.window;
     bids += p.bids;
     solve_times.push_back(p.solve_seconds);
+    gaps.push_back(bound_gap(p));
+    s.proven += p.proven;
   }
   if (s.solved > 0) {
     s.mean_window = jobs / static_cast<double>(s.solved);
@@ -35,6 +41,9 @@ PassSummary summarize_passes(const std::vector<PassStats>& passes) {
   s.solve_p50_s = percentile(solve_times, 0.5);
   s.solve_p99_s = percentile(solve_times, 0.99);
   s.solve_max_s = percentile(solve_times, 1.0);
+  s.gap_p50 = percentile(gaps, 0.5);
+  s.gap_p95 = percentile(gaps, 0.95);
+  s.gap_max = percentile(gaps, 1.0);
   return s;
 }
 

@@ -21,9 +21,15 @@ struct PassSummary {
   std::int64_t fallbacks = 0;
   std::int64_t rejected_proposals = 0;
   std::string first_problem;  // why the first refused proposal was refused
+  // Solver's gap to its own bound per solved pass (bound_gap), and the passes it proved.
+  double gap_p50 = 0.0, gap_p95 = 0.0, gap_max = 0.0;
+  std::int64_t proven = 0;
 };
 
 PassSummary summarize_passes(const std::vector<PassStats>& passes);
+
+// (bound - objective) / max(1, bound): how far the pass's answer may be from the optimum.
+double bound_gap(const PassStats& pass);
 
 // Nearest-rank percentile (q in [0, 1]) of `values`; 0 when empty.
 double percentile(std::vector<double> values, double q);

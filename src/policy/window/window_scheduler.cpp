@@ -309,6 +309,10 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   solver::SolveResult r = solver_->solve(problem, opt);
   stats.solve_seconds += r.seconds;
   stats.solves += 1;
+  stats.effort += r.effort;
+  stats.objective = r.solution.objective;
+  stats.bound = r.bound;
+  stats.proven = r.status == solver::SolveStatus::Optimal;
   if (solve_observer_) report_solve(pass, problem, r, stats);
   stats.bids = static_cast<int>(cands.size());
   const bool has_solution = r.call == solver::CallStatus::Ok &&
@@ -322,6 +326,8 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   // Auctions fall back to the greedy solver, whose answer is checked the same way.
   stats.fallback = true;
   r = fallback_->solve(problem, opt);
+  stats.objective = r.solution.objective;
+  stats.proven = false;
   if (r.call != solver::CallStatus::Ok || solver::check_solution(problem, r.solution)) {
     r.status = solver::SolveStatus::Error;
     r.solution.bid_of_job.assign(pass.window.size(), -1);

@@ -37,6 +37,11 @@ struct PassStats {
   int rejected_proposals = 0;  // winners that failed verification (should stay 0)
   std::string first_problem;   // why the first of them failed
   bool repeated = false;       // same inputs as the previous idle pass: not solved again
+  // The configured solver's last answer in the pass (deterministic, unlike the times):
+  double objective = 0.0;      // value of the answer kept (the greedy fallback's, if used)
+  double bound = 0.0;          // the solver's proven upper bound on that window's optimum
+  bool proven = false;         // the solver proved its answer optimal
+  std::int64_t effort = 0;     // solver work units over all the pass's solves
 };
 
 // Passes recorded by a window scheduler (empty for any other scheduler).
