@@ -33,8 +33,7 @@ Args compare_args() {
   args.declare({"seed", "N", "first seed", "1"});
   args.declare({"parallel", "P", "runs at once (processes, local executor)", "number of cores"});
   args.declare({"executor", "local|slurm[:K=V,..]",
-                "where runs execute: local processes, or one Slurm job array (partition, time,\n"
-                "account, mem, cpus, array_max, retries, poll; docs/sweeps.md)", "local"});
+                "where runs execute: local processes, or one Slurm job array (docs/sweeps.md)", "local"});
   args.declare({"add-gpus", "RULE", "add GPU requests to a trace, e.g. fraction=0.3,gpus=2", ""});
   args.declare({"swf-partitions", "MAP", "SWF partition numbers to slurm.conf partitions, e.g. 1=cpu,2=gpu", ""});
   args.declare({"out", "DIR", "where runs/, report.md, report.html and plots/ go", "out/compare"});

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "cli/exit_codes.hpp"
+#include "cli/matrix_command.hpp"
 #include "cli/parallel_runs.hpp"
 #include "cli/run_setup.hpp"
 #include "cli/single_run.hpp"
@@ -106,6 +107,7 @@ std::vector<std::vector<std::string>> options_per_scheduler(
 Prepared prepare(const ComparisonSpec& spec, int only_rep = -1) {
   Prepared p{&spec, {}, {}, {}, {}};
   p.cluster = load_cluster(spec.cluster, &p.site_options);
+  if (spec.eurora_queues) add_eurora_queues(p.cluster);
   p.options = options_per_scheduler(spec, p.site_options);
   prepare_output_dir(spec.out_dir);
   p.workloads.resize(static_cast<std::size_t>(spec.repeat));
@@ -256,6 +258,10 @@ ComparisonResult run_comparison(const ComparisonSpec& spec, const std::string& c
   out.rows = aggregate_summaries(out.input);
   if (spec.write_report) out.files = write_comparison_report(out.input, spec.out_dir);
   return out;
+}
+
+std::string comparison_run_dir(const ComparisonSpec& spec, std::size_t scheduler, std::size_t rep) {
+  return run_dir(spec, scheduler, rep);
 }
 
 int run_comparison_task(const ComparisonSpec& spec, std::size_t index) {

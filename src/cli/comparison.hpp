@@ -23,6 +23,7 @@ struct ComparisonSpec {
   ExecutorSpec executor;                // local processes or a Slurm job array
   std::string out_dir;
   bool write_report = true;             // report.md/html with plots
+  bool eurora_queues = false;           // add the Eurora queues to a cluster without partitions (matrix)
 };
 
 struct ComparisonResult {
@@ -38,6 +39,9 @@ struct ComparisonResult {
 };
 
 ComparisonResult run_comparison(const ComparisonSpec& spec, const std::string& command_text);
+
+// Where run (scheduler index, repetition) writes its outputs: <out>/runs/<label>/r<rep>.
+std::string comparison_run_dir(const ComparisonSpec& spec, std::size_t scheduler, std::size_t rep);
 
 // Run `index` (scheduler index * repeat + repetition) of a comparison alone, as one task of
 // a Slurm job array does; its outputs are the ones run_comparison writes for that run.

@@ -36,8 +36,7 @@ Args reproduce_args() {
   args.declare({"repeat", "R", "repetitions per experiment (seeds seed..seed+R-1)", "5"});
   args.declare({"parallel", "P", "runs at once (processes, local executor)", "2"});
   args.declare({"executor", "local|slurm[:K=V,..]",
-                "where runs execute: local processes, or one Slurm job array per comparison\n"
-                "(docs/sweeps.md)", "local"});
+                "where runs execute: local processes, or one Slurm job array per comparison (docs/sweeps.md)", "local"});
   args.declare({"seed", "N", "first seed", "1"});
   args.declare({"quick", "", "tiny subset on reduced workloads, R = 1 (a smoke test)", ""});
   args.declare({"reuse", "", "take groups already finished in --out with at least --repeat repetitions instead of rerunning them", ""});

@@ -35,6 +35,7 @@ void set_field(ComparisonSpec& spec, const std::string& key, const std::string& 
   else if (key == "repeat") spec.repeat = static_cast<int>(whole_number(value, where, key));
   else if (key == "seed") spec.seed = whole_number(value, where, key);
   else if (key == "out") spec.out_dir = value;
+  else if (key == "eurora_queues") spec.eurora_queues = whole_number(value, where, key) != 0;
   else throw InputError(where, "key", key, "unknown sweep field");
 }
 
@@ -52,6 +53,7 @@ std::string sweep_spec_text(const ComparisonSpec& spec) {
   line(out, "repeat", std::to_string(spec.repeat));
   line(out, "seed", std::to_string(spec.seed));
   line(out, "out", spec.out_dir);
+  if (spec.eurora_queues) line(out, "eurora_queues", "1");
   return out.str();
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A sweep through `--executor slurm` on a 16-node lab of its own, against the same sweep run
-# locally: 40 runs (4 schedulers x 10 seeds of a small ESP on the built-in cluster S). One task
+# locally: 40 `compare` runs (4 schedulers x 10 seeds of a small ESP on the built-in cluster S). One task
 # is cancelled while it runs and must be resubmitted and completed; every per-run output must
 # be byte-identical to the local executor's (check.txt without its wall time), and so must the
-# printed comparison table. Then: a restarted sweep submits nothing, and an unknown partition
+# printed comparison table. Then: an 8-cell `matrix` gives the same matrix.csv on both
+# executors, a restarted sweep submits nothing, and an unknown partition
 # is a clear error. Prints both wall times. $1: output directory. HETSCHED_LAB and
 # LAB_PORT_BASE choose the lab; its daemons are stopped by pid on every exit.
 set -uo pipefail
@@ -76,6 +77,15 @@ table() { sed -n '/^metric/,/^checker/p' "$1"; }
 diff <(table "$OUT/local.txt") <(table "$OUT/slurm.txt") > "$OUT/table-diff.txt" ||
   fail "the comparison tables differ ($OUT/table-diff.txt)"
 
+# matrix through the same executor: the same matrix.csv as its local threads write.
+MATRIX=(matrix --workload eurora:days=1 --schedulers fifo,easy --allocators ff,bf
+        --predictors walltime,datadriven)
+"$HETSCHED" "${MATRIX[@]}" --out "$OUT/matrix-local" > "$OUT/matrix-local.txt" 2>&1 &&
+  "$HETSCHED" "${MATRIX[@]}" --executor slurm:poll=1 --out "$OUT/matrix-slurm" \
+    > "$OUT/matrix-slurm.txt" 2>&1 || fail "a matrix failed ($OUT/matrix-*.txt)"
+cmp "$OUT/matrix-local/matrix.csv" "$OUT/matrix-slurm/matrix.csv" ||
+  fail "matrix.csv differs between the executors"
+
 # A restart submits only what is missing: here nothing.
 "$HETSCHED" "${SWEEP[@]}" --executor slurm:poll=1 --out "$OUT/slurm" > "$OUT/restart.txt" 2>&1 ||
   fail "the restarted sweep failed ($OUT/restart.txt)"
@@ -86,5 +96,5 @@ grep -q "40 run(s), 40 already done" "$OUT/restart.txt" && ! grep -q submitted "
 [[ $? -eq 2 ]] && grep -q "unknown partition (sinfo lists: lab)" "$OUT/nosuch.txt" ||
   fail "an unknown partition was not a clear error ($OUT/nosuch.txt)"
 
-printf 'sweep: 40 runs identical (%s files), local %.1f s (--parallel 2), slurm lab %.1f s (16 nodes, one task cancelled and resubmitted)\n' \
+printf 'sweep: 40 runs identical (%s files), matrix.csv identical, local %.1f s (--parallel 2), slurm lab %.1f s (16 nodes, one task cancelled and resubmitted)\n' \
   "$files" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)"
