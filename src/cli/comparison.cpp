@@ -17,6 +17,7 @@
 #include "cli/parallel_runs.hpp"
 #include "cli/run_setup.hpp"
 #include "cli/single_run.hpp"
+#include "cli/slurm_array.hpp"
 #include "cli/slurm_sweep.hpp"
 #include "cli/sweep_spec.hpp"
 #include "metrics/outputs.hpp"
@@ -239,6 +240,7 @@ std::size_t display_width(const std::string& text) {
 }  // namespace
 
 ComparisonResult run_comparison(const ComparisonSpec& spec, const std::string& command_text) {
+  if (spec.executor.slurm) check_slurm_ready(spec.executor);  // before anything is written
   const Prepared prepared = prepare(spec);
   ComparisonResult out;
   out.jobs = prepared.workloads.front().jobs.size();

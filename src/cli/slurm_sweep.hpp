@@ -24,7 +24,7 @@ struct SlurmSweep {
   std::string workdir;       // the tasks' working directory
 };
 
-// One result per run; a run still missing after the last retry has exit code 3 and a detail
+// One result per run (call check_slurm_ready before writing anything); a run still missing after the last retry has exit code 3 and a detail
 // naming its last state and log file.
 std::vector<TaskResult> run_on_slurm(const SlurmSweep& sweep, const ExecutorSpec& executor);
 

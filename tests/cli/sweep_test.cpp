@@ -143,6 +143,7 @@ TEST(Sweep, MissingSbatchIsAClearError) {
   setenv("PATH", path.c_str(), 1);
   EXPECT_EQ(o.code, kExitBadInput);
   EXPECT_NE(o.err.find("sbatch not found in PATH"), std::string::npos) << o.err;
+  EXPECT_FALSE(fs::exists(dir + "/out")) << "nothing is written before Slurm answers";
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # A sweep through `--executor slurm` on a 16-node lab of its own, against the same sweep run
-# locally: 40 `compare` runs (4 schedulers x 10 seeds of a small ESP on the built-in cluster S). One task
-# is cancelled while it runs and must be resubmitted and completed; every per-run output must
-# be byte-identical to the local executor's (check.txt without its wall time), and so must the
-# printed comparison table. Then: an 8-cell `matrix` gives the same matrix.csv on both
-# executors, a restarted sweep submits nothing, and an unknown partition
-# is a clear error. Prints both wall times. $1: output directory. HETSCHED_LAB and
-# LAB_PORT_BASE choose the lab; its daemons are stopped by pid on every exit.
+# locally: 40 `compare` runs (4 schedulers x 10 seeds of ESP on the built-in cluster S). One
+# task is cancelled while it runs and must be resubmitted and completed; every per-run output
+# must be byte-identical to the local executor's (check.txt without its wall time), and so must
+# the printed comparison table. Then on both executors: an 8-cell `matrix` must write the same
+# matrix.csv, a quick two-comparison `reproduce` the same results; a restarted sweep must
+# submit nothing, and an unknown partition must be a clear error. Prints both wall times.
+# $1: output directory. HETSCHED_LAB and LAB_PORT_BASE choose the lab; its daemons are stopped
+# by pid on every exit.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -86,6 +87,19 @@ MATRIX=(matrix --workload eurora:days=1 --schedulers fifo,easy --allocators ff,b
 cmp "$OUT/matrix-local/matrix.csv" "$OUT/matrix-slurm/matrix.csv" ||
   fail "matrix.csv differs between the executors"
 
+# reproduce (quick, two comparisons) through it: the same means per scheduler and metric.
+REPRO=(reproduce --quick --tables 002-V,000-5 --repro-dir "$ROOT/repro")
+"$HETSCHED" "${REPRO[@]}" --out "$OUT/repro-local" > "$OUT/repro-local.txt" 2>&1 &&
+  "$HETSCHED" "${REPRO[@]}" --executor slurm:poll=1 --out "$OUT/repro-slurm" \
+    > "$OUT/repro-slurm.txt" 2>&1 || fail "a reproduction failed ($OUT/repro-*.txt)"
+groups=0
+for f in "$OUT"/repro-local/*/result.csv; do
+  diff <(grep ^metric "$f") <(grep ^metric "${f/repro-local/repro-slurm}") > /dev/null ||
+    fail "reproduce results differ: $f"
+  groups=$(( groups + 1 ))
+done
+[[ $groups -eq 2 ]] || fail "reproduce wrote $groups results, expected 2"
+
 # A restart submits only what is missing: here nothing.
 "$HETSCHED" "${SWEEP[@]}" --executor slurm:poll=1 --out "$OUT/slurm" > "$OUT/restart.txt" 2>&1 ||
   fail "the restarted sweep failed ($OUT/restart.txt)"
@@ -96,5 +110,5 @@ grep -q "40 run(s), 40 already done" "$OUT/restart.txt" && ! grep -q submitted "
 [[ $? -eq 2 ]] && grep -q "unknown partition (sinfo lists: lab)" "$OUT/nosuch.txt" ||
   fail "an unknown partition was not a clear error ($OUT/nosuch.txt)"
 
-printf 'sweep: 40 runs identical (%s files), matrix.csv identical, local %.1f s (--parallel 2), slurm lab %.1f s (16 nodes, one task cancelled and resubmitted)\n' \
+printf 'sweep: 40 runs identical (%s files), matrix.csv and reproduce results identical, local %.1f s (--parallel 2), slurm lab %.1f s (16 nodes, one task cancelled and resubmitted)\n' \
   "$files" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)"
