@@ -7,9 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <iostream>
-#include <optional>
 #include <set>
 
 #include "cli/exit_codes.hpp"
@@ -18,8 +16,7 @@
 #include "cli/run_setup.hpp"
 #include "cli/single_run.hpp"
 #include "cli/slurm_array.hpp"
-#include "cli/slurm_sweep.hpp"
-#include "cli/sweep_spec.hpp"
+#include "cli/comparison_slurm.hpp"
 #include "metrics/outputs.hpp"
 #include "policy/registry.hpp"
 #include "report/paired.hpp"
@@ -119,60 +116,6 @@ Prepared prepare(const ComparisonSpec& spec, int only_rep = -1) {
   return p;
 }
 
-// A run's exit code from its check.txt (0, or 1 with violations); nullopt while it has none.
-std::optional<int> finished_run(const ComparisonSpec& s, std::size_t index) {
-  const std::size_t sched = index / s.repeat, rep = index % s.repeat;
-  std::ifstream in(run_dir(s, sched, rep) + "/check.txt");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("violations ", 0) == 0)
-      return line == "violations 0" ? int(kExitOk) : int(kExitViolations);
-  return std::nullopt;
-}
-
-std::string quoted_for_shell(const std::string& text) {
-  std::string q = "'";
-  for (char c : text) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// The sweep file in <out>/sweep/: written on the first submission; a restart must find the
-// same text, or the runs already there belong to another sweep.
-std::string claim_sweep_file(const ComparisonSpec& spec, const std::string& state_dir) {
-  const std::string path = state_dir + "/sweep.txt", text = sweep_spec_text(spec);
-  std::ifstream in(path);
-  if (in) {
-    std::stringstream have;
-    have << in.rdbuf();
-    if (have.str() != text)
-      throw InputError({path, 0}, "--out", spec.out_dir,
-                       "holds another sweep (other options or hetsched version); choose another "
-                       "--out or delete " + path);
-    return path;
-  }
-  std::filesystem::create_directories(state_dir);
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw InputError({path, 0}, "--out", spec.out_dir, "cannot write the sweep file");
-  return path;
-}
-
-std::vector<TaskResult> run_runs_on_slurm(const ComparisonSpec& spec) {
-  const std::string state_dir = std::filesystem::absolute(spec.out_dir + "/sweep").string();
-  const std::string sweep_file = claim_sweep_file(spec, state_dir);
-  SlurmSweep sweep;
-  sweep.runs = spec.schedulers.size() * static_cast<std::size_t>(spec.repeat);
-  sweep.finished = [&spec](std::size_t i) { return finished_run(spec, i); };
-  sweep.describe = [&spec](std::size_t i) {
-    return spec.schedulers[i / spec.repeat] + " seed " + std::to_string(spec.seed + i % spec.repeat);
-  };
-  sweep.state_dir = state_dir;
-  sweep.task_command = quoted_for_shell(std::filesystem::read_symlink("/proc/self/exe").string()) +
-                       " sweep-task " + quoted_for_shell(sweep_file);
-  sweep.workdir = std::filesystem::current_path().string();
-  return run_on_slurm(sweep, spec.executor);
-}
-
 ComparisonInput report_input(const Prepared& p, const std::string& command) {
   const ComparisonSpec& s = *p.spec;
   ComparisonInput in;
@@ -251,7 +194,7 @@ ComparisonResult run_comparison(const ComparisonSpec& spec, const std::string& c
       tasks.push_back([&prepared, i, r] { return run_one(prepared, i, static_cast<std::size_t>(r)); });
   const auto t0 = std::chrono::steady_clock::now();
   const auto results =
-      spec.executor.slurm ? run_runs_on_slurm(spec) : run_in_processes(tasks, spec.parallel);
+      spec.executor.slurm ? run_comparison_on_slurm(spec) : run_in_processes(tasks, spec.parallel);
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   out.runs = results.size();
   collect_failures(spec, results, out);

@@ -5,7 +5,7 @@
 # must be byte-identical to the local executor's (check.txt without its wall time), and so must
 # the printed comparison table. Then on both executors: an 8-cell `matrix` must write the same
 # matrix.csv, a quick two-comparison `reproduce` the same results; a restarted sweep must
-# submit nothing, and an unknown partition must be a clear error. Prints both wall times.
+# submit nothing, other options in the same --out and an unknown partition must be clear errors. Prints both wall times.
 # $1: output directory. HETSCHED_LAB and LAB_PORT_BASE choose the lab; its daemons are stopped
 # by pid on every exit.
 set -uo pipefail
@@ -105,6 +105,11 @@ done
   fail "the restarted sweep failed ($OUT/restart.txt)"
 grep -q "40 run(s), 40 already done" "$OUT/restart.txt" && ! grep -q submitted "$OUT/restart.txt" ||
   fail "the restarted sweep submitted runs again ($OUT/restart.txt)"
+
+# The same --out with other options is refused, not mixed.
+"$HETSCHED" "${SWEEP[@]}" --repeat 11 --executor slurm:poll=1 --out "$OUT/slurm" > "$OUT/other.txt" 2>&1
+[[ $? -eq 2 ]] && grep -q "holds another sweep" "$OUT/other.txt" ||
+  fail "another sweep in the same --out was not refused ($OUT/other.txt)"
 
 "$HETSCHED" "${SWEEP[@]}" --executor slurm:partition=nosuch --out "$OUT/nosuch" > "$OUT/nosuch.txt" 2>&1
 [[ $? -eq 2 ]] && grep -q "unknown partition (sinfo lists: lab)" "$OUT/nosuch.txt" ||
