@@ -107,7 +107,8 @@ grep -q "40 run(s), 40 already done" "$OUT/restart.txt" && ! grep -q submitted "
   fail "the restarted sweep submitted runs again ($OUT/restart.txt)"
 
 # The same --out with other options is refused, not mixed.
-"$HETSCHED" "${SWEEP[@]}" --repeat 11 --executor slurm:poll=1 --out "$OUT/slurm" > "$OUT/other.txt" 2>&1
+"$HETSCHED" compare --cluster S --workload esp --scheduler backfill --repeat 10 --seed 1 \
+  --executor slurm:poll=1 --out "$OUT/slurm" > "$OUT/other.txt" 2>&1
 [[ $? -eq 2 ]] && grep -q "holds another sweep" "$OUT/other.txt" ||
   fail "another sweep in the same --out was not refused ($OUT/other.txt)"
 
