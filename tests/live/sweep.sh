@@ -5,9 +5,10 @@
 # must be byte-identical to the local executor's (check.txt without its wall time), and so must
 # the printed comparison table. Then on both executors: an 8-cell `matrix` must write the same
 # matrix.csv, a quick two-comparison `reproduce` the same results; a restarted sweep must
-# submit nothing, other options in the same --out and an unknown partition must be clear errors. Prints both wall times.
-# $1: output directory. HETSCHED_LAB and LAB_PORT_BASE choose the lab; its daemons are stopped
-# by pid on every exit.
+# submit nothing, a run cancelled with no retries left must fail the sweep naming its log,
+# and other options in the same --out and an unknown partition must be clear errors. Prints
+# both wall times. $1: output directory. HETSCHED_LAB and LAB_PORT_BASE choose the lab; its
+# daemons are stopped by pid on every exit.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -28,6 +29,27 @@ trap cleanup EXIT
 trap 'exit 1' TERM INT
 fail() { echo "sweep: $*" >&2; exit 1; }
 
+# Cancels one running array task whose run has not finished (its check.txt is written last)
+# while the sweep with pid $1 runs; prints "JOB_TASK (RUN)". $2: the sweep's --out, $3: its
+# repetitions, the rest: its schedulers in order (array task i = scheduler i / R, rep i % R).
+cancel_one_running() {
+  local pid=$1 out=$2 reps=$3 job array task run
+  shift 3
+  for _ in $(seq 1 600); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    job=$(squeue -h -n hetsched-sweep -t RUNNING -r -o "%F %K" | head -n 1)
+    if [[ -n "$job" ]]; then
+      read -r array task <<< "$job"
+      scancel "${array}_${task}"
+      sleep 1
+      run=$(for s in "$@"; do for r in $(seq 0 $(( reps - 1 ))); do echo "$s/r$r"; done; done |
+            sed -n "$(( task + 1 ))p")
+      [[ -f "$out/runs/$run/check.txt" ]] || { echo "${array}_$task ($run)"; return 0; }
+    fi
+    sleep 0.2
+  done
+}
+
 bash "$LAB_SH" start 16 > "$OUT/lab.log" 2>&1 || fail "the lab did not start ($OUT/lab.log)"
 source <(bash "$LAB_SH" env)
 
@@ -39,21 +61,7 @@ t1=$(date +%s.%N)
   > "$OUT/slurm.txt" 2>&1 &
 sweep_pid=$!
 
-# Cancel one running task whose run has not finished yet (its check.txt is written last).
-killed=
-for _ in $(seq 1 600); do
-  kill -0 "$sweep_pid" 2>/dev/null || break
-  job=$(squeue -h -n hetsched-sweep -t RUNNING -r -o "%F %K" | head -n 1)
-  if [[ -n "$job" ]]; then
-    read -r array task <<< "$job"
-    scancel "${array}_${task}"
-    sleep 1
-    run=$(sed -n "$(( task + 1 ))p" <(for s in backfill backfill-easy ipsched aucsched2; do
-      for r in $(seq 0 9); do echo "$s/r$r"; done; done))
-    if [[ ! -f "$OUT/slurm/runs/$run/check.txt" ]]; then killed="$array"_"$task ($run)"; break; fi
-  fi
-  sleep 0.2
-done
+killed=$(cancel_one_running "$sweep_pid" "$OUT/slurm" 10 backfill backfill-easy ipsched aucsched2)
 [[ -n "$killed" ]] || fail "no task could be cancelled mid-run"
 echo "sweep: cancelled task $killed while it ran"
 wait "$sweep_pid"
@@ -105,6 +113,19 @@ done
   fail "the restarted sweep failed ($OUT/restart.txt)"
 grep -q "40 run(s), 40 already done" "$OUT/restart.txt" && ! grep -q submitted "$OUT/restart.txt" ||
   fail "the restarted sweep submitted runs again ($OUT/restart.txt)"
+
+# With no retries left, a cancelled run fails the sweep (exit 3), named with its log.
+"$HETSCHED" compare --cluster S --workload esp --scheduler ipsched --scheduler aucsched2 \
+  --repeat 4 --executor slurm:poll=1,retries=0 --out "$OUT/noretry" > "$OUT/noretry.txt" 2>&1 &
+sweep_pid=$!
+killed=$(cancel_one_running "$sweep_pid" "$OUT/noretry" 4 ipsched aucsched2)
+wait "$sweep_pid"
+code=$?
+sweep_pid=
+[[ -n "$killed" ]] || fail "no task of the no-retry sweep could be cancelled mid-run"
+log=$(grep -o "log $OUT/noretry/sweep/logs/[0-9_]*\.log" "$OUT/noretry.txt" | head -n 1)
+[[ $code -eq 3 ]] && grep -q "^run .*failed with exit code 3 (CANCELLED" "$OUT/noretry.txt" &&
+  [[ -f "${log#log }" ]] || fail "a run failed for good was not reported with its log ($OUT/noretry.txt)"
 
 # The same --out with other options is refused, not mixed.
 "$HETSCHED" compare --cluster S --workload esp --scheduler backfill --repeat 10 --seed 1 \
