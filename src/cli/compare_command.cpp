@@ -7,6 +7,7 @@
 
 #include "cli/args.hpp"
 #include "cli/comparison.hpp"
+#include "cli/executor_spec.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/run_setup.hpp"
 #include "cli/version.hpp"
@@ -30,7 +31,9 @@ Args compare_args() {
   args.declare({"opt", "KEY=VALUE", "option given to every scheduler that reads it", "", true});
   args.declare({"repeat", "R", "repetitions; repetition r uses seed + r", "3"});
   args.declare({"seed", "N", "first seed", "1"});
-  args.declare({"parallel", "P", "runs at once (processes)", "number of cores"});
+  args.declare({"parallel", "P", "runs at once (processes, local executor)", "number of cores"});
+  args.declare({"executor", "local|slurm[:K=V,..]",
+                "where runs execute: local processes, or one Slurm job array (docs/sweeps.md)", "local"});
   args.declare({"add-gpus", "RULE", "add GPU requests to a trace, e.g. fraction=0.3,gpus=2", ""});
   args.declare({"swf-partitions", "MAP", "SWF partition numbers to slurm.conf partitions, e.g. 1=cpu,2=gpu", ""});
   args.declare({"out", "DIR", "where runs/, report.md, report.html and plots/ go", "out/compare"});
@@ -49,6 +52,7 @@ ComparisonSpec spec_from(const Args& args) {
   s.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, INT64_MAX / 2));
   s.parallel = static_cast<int>(args.get_int("parallel", sysconf(_SC_NPROCESSORS_ONLN), 1, 256));
   s.out_dir = args.get("out", "out/compare");
+  s.executor = parse_executor(args.get("executor", "local"));
   return s;
 }
 

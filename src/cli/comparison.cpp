@@ -5,14 +5,18 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
 
 #include "cli/exit_codes.hpp"
+#include "cli/matrix_command.hpp"
 #include "cli/parallel_runs.hpp"
 #include "cli/run_setup.hpp"
 #include "cli/single_run.hpp"
+#include "cli/slurm_array.hpp"
+#include "cli/comparison_slurm.hpp"
 #include "metrics/outputs.hpp"
 #include "policy/registry.hpp"
 #include "report/paired.hpp"
@@ -36,7 +40,7 @@ struct Prepared {
   const ComparisonSpec* spec;
   Cluster cluster;
   std::vector<OptionDefault> site_options;  // the Slurm model's defaults from slurm.conf
-  std::vector<Workload> workloads;  // one per repetition
+  std::vector<Workload> workloads;  // one per repetition (a task loads only its own)
   std::vector<std::vector<std::string>> options;  // per scheduler: the --opt items it reads
 };
 
@@ -60,12 +64,17 @@ int run_one(const Prepared& p, std::size_t sched, std::size_t rep) {
   const RunOutcome run = run_checked(p.cluster, p.workloads[rep], request);
   const std::string dir = run_dir(s, sched, rep);
   write_run_outputs(dir, p.cluster, run.bound, run.result, run.summary);
-  std::ofstream check(dir + "/check.txt");
+  // Written last and renamed into place: a run killed midway never leaves a check.txt, which is
+  // how a restarted Slurm sweep tells finished runs from the rest.
+  const std::string check_path = dir + "/check.txt";
+  std::ofstream check(check_path + ".part");
   check << "hetsched " << version_string() << "\n"
         << "scheduler " << run.scheduler_name << " [" << run.effective_options << "]\n"
         << "seed " << s.seed + rep << "\nwall_seconds " << run.wall_seconds << "\n"
         << "violations " << run.check.violations.size() << "\n";
   for (const auto& v : run.check.violations) check << v << "\n";
+  check.close();
+  std::filesystem::rename(check_path + ".part", check_path);
   return run.check.ok() ? kExitOk : kExitViolations;
 }
 
@@ -92,14 +101,18 @@ std::vector<std::vector<std::string>> options_per_scheduler(
   return per_scheduler;
 }
 
-Prepared prepare(const ComparisonSpec& spec) {
+// `only_rep` >= 0: load just that repetition's workload (a single task).
+Prepared prepare(const ComparisonSpec& spec, int only_rep = -1) {
   Prepared p{&spec, {}, {}, {}, {}};
   p.cluster = load_cluster(spec.cluster, &p.site_options);
+  if (spec.eurora_queues) add_eurora_queues(p.cluster);
   p.options = options_per_scheduler(spec, p.site_options);
   prepare_output_dir(spec.out_dir);
+  p.workloads.resize(static_cast<std::size_t>(spec.repeat));
   for (int r = 0; r < spec.repeat; ++r)
-    p.workloads.push_back(load_workload(spec.workload, p.cluster, spec.seed + r,
-                                        WorkloadInputs{spec.add_gpus, spec.swf_partitions}));
+    if (only_rep < 0 || r == only_rep)
+      p.workloads[r] = load_workload(spec.workload, p.cluster, spec.seed + r,
+                                     WorkloadInputs{spec.add_gpus, spec.swf_partitions});
   return p;
 }
 
@@ -138,7 +151,8 @@ void collect_failures(const ComparisonSpec& s, const std::vector<TaskResult>& re
     out.failures.push_back(s.schedulers[sched] + " seed " + std::to_string(s.seed + rep) +
                            (violations ? ": checker violations (see " + run_dir(s, sched, rep) +
                                              "/check.txt)"
-                                       : ": failed with exit code " + std::to_string(code)));
+                                       : ": failed with exit code " + std::to_string(code)) +
+                           (results[i].detail.empty() ? "" : " (" + results[i].detail + ")"));
     out.exit_code = std::max(out.exit_code, violations ? int(kExitViolations) : int(kExitInternal));
   }
 }
@@ -169,6 +183,7 @@ std::size_t display_width(const std::string& text) {
 }  // namespace
 
 ComparisonResult run_comparison(const ComparisonSpec& spec, const std::string& command_text) {
+  if (spec.executor.slurm) check_slurm_ready(spec.executor);  // before anything is written
   const Prepared prepared = prepare(spec);
   ComparisonResult out;
   out.jobs = prepared.workloads.front().jobs.size();
@@ -178,7 +193,8 @@ ComparisonResult run_comparison(const ComparisonSpec& spec, const std::string& c
     for (int r = 0; r < spec.repeat; ++r)
       tasks.push_back([&prepared, i, r] { return run_one(prepared, i, static_cast<std::size_t>(r)); });
   const auto t0 = std::chrono::steady_clock::now();
-  const auto results = run_in_processes(tasks, spec.parallel);
+  const auto results =
+      spec.executor.slurm ? run_comparison_on_slurm(spec) : run_in_processes(tasks, spec.parallel);
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   out.runs = results.size();
   collect_failures(spec, results, out);
@@ -187,6 +203,20 @@ ComparisonResult run_comparison(const ComparisonSpec& spec, const std::string& c
   out.rows = aggregate_summaries(out.input);
   if (spec.write_report) out.files = write_comparison_report(out.input, spec.out_dir);
   return out;
+}
+
+std::string comparison_run_dir(const ComparisonSpec& spec, std::size_t scheduler, std::size_t rep) {
+  return run_dir(spec, scheduler, rep);
+}
+
+int run_comparison_task(const ComparisonSpec& spec, std::size_t index) {
+  const std::size_t runs = spec.schedulers.size() * static_cast<std::size_t>(spec.repeat);
+  if (index >= runs)
+    throw InputError({"<command line>", 0}, "task index", std::to_string(index),
+                     "the sweep has runs 0.." + std::to_string(runs - 1));
+  const std::size_t rep = index % spec.repeat;
+  const Prepared prepared = prepare(spec, static_cast<int>(rep));
+  return run_one(prepared, index / spec.repeat, rep);
 }
 
 // Headline metrics first (in their listed order), then the rest in summary order.

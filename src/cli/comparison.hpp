@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/executor_spec.hpp"
 #include "report/comparison_report.hpp"
 
 namespace hs::cli {
@@ -18,9 +19,11 @@ struct ComparisonSpec {
   std::vector<std::string> options;     // "k=v" given to every scheduler
   int repeat = 1;                       // repetition r uses seed + r
   std::uint64_t seed = 1;
-  int parallel = 1;                     // child processes at once
+  int parallel = 1;                     // child processes at once (local executor)
+  ExecutorSpec executor;                // local processes or a Slurm job array
   std::string out_dir;
   bool write_report = true;             // report.md/html with plots
+  bool eurora_queues = false;           // add the Eurora queues to a cluster without partitions (matrix)
 };
 
 struct ComparisonResult {
@@ -36,6 +39,13 @@ struct ComparisonResult {
 };
 
 ComparisonResult run_comparison(const ComparisonSpec& spec, const std::string& command_text);
+
+// Where run (scheduler index, repetition) writes its outputs: <out>/runs/<label>/r<rep>.
+std::string comparison_run_dir(const ComparisonSpec& spec, std::size_t scheduler, std::size_t rep);
+
+// Run `index` (scheduler index * repeat + repetition) of a comparison alone, as one task of
+// a Slurm job array does; its outputs are the ones run_comparison writes for that run.
+int run_comparison_task(const ComparisonSpec& spec, std::size_t index);
 
 // Metric × scheduler table, "mean ± std" cells, aligned for a terminal.
 void print_comparison_table(const ComparisonResult& result, std::size_t repetitions);

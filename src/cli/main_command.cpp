@@ -12,6 +12,7 @@
 #include "cli/reproduce_command.hpp"
 #include "cli/simulate_command.hpp"
 #include "cli/solve_command.hpp"
+#include "cli/sweep_task_command.hpp"
 #include "cli/version.hpp"
 #include "util/error.hpp"
 
@@ -42,6 +43,11 @@ const Subcommand kSubcommands[] = {
     {"version", run_version, "print the version"},
 };
 
+// Not listed: what the tasks of a `--executor slurm` sweep run.
+const Subcommand kHiddenSubcommands[] = {
+    {"sweep-task", run_sweep_task_command, "one run of a sweep written by --executor slurm"},
+};
+
 void print_usage() {
   std::cout << "usage: hetsched <command> [options]   (hetsched <command> --help for details)\n\n"
                "hetsched: co-allocating job schedulers for heterogeneous clusters, with a\n"
@@ -61,6 +67,8 @@ int dispatch(int argc, char** argv) {
     return argc < 2 ? kExitBadInput : kExitOk;
   }
   for (const auto& c : kSubcommands)
+    if (!std::strcmp(argv[1], c.name)) return c.run(argc, argv);
+  for (const auto& c : kHiddenSubcommands)
     if (!std::strcmp(argv[1], c.name)) return c.run(argc, argv);
   std::cerr << "hetsched: unknown command '" << argv[1] << "'\n";
   print_usage();

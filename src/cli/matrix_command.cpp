@@ -5,16 +5,20 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
 
 #include "cli/args.hpp"
+#include "cli/comparison.hpp"
+#include "cli/executor_spec.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/run_setup.hpp"
 #include "cli/single_run.hpp"
 #include "cli/version.hpp"
 #include "policy/heuristic/heuristic_schedulers.hpp"
+#include "report/run_files.hpp"
 #include "sim/bind.hpp"
 #include "util/error.hpp"
 #include "workload/eurora.hpp"
@@ -34,7 +38,9 @@ Args matrix_args() {
   args.declare({"workload", "SPEC|FILE", "generator spec or job file", "eurora:days=30"});
   args.declare({"seed", "N", "seed of the workload generator", "1"});
   args.declare({"out", "DIR", "write matrix.csv there (default: CSV after the table)", ""});
-  args.declare({"jobs", "N", "runs in parallel (threads)", "1"});
+  args.declare({"jobs", "N", "runs in parallel (threads, local executor)", "1"});
+  args.declare({"executor", "local|slurm[:K=V,..]",
+                "where runs execute: threads here, or one Slurm job array (needs --out; docs/sweeps.md)", "local"});
   args.declare({"schedulers", "LIST", "comma list out of fifo,sjf,easy,prb,cph", "fifo,sjf,easy,prb,cph"});
   args.declare({"allocators", "LIST", "comma list out of ff,bf,balanced,weighted,pweighted",
                 "ff,bf,balanced,weighted,pweighted"});
@@ -96,6 +102,63 @@ void run_cells(const Cluster& cluster, const Workload& workload, std::vector<Cel
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+}
+
+// What the matrix reads of a run's summary.csv, as a Slurm task wrote it.
+Summary summary_from_run(const Cluster& cluster, const std::string& path) {
+  const report::SummaryFile file = report::read_summary_file(path);
+  std::map<std::string, double> v;
+  for (std::size_t i = 0; i < file.metrics.size(); ++i) v[file.metrics[i]] = file.values[i];
+  const auto count = [&](const char* name) { return static_cast<std::int64_t>(v[name]); };
+  Summary s;
+  s.jobs = count("jobs");
+  s.completed = count("completed");
+  s.killed = count("killed");
+  s.rejected = count("rejected");
+  s.stalled = count("stalled");
+  s.slowdown.mean = v["slowdown_mean"];
+  s.bounded_slowdown.mean = v["bounded_slowdown_mean"];
+  s.wait.mean = v["wait_mean"];
+  s.wait.max = v["wait_max"];
+  s.queue_mean = v["queue_mean"];
+  s.queue_max = count("queue_max");
+  s.queue_time_mean = v["queue_time_mean"];
+  s.load_ratio_cores = v["load_ratio_cores"];
+  for (const std::string& g : cluster.gres_types) s.load_ratio_gres.push_back(v["load_ratio_" + g]);
+  s.utilization = v["utilization"];
+  return s;
+}
+
+// The cells as one comparison (repeat 1) through --executor slurm; each cell's summary and
+// checker verdict are read back from its run directory under `out_dir`.
+void run_cells_on_slurm(const Cluster& cluster, const std::string& cluster_spec,
+                        const std::string& workload, std::uint64_t seed, const std::string& out_dir,
+                        const ExecutorSpec& executor, std::vector<Cell>& cells) {
+  ComparisonSpec spec;
+  spec.cluster = cluster_spec;
+  spec.workload = workload;
+  for (const Cell& c : cells) spec.schedulers.push_back(c.scheduler + "+" + c.allocator + "+" + c.predictor);
+  spec.repeat = 1;
+  spec.seed = seed;
+  spec.out_dir = out_dir;
+  spec.write_report = false;
+  spec.executor = executor;
+  spec.eurora_queues = workload.rfind("eurora", 0) == 0;
+  run_comparison(spec, "hetsched matrix --executor " + executor.text);
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const std::string dir = comparison_run_dir(spec, i, 0);
+    std::ifstream check(dir + "/check.txt");
+    std::string line;
+    while (std::getline(check, line) && line.rfind("violations ", 0) != 0)
+      if (line.rfind("wall_seconds ", 0) == 0) cells[i].wall_seconds = std::stod(line.substr(13));
+    if (line.rfind("violations ", 0) != 0) {
+      cells[i].failure = "no complete outputs in " + dir + " (task logs in " + out_dir + "/sweep/logs)";
+      continue;
+    }
+    cells[i].violations = std::stoul(line.substr(11));
+    if (cells[i].violations) std::getline(check, cells[i].first_violation);
+    cells[i].summary = summary_from_run(cluster, dir + "/summary.csv");
+  }
 }
 
 double gres_load(const Cluster& cluster, const Summary& s, const char* name) {
@@ -176,6 +239,10 @@ int run_matrix_command(int argc, char** argv) {
   const auto preds = split_list(args.get("predictors", "walltime,datadriven,oracle"), "predictors",
                                 heuristic_predictor_list());
   const std::string out_dir = args.get("out", "");
+  const ExecutorSpec executor = parse_executor(args.get("executor", "local"));
+  if (executor.slurm && out_dir.empty())
+    throw InputError({"<command line>", 0}, "--executor", executor.text,
+                     "needs --out DIR on a file system the cluster's nodes share");
   if (!out_dir.empty()) prepare_output_dir(out_dir);
   std::vector<Cell> cells;
   for (const auto& s : scheds)
@@ -186,9 +253,15 @@ int run_matrix_command(int argc, char** argv) {
             << "cluster    " << describe_cluster(cluster) << "\n"
             << "workload   " << workload_spec << " (" << workload.jobs.size() << " jobs, seed "
             << seed << ")\n"
-            << "runs       " << cells.size() << " on " << threads << " thread(s)\n";
+            << "runs       " << cells.size() << " on "
+            << (executor.slurm ? "Slurm (one job array)" : std::to_string(threads) + " thread(s)")
+            << "\n";
   print_prediction_errors(cluster, workload);
-  run_cells(cluster, workload, cells, threads);
+  if (executor.slurm)
+    run_cells_on_slurm(cluster, args.get("cluster", "eurora"), workload_spec, seed, out_dir,
+                       executor, cells);
+  else
+    run_cells(cluster, workload, cells, threads);
   print_table(cluster, cells, std::cout);
 
   if (out_dir.empty()) {

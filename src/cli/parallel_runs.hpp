@@ -10,6 +10,7 @@ namespace hs::cli {
 
 struct TaskResult {
   int exit_code = 0;   // the task's return value, or 128 + signal when it died
+  std::string detail;  // why it failed, when the executor knows more (e.g. a Slurm task's log)
 };
 
 // Each task returns an exit code; stdout of children is discarded, stderr is kept.

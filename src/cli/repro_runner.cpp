@@ -137,7 +137,7 @@ bool read_result(const RunGroup& g, const RunSettings& s, GroupResult& r) {
   r.violations = static_cast<std::size_t>(number(meta["violations"], path, 0));
   r.failed_runs = static_cast<std::size_t>(number(meta["failed_runs"], path, 0));
   r.wall_seconds = number(meta["wall_seconds"], path, 0);
-  r.command = compare_command(g, r.repeat, s.seed, s.parallel);
+  r.command = compare_command(g, r.repeat, s.seed, s.parallel, s.executor.text);
   r.ran = r.reused = true;
   return true;
 }
@@ -173,12 +173,14 @@ std::vector<RunGroup> plan_groups(const std::vector<Experiment>& experiments,
   return groups;
 }
 
-std::string compare_command(const RunGroup& g, int repeat, std::uint64_t seed, int parallel) {
+std::string compare_command(const RunGroup& g, int repeat, std::uint64_t seed, int parallel,
+                            const std::string& executor) {
   std::ostringstream cmd;
   cmd << "hetsched compare --cluster " << g.cluster << " --workload " << quoted(g.workload);
   for (const auto& s : g.schedulers) cmd << " --scheduler " << quoted(s);
-  cmd << " --repeat " << repeat << " --seed " << seed << " --parallel " << parallel << " --out "
-      << g.dir;
+  cmd << " --repeat " << repeat << " --seed " << seed << " --parallel " << parallel;
+  if (executor != "local") cmd << " --executor " << quoted(executor);
+  cmd << " --out " << g.dir;
   return cmd.str();
 }
 
@@ -186,7 +188,7 @@ GroupResult run_group(const RunGroup& g, const RunSettings& s) {
   GroupResult r;
   if ((s.reuse || s.document_only) && read_result(g, s, r)) return r;
   r.repeat = s.quick ? 1 : s.repeat;
-  r.command = compare_command(g, r.repeat, s.seed, s.parallel);
+  r.command = compare_command(g, r.repeat, s.seed, s.parallel, s.executor.text);
   if (s.document_only) {
     r.skipped = true;
     r.error = "not run in this reproduction (time budget)";
@@ -199,6 +201,7 @@ GroupResult run_group(const RunGroup& g, const RunSettings& s) {
   spec.repeat = r.repeat;
   spec.seed = s.seed;
   spec.parallel = s.parallel;
+  spec.executor = s.executor;
   spec.out_dir = g.dir;
   spec.write_report = false;  // plots for ~100 comparisons would cost more than the runs
   std::filesystem::create_directories(g.dir);

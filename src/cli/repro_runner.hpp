@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/executor_spec.hpp"
 #include "cli/repro_data.hpp"
 
 namespace hs::cli::repro {
@@ -25,6 +26,7 @@ struct RunGroup {
 struct RunSettings {
   int repeat = 5;
   int parallel = 2;
+  ExecutorSpec executor;               // local processes or one Slurm job array per group
   std::uint64_t seed = 1;
   bool quick = false;
   bool reuse = false;  // take a group's finished result.csv instead of running it
@@ -62,7 +64,8 @@ std::vector<RunGroup> plan_groups(const std::vector<Experiment>& experiments,
                                   const std::set<std::string>& tables, const RunSettings& s);
 
 // The `hetsched compare` command equivalent to one group.
-std::string compare_command(const RunGroup& g, int repeat, std::uint64_t seed, int parallel);
+std::string compare_command(const RunGroup& g, int repeat, std::uint64_t seed, int parallel,
+                            const std::string& executor = "local");
 
 // Runs (or reuses) one group; never throws for a failing comparison (the error is kept).
 GroupResult run_group(const RunGroup& g, const RunSettings& s);

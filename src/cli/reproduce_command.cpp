@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/args.hpp"
+#include "cli/executor_spec.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/repro_data.hpp"
 #include "cli/repro_document.hpp"
@@ -33,7 +34,9 @@ Args reproduce_args() {
                 "comma list of table ids (002-V,002-VI,000-5,000-6,000-7,003-A.1..003-A.5,"
                 "004-2,004-3)", "all"});
   args.declare({"repeat", "R", "repetitions per experiment (seeds seed..seed+R-1)", "5"});
-  args.declare({"parallel", "P", "runs at once (processes)", "2"});
+  args.declare({"parallel", "P", "runs at once (processes, local executor)", "2"});
+  args.declare({"executor", "local|slurm[:K=V,..]",
+                "where runs execute: local processes, or one Slurm job array per comparison (docs/sweeps.md)", "local"});
   args.declare({"seed", "N", "first seed", "1"});
   args.declare({"quick", "", "tiny subset on reduced workloads, R = 1 (a smoke test)", ""});
   args.declare({"reuse", "", "take groups already finished in --out with at least --repeat repetitions instead of rerunning them", ""});
@@ -127,6 +130,7 @@ int run_reproduce_command(int argc, char** argv) {
   s.parallel = static_cast<int>(args.get_int("parallel", 2, 1, 256));
   s.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, INT64_MAX / 2));
   s.out_dir = args.get("out", "out/reproduce");
+  s.executor = parse_executor(args.get("executor", "local"));
   const std::string dir = args.get("repro-dir", "repro");
   doc.notes_dir = dir + "/notes";
   doc.command = joined_command(argc, argv);

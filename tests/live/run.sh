@@ -41,4 +41,14 @@ if [[ $fidelity -ne 0 ]]; then
   echo "live fidelity test failed (exit $fidelity); report and logs in $OUT/fidelity/short" >&2
   status=1
 fi
+# A 40-run sweep through --executor slurm against the local executor (docs/sweeps.md), on a
+# lab directory of its own, stopped by pid afterwards as above.
+sweep=0
+HETSCHED_LAB=/tmp/hetsched-live-sweep-lab \
+  timeout --signal=TERM --kill-after=30 420 bash "$HERE/sweep.sh" "$OUT/sweep" || sweep=$?
+HETSCHED_LAB=/tmp/hetsched-live-sweep-lab bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
+if [[ $sweep -ne 0 ]]; then
+  echo "live sweep test failed (exit $sweep); outputs in $OUT/sweep" >&2
+  status=1
+fi
 exit $status
