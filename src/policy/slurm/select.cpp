@@ -131,23 +131,20 @@ bool succeeded(const Progress& p, const Needs& n) {
   return p.rem_cpus <= 0 && enough_nodes(0, p.rem_nodes, n);
 }
 
-// A node's scheduling weight as _eval_nodes compares it: the configured weight above a low
-// byte that GPU jobs' tests lower (gpu_bias.hpp).
-std::int64_t sched_weight(const Cluster& cluster, NodeIndex i, std::span<const std::uint8_t> bias) {
-  const std::int64_t low = bias.empty() ? 0xff : 0xff - bias[i];
-  return static_cast<std::int64_t>(cluster.nodes[i].weight) * 256 + low;
-}
-
 // Splits the usable nodes into runs of consecutive nodes (broken by unusable nodes and,
 // unless --contiguous, by a change of scheduling weight).
 void build_sets(const Cluster& cluster, Workspace& ws, bool contiguous,
                 std::span<const std::uint8_t> bias) {
   ws.start.clear(), ws.end.clear(), ws.cpus.clear(), ws.nodes.clear(), ws.weight.clear();
   const int count = static_cast<int>(ws.avail.size());
+  const bool biased = !bias.empty();
   bool open = false;
   for (int i = 0; i < count; ++i) {
     const bool usable = ws.avail[i] > 0;
-    const std::int64_t w = sched_weight(cluster, i, bias);
+    // The scheduling weight _eval_nodes compares: the configured weight above a low byte
+    // that GPU jobs' tests lower (gpu_bias.hpp).
+    const std::int64_t w = static_cast<std::int64_t>(cluster.nodes[i].weight) * 256 +
+                           (biased ? 0xff - bias[i] : 0xff);
     if (open && (!usable || (!contiguous && w != ws.weight.back()))) {
       ws.end.back() = i - 1;
       open = false;

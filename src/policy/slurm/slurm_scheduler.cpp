@@ -103,7 +103,7 @@ void SlurmScheduler::attach(const SystemView& view) {
   queue_ = std::make_unique<QueueOrder>(*view.cluster, *view.workload, priority_);
   partitions_.build(*view.cluster, *view.workload);
   idle_.emplace(*view.cluster);
-  gpu_bias_.resize(view.cluster->node_count());
+  if (config_.clock == ClockMode::Controller) gpu_bias_.resize(view.cluster->node_count());
   free_.reset();
   started_.assign(view.workload->jobs.size(), 0);
   order_.clear();
