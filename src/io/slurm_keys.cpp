@@ -16,7 +16,7 @@ bool is_scheduler_setting(const std::string& key) {
       "defmempercpu",       "defmempernode",      "maxmempercpu",
       "maxmempernode",      "enforcepartlimits",  "maxjobcount",
       "minjobage",          "fairsharedampeningfactor", "firstjobid",
-      "maxtaskspernode"};
+      "maxtaskspernode",    "accountingstoragetype"};  // multifactor's age weight needs slurmdbd
   return keys.count(key) || key.starts_with("priorityweight");
 }
 
@@ -29,7 +29,7 @@ bool is_daemon_setting(const std::string& key) {
       "statesavelocation", "proctracktype", "taskplugin", "taskpluginparam", "mpidefault",
       "switchtype", "returntoservice", "slurmctldtimeout", "slurmdtimeout", "inactivelimit",
       "messagetimeout", "waittime", "jobcomptype", "jobcomploc", "jobacctgathertype",
-      "jobacctgatherfrequency", "accountingstoragetype", "accountingstoragehost",
+      "jobacctgatherfrequency", "accountingstoragehost",
       "accountingstorageport", "accountingstorageenforce", "accountingstoragetres",
       "accountingstorageuser", "accountingstoreflags", "accountingstoragepass",
       "acctgatherenergytype", "acctgathernodefreq", "mailprog", "epilog", "prolog",

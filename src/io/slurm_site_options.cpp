@@ -113,8 +113,7 @@ class Translator {
     }
     minutes("prioritycalcperiod", "priority_calc_period", "PriorityCalcPeriod");
     minutes("prioritymaxage", "priority_max_age", "PriorityMaxAge");
-    if (const std::string* v = value("priorityweightage"))
-      set("priorityweightage", "priority_weight_age", *v, "PriorityWeightAge");
+    age_weight();
     if (const std::string* v = value("priorityweightjobsize"))
       set("priorityweightjobsize", "priority_weight_job_size", *v, "PriorityWeightJobSize");
     if (const std::string* v = value("priorityfavorsmall")) {
@@ -126,6 +125,25 @@ class Translator {
           key != "priorityweightjobsize" && v != "0")
         warn(key, key + "=" + v + ": this priority factor is not modelled (the model's "
                   "multifactor priority is age and job size)");
+  }
+
+  // priority/multifactor sets PriorityWeightAge to 0 unless accounting goes to slurmdbd
+  // (its init(), src/plugins/priority/multifactor/priority_multifactor.c); AccountingStorageType
+  // defaults to accounting_storage/none.
+  void age_weight() {
+    const std::string* weight = value("priorityweightage");
+    const std::string* type = value("prioritytype");
+    const std::string* storage = value("accountingstoragetype");
+    const bool multifactor = type && iequals(*type, "priority/multifactor");
+    if (multifactor && !(storage && iequals(*storage, "accounting_storage/slurmdbd"))) {
+      const std::string key = weight ? "priorityweightage" : "prioritytype";
+      set(key, "priority_weight_age", "0", "PriorityWeightAge");
+      if (weight && *weight != "0")
+        warn(key, "PriorityWeightAge=" + *weight + " is ignored, as by Slurm, without "
+                  "AccountingStorageType=accounting_storage/slurmdbd");
+      return;
+    }
+    if (weight) set("priorityweightage", "priority_weight_age", *weight, "PriorityWeightAge");
   }
 
   // Slurm uses topology.conf only under topology/tree (the default plugin is none).

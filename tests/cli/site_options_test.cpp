@@ -35,7 +35,8 @@ TEST(SiteOptions, SlurmConfSettingsActLikeTheSameOptions) {
   const std::string dir = temp_dir("site-same");
   const std::string settings =
       "SchedulerParameters=bf_window=30,bf_interval=7,sched_interval=11\n"
-      "PriorityType=priority/multifactor\nPriorityWeightJobSize=5000\n";
+      "PriorityType=priority/multifactor\nPriorityWeightJobSize=5000\n"
+      "AccountingStorageType=accounting_storage/slurmdbd\n";
   const Outcome site = simulate(write_conf(dir, settings), dir + "/site");
   ASSERT_EQ(site.code, kExitOk) << site.err;
   EXPECT_NE(site.out.find("slurm.conf bf_window=30,bf_interval=7,sched_interval=11,"

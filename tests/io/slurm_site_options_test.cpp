@@ -35,7 +35,8 @@ TEST(SlurmSiteOptions, SchedulerAndPriorityKeysBecomeModelOptions) {
       "bf_job_part_count_reserve=3,default_queue_depth=7,sched_interval=20,batch_sched_delay=1\n"
       "PriorityType=priority/multifactor\nPriorityMaxAge=2-12\nPriorityCalcPeriod=10\n"
       "PriorityWeightAge=500\nPriorityWeightJobSize=250\nPriorityFavorSmall=YES\n"
-      "PriorityWeightFairshare=100\nPriorityWeightQOS=0\n");
+      "PriorityWeightFairshare=100\nPriorityWeightQOS=0\n"
+      "AccountingStorageType=accounting_storage/slurmdbd\n");
   const SiteOptions site = slurm_model_options(conf);
   EXPECT_EQ(option(site, "scheduler_type"), "builtin");
   EXPECT_EQ(option(site, "bf_window"), "120");
@@ -59,6 +60,22 @@ TEST(SlurmSiteOptions, SchedulerAndPriorityKeysBecomeModelOptions) {
                                [](const OptionDefault& d) { return d.key == "bf_window"; });
   ASSERT_NE(bf, site.options.end());
   EXPECT_EQ(bf->where.line, 2);
+}
+
+// Issue 17's multifactor lab run: slurmctld logs "PriorityWeightAge can only be used with
+// SlurmDBD, ignoring" and every job keeps its submit-time priority.
+TEST(SlurmSiteOptions, AgeWeightIsZeroWithoutSlurmdbd) {
+  const SiteOptions without = slurm_model_options(conf_with(
+      "site-no-dbd", "PriorityType=priority/multifactor\nPriorityWeightAge=1000\n"
+                     "AccountingStorageType=accounting_storage/none\n"));
+  EXPECT_EQ(option(without, "priority_weight_age"), "0");
+  EXPECT_TRUE(has_warning(without, "slurm.conf:2: PriorityWeightAge=1000 is ignored"));
+  const SiteOptions unset = slurm_model_options(
+      conf_with("site-no-storage", "PriorityType=priority/multifactor\n"));
+  EXPECT_EQ(option(unset, "priority_weight_age"), "0");  // not the model's own default
+  const SiteOptions basic = slurm_model_options(
+      conf_with("site-basic", "PriorityType=priority/basic\nPriorityWeightAge=1000\n"));
+  EXPECT_EQ(option(basic, "priority_weight_age"), "1000");
 }
 
 TEST(SlurmSiteOptions, UnmodelledPluginsAreNamed) {

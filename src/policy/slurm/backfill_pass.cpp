@@ -99,6 +99,7 @@ std::optional<Allocation> BackfillPass::select_on(const PassState& s, const Clus
   options.use_topology = s.use_topology;
   options.lowest_top_switch = s.lowest_top_switch;
   options.usable = mask_;
+  if (s.gpu_bias) options.gpu_bias = s.gpu_bias->values();
   return select_nodes(*s.cluster, state, s.job(j), options);
 }
 
@@ -188,6 +189,7 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
       if (k < running_.size() && running_[k].end > barrier + window) break;
     }
     if (last_end < 0) break;
+    note_test(s, future, j);
     if (cutoff > 0 && last_end > cutoff) return last_end;
     do {
       window *= 2;
@@ -199,7 +201,16 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
   return std::nullopt;
 }
 
+// Every will-run test of a GPU job leaves its mark on the nodes' weights (gpu_bias.hpp).
+void BackfillPass::note_test(const PassState& s, const ClusterState& state, JobRef j) {
+  if (s.gpu_bias) s.gpu_bias->note_test(*s.cluster, state, s.job(j), part_nodes_, mask_);
+}
+
 void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st) {
+  if (s.gpu_bias) {  // _start_job goes through the controller's own selection
+    s.gpu_bias->reset(part_nodes_);
+    s.gpu_bias->note_test(*s.cluster, *s.free, s.job(j), part_nodes_, mask_);
+  }
   for (const NodeShare& sh : alloc.shares)
     if (first_reserved_[sh.node] == kNoTime) unreserved_free_ -= sh.cores;
   owned_.push_back(alloc);
@@ -256,6 +267,7 @@ void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partit
   const Job& job = s.job(j);
   const Time limit = job.req.time_limit;
   const int part = partitions.of_job[j];
+  part_nodes_ = partitions.nodes[part];
   const bool may_reserve =
       config_.reserve_depth == 0 || reservations_[part] < static_cast<std::size_t>(config_.reserve_depth);
   shape_ = shape_of(s, j);
@@ -276,13 +288,18 @@ void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partit
       return;
     }
     load_mask(s.cluster->node_count());
+    note_test(s, *s.free, j);
     const Capacity now_capacity = capacity(*s.free);
     std::optional<Allocation> alloc;
     if (may_fit(now_capacity)) alloc = select_on(s, *s.free, j);
     Time t = s.now;
     if (!alloc) {
       if (!may_reserve) return;  // EASY: jobs past the reservation depth only test "now"
-      const std::optional<Time> found = earliest_future_start(s, j, now_capacity, later, alloc);
+      // A GPU job's test marks the nodes of every state it reaches (gpu_bias.hpp): Slurm's
+      // will-run goes on to the job's start, past the retry point.
+      const bool marks = s.gpu_bias && !job.req.gres.empty();
+      const std::optional<Time> found =
+          earliest_future_start(s, j, now_capacity, marks ? 0 : later, alloc);
       if (!found) {
         if (later) {
           retry_from(later);

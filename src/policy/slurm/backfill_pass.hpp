@@ -70,6 +70,7 @@ class BackfillPass {
   void release(ClusterState& future, const Allocation& alloc, Capacity& c) const;
   std::optional<Time> earliest_future_start(const PassState& s, JobRef j, Capacity c, Time cutoff,
                                             std::optional<Allocation>& alloc);
+  void note_test(const PassState& s, const ClusterState& state, JobRef j);
   void start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st);
   void add_reservation(const PassState& s, JobRef j, Time start, const Allocation& alloc);
   std::pair<Time, Time> reserved_interval(Time start, Time limit) const;
@@ -87,6 +88,7 @@ class BackfillPass {
   std::vector<std::size_t> reservations_;  // per partition
   NodeBits candidates_, reserved_nodes_;
   std::vector<char> mask_;
+  std::span<const NodeIndex> part_nodes_;  // the partition of the job under test
   std::optional<ClusterState> future_;
   std::vector<PlannedStart> plan_;
   Shape shape_;

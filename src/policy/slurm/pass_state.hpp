@@ -4,6 +4,7 @@
 
 #include "model/cluster.hpp"
 #include "model/job.hpp"
+#include "policy/slurm/gpu_bias.hpp"
 #include "policy/slurm/node_space.hpp"
 #include "sim/cluster_state.hpp"
 #include "sim/scheduler.hpp"
@@ -30,6 +31,7 @@ struct PassState {
   std::vector<char>* started = nullptr;       // per JobRef: started during this call
   bool use_topology = true;
   bool lowest_top_switch = false;
+  GpuBias* gpu_bias = nullptr;                // clock=controller only (gpu_bias.hpp)
 
   const Job& job(JobRef j) const { return workload->jobs[j]; }
   void start(JobRef j, Allocation alloc) {

@@ -25,6 +25,8 @@ struct Needs {
   std::int64_t mem = 0;         // per node, 0 = not requested
   bool contiguous = false;
   bool exclusive = false;       // --exclusive: idle nodes only, each taken whole
+  bool any_gres = false;
+  std::span<const std::uint8_t> bias;  // SelectOptions::gpu_bias, for jobs without gres
   std::span<const NodeIndex> required;  // -w: picked first, all of them
 };
 
@@ -39,7 +41,7 @@ Needs needs_of(const Job& job, int node_count) {
   n.required = r.node_rules().required;
   for (const GresRequest& g : r.gres)
     g.for_each_type([&](int t, std::int32_t min, std::int32_t) {
-      if (t >= 0 && t < kMaxGresTypes) n.gres[t] = min;
+      if (t >= 0 && t < kMaxGresTypes) n.gres[t] = min, n.any_gres = n.any_gres || min > 0;
     });
   if (n.per_node > 0) {
     // cons_common raises min_nodes to ceil(ntasks / ntasks_per_node).
@@ -72,7 +74,8 @@ struct Workspace {
   std::vector<std::int32_t> avail;   // CPUs the job could use per node (0 = unusable)
   std::vector<char> taken;
   std::vector<NodeIndex> picked;     // in the order Slurm adds them
-  std::vector<std::int32_t> start, end, cpus, nodes, weight;  // consecutive node sets
+  std::vector<std::int32_t> start, end, cpus, nodes;  // consecutive node sets
+  std::vector<std::int64_t> weight;                   // the sets' scheduling weight
   std::vector<std::int32_t> sw_count, sw_dist;
   std::vector<char> in_top;
   // A --contiguous job found no consecutive set that can hold it. Dropping nodes only
@@ -129,14 +132,19 @@ bool succeeded(const Progress& p, const Needs& n) {
 }
 
 // Splits the usable nodes into runs of consecutive nodes (broken by unusable nodes and,
-// unless --contiguous, by a change of node weight).
-void build_sets(const Cluster& cluster, Workspace& ws, bool contiguous) {
+// unless --contiguous, by a change of scheduling weight).
+void build_sets(const Cluster& cluster, Workspace& ws, bool contiguous,
+                std::span<const std::uint8_t> bias) {
   ws.start.clear(), ws.end.clear(), ws.cpus.clear(), ws.nodes.clear(), ws.weight.clear();
   const int count = static_cast<int>(ws.avail.size());
+  const bool biased = !bias.empty();
   bool open = false;
   for (int i = 0; i < count; ++i) {
     const bool usable = ws.avail[i] > 0;
-    const std::int32_t w = cluster.nodes[i].weight;
+    // The scheduling weight _eval_nodes compares: the configured weight above a low byte
+    // that GPU jobs' tests lower (gpu_bias.hpp).
+    const std::int64_t w = static_cast<std::int64_t>(cluster.nodes[i].weight) * 256 +
+                           (biased ? 0xff - bias[i] : 0xff);
     if (open && (!usable || (!contiguous && w != ws.weight.back()))) {
       ws.end.back() = i - 1;
       open = false;
@@ -158,7 +166,8 @@ void build_sets(const Cluster& cluster, Workspace& ws, bool contiguous) {
 // that can.
 int pick_set(const Workspace& ws, const Progress& p, const Needs& n, bool& sufficient_out) {
   int best = -1;
-  std::int32_t best_cpus = 0, best_weight = 0;
+  std::int32_t best_cpus = 0;
+  std::int64_t best_weight = 0;
   bool best_sufficient = false;
   for (std::size_t i = 0; i < ws.nodes.size(); ++i) {
     if (ws.nodes[i] == 0) continue;
@@ -215,7 +224,7 @@ bool add_required(Workspace& ws, Progress& p, const Needs& n) {
 }
 
 bool eval_flat(const Cluster& cluster, Workspace& ws, const Needs& n) {
-  build_sets(cluster, ws, n.contiguous);
+  build_sets(cluster, ws, n.contiguous, n.bias);
   Progress p = progress_of(n);
   if (!add_required(ws, p, n)) return false;
   if (p.done()) return succeeded(p, n);
@@ -453,7 +462,8 @@ Allocation build_allocation(const Cluster& cluster, const Workspace& ws, const N
 std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterState& state,
                                        const Job& job, const SelectOptions& options) {
   const int count = cluster.node_count();
-  const Needs n = needs_of(job, count);
+  Needs n = needs_of(job, count);
+  if (!n.any_gres) n.bias = options.gpu_bias;
   thread_local std::vector<std::int32_t> offer;
   offer.assign(count, 0);
   const Partition* part = cluster.partitions.empty() ? nullptr : cluster.find_partition(job.partition);

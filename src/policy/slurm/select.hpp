@@ -2,6 +2,7 @@
 // Slurm 22.05 select/cons_tres node selection as modelled here (see docs/slurm-model.md):
 // best fit over consecutive node sets on the 1-D order, greedy CPUs per node, gres per
 // node, --contiguous, --ntasks-per-node, and topology/tree placement when configured.
+#include <cstdint>
 #include <optional>
 #include <span>
 
@@ -19,6 +20,9 @@ struct SelectOptions {
   // top; leaves are then chosen by fit and closeness); true = Slurm 2.x as the documents
   // used it (the lowest switch with enough free nodes and CPUs, tightest at equal level).
   bool lowest_top_switch = false;
+  // Per node, GPUs a GPU job's test last counted there (GpuBias, gpu_bias.hpp): for a job
+  // without gres, lowers the node's weight in the flat best fit. Empty = weights as set.
+  std::span<const std::uint8_t> gpu_bias = {};
 };
 
 // The allocation Slurm would choose for `job` on the resources free in `state`, or nullopt

@@ -103,6 +103,7 @@ void SlurmScheduler::attach(const SystemView& view) {
   queue_ = std::make_unique<QueueOrder>(*view.cluster, *view.workload, priority_);
   partitions_.build(*view.cluster, *view.workload);
   idle_.emplace(*view.cluster);
+  if (config_.clock == ClockMode::Controller) gpu_bias_.resize(view.cluster->node_count());
   free_.reset();
   started_.assign(view.workload->jobs.size(), 0);
   order_.clear();
@@ -217,6 +218,11 @@ void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> event
     if (ended || config_.clock == ClockMode::Controller) request_main_pass(view.now, ended);
     if (ended) continue;
     const Job& job = view.job(e.job);
+    if (config_.clock == ClockMode::Controller) {  // job_allocate's test at submission
+      const auto& nodes = partitions_.nodes[partitions_.of_job[e.job]];
+      gpu_bias_.reset(nodes);
+      gpu_bias_.note_test(*view.cluster, *idle_, job, nodes);
+    }
     SelectOptions options;
     options.use_topology = config_.topology;
     options.lowest_top_switch = config_.lowest_top_switch;
@@ -301,6 +307,7 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   s.started = &started_;
   s.use_topology = config_.topology;
   s.lowest_top_switch = config_.lowest_top_switch;
+  if (config_.clock == ClockMode::Controller) s.gpu_bias = &gpu_bias_;
   run_main(s, view);
   run_backfill(s, view, out);
 }

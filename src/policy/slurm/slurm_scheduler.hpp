@@ -89,6 +89,7 @@ class SlurmScheduler : public Scheduler {
   std::unique_ptr<QueueOrder> queue_;
   BackfillPass backfill_;
   PartitionIndex partitions_;
+  GpuBias gpu_bias_;                 // clock=controller: what GPU jobs' tests left (gpu_bias.hpp)
   std::optional<ClusterState> idle_;
   std::optional<ClusterState> free_;   // scratch copy of the free resources for one call
   std::vector<JobRef> order_;        // pending jobs in queue order
