@@ -59,6 +59,25 @@ class BoundaryTypes(unittest.TestCase):
         self.assertIsNotNone(hetsched.allocation_problem(c, job, short))
 
 
+    def test_slurm_selection_and_allocator_orders(self):
+        c, job = ESP_S.cluster, ESP_S.workload.job(0)
+        idle = hetsched.ClusterState(c)
+        alloc = hetsched.slurm_select(c, idle, job, hetsched.node_mask(c, job))
+        self.assertIsNotNone(alloc)
+        self.assertIsNone(hetsched.allocation_problem(c, job, alloc))
+        full = idle.copy()
+        full.take(hetsched.Allocation([hetsched.NodeShare(node=n, cores=8, gres=[2]) for n in range(c.node_count())]))
+        self.assertIsNone(hetsched.slurm_select(c, full, job))
+        units = hetsched.job_units(job)
+        self.assertEqual(hetsched.allocator_order("ff", c, idle, units), list(range(c.node_count())))
+        busy = idle.copy()
+        busy.take(hetsched.Allocation([hetsched.NodeShare(node=5, cores=1, gres=[2])]))
+        self.assertEqual(hetsched.allocator_order("balanced", c, busy, units, "gpu")[0], 5)
+        self.assertEqual(hetsched.allocator_order("bf", c, busy, units)[0], 5)
+        with self.assertRaises(ValueError):
+            hetsched.allocator_order("weighted", c, idle, units)
+
+
 class PolicyErrors(unittest.TestCase):
     def test_raise_names_policy_time_and_job(self):
         with self.assertRaises(hetsched.PolicyError) as ctx:

@@ -5,7 +5,9 @@
 
 #include "model/job_nodes.hpp"
 #include "model/request_fit.hpp"
+#include "policy/heuristic/allocators.hpp"
 #include "policy/heuristic/job_units.hpp"
+#include "policy/slurm/select.hpp"
 #include "policy/python/bindings.hpp"
 #include "sim/decision_check.hpp"
 
@@ -79,6 +81,33 @@ void define_units(py::module_& m) {
         "greedy placement of the units along `order` (default: the 1-D order, first fit); None when they do not fit");
 }
 
+// The node order of one of Netti et al.'s allocators that need no pass context.
+std::vector<NodeIndex> allocator_order(const std::string& name, const Cluster& cluster,
+                                       const ClusterState& state, const JobUnits& units,
+                                       const std::string& critical_types) {
+  if (name != "ff" && name != "bf" && name != "balanced")
+    throw py::value_error("allocator '" + name + "': ff, bf or balanced (weighted and pweighted need a pass context)");
+  Params params;
+  if (name == "balanced") params.set("critical-types", critical_types);
+  auto allocator = heuristic::make_allocator(name, params);
+  std::vector<NodeIndex> order;
+  allocator->order_nodes(cluster, state, units, order);
+  return order;
+}
+
+void define_selection(py::module_& m) {
+  m.def("allocator_order", &allocator_order, py::arg("name"), py::arg("cluster"), py::arg("state"),
+        py::arg("units"), py::arg("critical_types") = "gpu,mic",
+        "node order of the ff, bf or balanced allocator on `state` (place_units takes it)");
+  m.def("slurm_select", [](const Cluster& c, const ClusterState& s, const Job& j, const NodeMask* mask,
+                           bool use_topology, bool lowest_top_switch) {
+    if (mask && mask->usable.size() != c.nodes.size()) throw py::value_error("node mask is for another cluster");
+    return slurm::select_nodes(c, s, j, {use_topology, mask_span(mask), lowest_top_switch});
+  }, py::arg("cluster"), py::arg("state"), py::arg("job"), py::arg("mask") = nullptr,
+     py::arg("use_topology") = true, py::arg("lowest_top_switch") = false,
+     "the allocation the Slurm 22.05 model (cons_tres best fit, topology/tree) picks now, or None");
+}
+
 void define_checks(py::module_& m) {
   m.def("allocation_problem", [](const Cluster& c, const Job& j, const Allocation& a) {
     return allocation_violates_request(c, j, a);
@@ -95,6 +124,7 @@ void define_checks(py::module_& m) {
 
 void define_building_blocks(py::module_& m) {
   define_units(m);
+  define_selection(m);
   define_checks(m);
 }
 
