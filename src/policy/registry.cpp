@@ -115,6 +115,9 @@ std::vector<SchedulerInfo> scheduler_list() {
 
 std::vector<std::string> options_read_by(const std::string& spec,
                                          const std::vector<std::string>& options) {
+  // A Python class accepts any keyword, so it would claim every item: it takes its options
+  // from its own spec only.
+  if (is_python_spec(spec)) return {};
   Params params = merged_params(spec, options);
   build(scheduler_name(spec), params);
   const std::vector<std::string> unused = params.unused_keys();

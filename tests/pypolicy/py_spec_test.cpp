@@ -4,6 +4,7 @@
 #include "cli/run_setup.hpp"
 #include "cli/single_run.hpp"
 #include "cli/main_command.hpp"
+#include "policy/registry.hpp"
 #include "sim/schedule_digest.hpp"
 #include "util/error.hpp"
 
@@ -77,6 +78,11 @@ TEST(PySpec, OptionsReachTheClassAsStrings) {
   EXPECT_EQ(out.result.rejected, static_cast<std::int64_t>(in.workload.jobs.size()));
   EXPECT_EQ(out.result.records.front().reason, "abab");
   EXPECT_NE(out.effective_options.find("label=ab"), std::string::npos);
+}
+
+TEST(PySpec, CompareOptionsGoToTheCxxSchedulersOnly) {
+  EXPECT_TRUE(options_read_by("py:" + kFaulty + ":RejectsAll:label=x", {"bf_window=100"}).empty());
+  EXPECT_EQ(options_read_by("backfill", {"bf_window=100"}), std::vector<std::string>{"bf_window=100"});
 }
 
 TEST(PySpec, RaisingPolicyFailsTheRunNamingPolicyTimeAndJob) {
