@@ -83,6 +83,9 @@ int run_main(int argc, char** argv) {
   } catch (const InputError& e) {
     std::cerr << "hetsched: error: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const PolicyError& e) {
+    std::cerr << "hetsched: policy error: " << e.what() << "\n";
+    return kExitInternal;
   } catch (const std::logic_error& e) {
     std::cerr << "hetsched: internal error: " << e.what() << "\n";
     return kExitInternal;

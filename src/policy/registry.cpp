@@ -6,6 +6,9 @@
 #include "policy/slurm/slurm_scheduler.hpp"
 #include "policy/window/window_schedulers.hpp"
 #include "util/error.hpp"
+#ifdef HETSCHED_WITH_PYTHON
+#include "policy/python/python_scheduler.hpp"
+#endif
 
 namespace hs {
 
@@ -33,7 +36,30 @@ bool is_slurm_model(const std::string& n) {
   return n == "backfill" || n == "slurm" || n == "backfill-easy";
 }
 
+bool is_python_spec(const std::string& spec) { return spec.rfind("py:", 0) == 0; }
+
+// "py:FILE:CLASS" -> {FILE, CLASS}.
+std::pair<std::string, std::string> python_file_and_class(const std::string& name) {
+  const auto colon = name.find(':', 3);
+  if (colon == std::string::npos || colon == 3 || colon + 1 == name.size())
+    throw InputError(kSpec, "scheduler", name, "expected py:path/to/file.py:ClassName[:key=value,...]");
+  return {name.substr(3, colon - 3), name.substr(colon + 1)};
+}
+
+std::unique_ptr<Scheduler> build_python(const std::string& name, Params& params) {
+  const auto [file, class_name] = python_file_and_class(name);
+#ifdef HETSCHED_WITH_PYTHON
+  return python::make_python_scheduler(file, class_name, params);
+#else
+  (void)params;
+  throw InputError(kSpec, "scheduler", name,
+                   "this build has no Python support (install python3-dev and pybind11-dev with "
+                   "scripts/install-deps.sh, then rebuild)");
+#endif
+}
+
 std::unique_ptr<Scheduler> build(const std::string& name, Params& params) {
+  if (is_python_spec(name)) return build_python(name, params);
   if (name == "backfill" || name == "slurm") return slurm::make_slurm_scheduler(params);
   if (name == "backfill-easy") {
     if (!params.has("mode")) params.set("mode", "easy");
@@ -47,11 +73,19 @@ std::unique_ptr<Scheduler> build(const std::string& name, Params& params) {
   throw InputError(kSpec, "scheduler", name, "unknown scheduler (see 'hetsched list schedulers')");
 }
 
-std::string scheduler_name(const std::string& spec) { return spec.substr(0, spec.find(':')); }
+// The colon before a spec's options: after "name", or after "py:FILE:CLASS".
+std::string::size_type options_colon(const std::string& spec) {
+  auto colon = spec.find(':');
+  if (is_python_spec(spec))
+    for (int i = 0; i < 2 && colon != std::string::npos; ++i) colon = spec.find(':', colon + 1);
+  return colon;
+}
+
+std::string scheduler_name(const std::string& spec) { return spec.substr(0, options_colon(spec)); }
 
 // The spec's own options, then the extra ones (later values win).
 Params merged_params(const std::string& spec, const std::vector<std::string>& extra_options) {
-  const auto colon = spec.find(':');
+  const auto colon = options_colon(spec);
   Params params = Params::parse(colon == std::string::npos ? "" : spec.substr(colon + 1),
                                 "<scheduler " + scheduler_name(spec) + ">");
   for (const auto& opt : extra_options) {
@@ -74,12 +108,16 @@ std::vector<SchedulerInfo> scheduler_list() {
       {"SCHED+ALLOC[+PRED]",
        "Netti et al.: SCHED fifo|sjf|easy|prb|cph, ALLOC ff|bf|balanced|weighted|pweighted, "
        "PRED walltime|datadriven|oracle (e.g. easy+weighted+datadriven)"},
+      {"py:FILE.py:CLASS", "a policy written in Python: CLASS(**options).decide(view, events) (docs/python.md)"},
   };
 }
 
 
 std::vector<std::string> options_read_by(const std::string& spec,
                                          const std::vector<std::string>& options) {
+  // A Python class accepts any keyword, so it would claim every item: it takes its options
+  // from its own spec only.
+  if (is_python_spec(spec)) return {};
   Params params = merged_params(spec, options);
   build(scheduler_name(spec), params);
   const std::vector<std::string> unused = params.unused_keys();

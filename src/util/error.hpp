@@ -33,4 +33,12 @@ class InputError : public std::runtime_error {
   std::string problem_;
 };
 
+// A policy from outside the project's C++ (a Python class) failed during a run: it raised,
+// or proposed decisions the checker refused. The run is failed with nothing of that pass
+// applied; the message names the policy, the pass time and the job.
+class PolicyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace hs

@@ -123,6 +123,12 @@ std::string Params::get_choice(const std::string& key, const std::string& def,
   throw InputError(where_of(key), field_of(key), *text, "must be one of " + list);
 }
 
+std::string Params::get_text(const std::string& key, const std::string& def,
+                             const std::string& description) {
+  const std::string* text = lookup(key, def, "text", description);
+  return text ? *text : def;
+}
+
 void Params::reject_unused(const std::string& owner) const {
   for (const auto& [key, value] : values_) {
     if (effective_.count(key) == 0)

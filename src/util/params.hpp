@@ -48,6 +48,9 @@ class Params {
   std::string get_choice(const std::string& key, const std::string& def,
                          const std::vector<std::string>& allowed,
                          const std::string& description);
+  // Any text; for options a policy outside C++ (a Python class) checks itself.
+  std::string get_text(const std::string& key, const std::string& def,
+                       const std::string& description);
 
   // Throws InputError for any key set but never read by the policy.
   void reject_unused(const std::string& owner) const;
