@@ -17,6 +17,12 @@ export LAB_PORT_BASE=${LAB_PORT_BASE:-27000}
 DB=$HETSCHED_LAB-db   # outside the lab directory: lab.sh start wipes that
 DB_PORT=$(( LAB_PORT_BASE - 181 ))
 DBD_PORT=$(( LAB_PORT_BASE - 182 ))
+for tool in slurmdbd mariadbd mariadb-install-db sacctmgr; do
+  command -v "$tool" >/dev/null || [[ -x /usr/sbin/$tool ]] || {
+    echo "accounting-capture.sh: $tool missing; apt-get install slurmdbd mariadb-server" >&2
+    exit 2
+  }
+done
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
