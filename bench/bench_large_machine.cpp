@@ -2,7 +2,8 @@
 // on 5,000 nodes (32 cores; the last fifth with 4 GPUs) under EASY backfill (backfill-easy),
 // checked by the invariant checker, with the per-job outputs written. Prints wall time per
 // phase, peak RSS and the size of jobs.csv. Target (issue 18): < 30 s and < 500 MiB.
-// Usage: bench_large_machine [jobs [nodes [out-dir]]]
+// Usage: bench_large_machine [jobs [nodes [out-dir [scheduler]]]]   (default backfill-easy;
+// e.g. easy+ff+walltime for the heuristic EASY)
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   const std::int64_t jobs = argc > 1 ? std::stoll(argv[1]) : 300'000;
   const int nodes = argc > 2 ? std::stoi(argv[2]) : 5'000;
   const std::string out = argc > 3 ? argv[3] : (std::filesystem::temp_directory_path() / "hetsched-bench-large").string();
+  const std::string scheduler = argc > 4 ? argv[4] : "backfill-easy";
   try {
     const auto t0 = Clock::now();
     const hs::Cluster cluster = hs::bench::make_large_cluster(nodes);
@@ -35,7 +37,7 @@ int main(int argc, char** argv) {
     const double generate_s = seconds_since(t0);
 
     hs::cli::RunRequest request;
-    request.scheduler_spec = "backfill-easy";
+    request.scheduler_spec = scheduler;
     const auto t1 = Clock::now();
     const hs::cli::RunOutcome run = hs::cli::run_checked(cluster, workload, request);
     const double run_s = seconds_since(t1);

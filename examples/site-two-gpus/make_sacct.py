@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes sacct.txt: a synthetic two-day accounting dump of this example site, in the format
-`sacct -a -X --parsable2 --format=...` prints (docs/input-formats.md; ReqMem per node as
---mem asks it, TRES mem= for the whole job). Deterministic (seed 7).
+`sacct -a -X --parsable2 --format=...` prints (docs/input-formats.md; ReqMem and TRES mem=
+for the whole job, as Slurm 22.05 writes them). Deterministic (seed 7).
 CPU jobs, GPU jobs asking for an A100, a V100 or any GPU, array tasks, jobs with -C and
 --exclusive, a job cancelled while pending and timed-out jobs."""
 import random
@@ -36,14 +36,14 @@ def job(jobid, name, user, part, submit, run, limit, nodes, cpus, mem_gb, gpus=0
     if state.startswith("CANCELLED") and run == 0:
         return "|".join([jobid, name, user, "acct", part, "normal", stamp(submit), stamp(submit),
                          "None", stamp(submit + 600), "00:00:00", limit_text(limit), state,
-                         str(nodes), str(cpus), str(cpus), "%dG" % (mem_gb // nodes), tres, "", str(nodes),
+                         str(nodes), str(cpus), str(cpus), "%dG" % mem_gb, tres, "", str(nodes),
                          "None assigned", constraint, ""])
     start = submit  # the site's own schedule is not replayed; only submit and run matter
     prefix = "cpu" if part == "cpu" else ("v100n" if kind == "v100" or constraint else "a100n")
     nodelist = prefix + ("01" if nodes == 1 else "[01-%02d]" % nodes)
     return "|".join([jobid, name, user, "acct", part, "normal", stamp(submit), stamp(submit),
                      stamp(start), stamp(start + run), hms(run), limit_text(limit), state,
-                     str(nodes), str(cpus), str(cpus), "%dG" % (mem_gb // nodes), tres, tres,
+                     str(nodes), str(cpus), str(cpus), "%dG" % mem_gb, tres, tres,
                      str(nodes),
                      nodelist, constraint, "SchedMain"])
 

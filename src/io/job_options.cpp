@@ -329,7 +329,8 @@ std::int64_t parse_memory_mb(std::string_view text, const InputLocation& where,
 std::string format_job_options(const JobRequest& req) {
   std::string text;
   auto add = [&](const std::string& part) { text += (text.empty() ? "" : " ") + part; };
-  if (req.ntasks > 0) add("-n " + std::to_string(req.ntasks));
+  if (req.ntasks > 0) add("-n " + std::to_string(req.units() ? req.unit_count() : req.ntasks));
+  if (req.task_cores > 1) add("-c " + std::to_string(req.task_cores));
   if (req.nodes_min > 0 || req.nodes_max > 0) {
     if (req.nodes_min == req.nodes_max) add("-N " + std::to_string(req.nodes_min));
     else
@@ -337,7 +338,12 @@ std::string format_job_options(const JobRequest& req) {
           (req.nodes_max > 0 ? std::to_string(req.nodes_max) : ""));
   }
   if (req.ntasks_per_node > 0) add("--ntasks-per-node=" + std::to_string(req.ntasks_per_node));
-  if (!req.gres.empty()) add("--gres=" + format_gres_request(req.gres));
+  if (req.units()) {
+    for (const GresRequest& g : req.gres)  // units get gres only from --gpus-per-task
+      add("--gpus-per-task=" + (g.kind.empty() ? "" : g.kind + ":") + std::to_string(g.per_node_min));
+  } else if (!req.gres.empty()) {
+    add("--gres=" + format_gres_request(req.gres));
+  }
   if (req.contiguous) add("--contiguous");
   if (req.mem_per_node_mb > 0) add("--mem=" + std::to_string(req.mem_per_node_mb) + "M");
   if (req.time_limit != 0) add("-t " + format_slurm_time(req.time_limit));

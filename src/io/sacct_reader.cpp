@@ -219,9 +219,14 @@ void set_memory(const Record& r, const sacct::Tres& tres, Job& job, SacctLoad& l
   const std::int32_t nodes = job.req.nodes_min;
   std::int64_t ignored = 0;
   if (const auto mem = sacct::parse_req_mem(r[kReqMem], r.where, "ReqMem")) {
-    if (!mem->per_cpu) return void(job.req.mem_per_node_mb = mem->mb);
-    ++load.mem_per_cpu;
-    job.req.mem_per_node_mb = mem->mb * per_node(job.req.ntasks, nodes, ignored);
+    switch (mem->per) {
+      case sacct::ReqMem::Per::Job: job.req.mem_per_node_mb = per_node(mem->mb, nodes, ignored); break;
+      case sacct::ReqMem::Per::Node: job.req.mem_per_node_mb = mem->mb; break;
+      case sacct::ReqMem::Per::Cpu:
+        ++load.mem_per_cpu;
+        job.req.mem_per_node_mb = mem->mb * per_node(job.req.ntasks, nodes, ignored);
+        break;
+    }
   } else if (tres.mem_mb && *tres.mem_mb > 0) {
     job.req.mem_per_node_mb = per_node(*tres.mem_mb, nodes, ignored);
   }

@@ -170,7 +170,7 @@ std::optional<ReqMem> parse_req_mem(std::string_view text, const InputLocation& 
   if (value.empty()) return std::nullopt;
   ReqMem mem;
   if (value.back() == 'n' || value.back() == 'c') {
-    mem.per_cpu = value.back() == 'c';
+    mem.per = value.back() == 'c' ? ReqMem::Per::Cpu : ReqMem::Per::Node;
     value.remove_suffix(1);
   }
   mem.mb = parse_size_mb(value, text, where, field);

@@ -39,10 +39,12 @@ struct Tres {
 // Other TRES (billing, energy, fs/disk, license/..., bb/..., vmem, pages) are ignored.
 Tres parse_tres(std::string_view text, const InputLocation& where, const std::string& field);
 
-// ReqMem: "4000M" (22.05: per node), "4000Mn" (per node), "250Mc" (per CPU), "0" = none.
+// ReqMem: "16000M" (22.05: the job's total, as its TRES mem; a lab dump shows --mem=2520M
+// on 4 nodes as 10080M), "4000Mn" (per node, before 21.08), "250Mc" (per CPU), "0" = none.
 struct ReqMem {
+  enum class Per { Job, Node, Cpu };
   std::int64_t mb = 0;
-  bool per_cpu = false;
+  Per per = Per::Job;
 };
 std::optional<ReqMem> parse_req_mem(std::string_view text, const InputLocation& where,
                                     const std::string& field);

@@ -61,14 +61,12 @@ std::int32_t checked(std::int64_t v, const WrittenOption& o, const InputLocation
   return static_cast<std::int32_t>(v);
 }
 
-const char* const kUnits =
-    " (tasks free to spread over nodes are units, not modelled; give --ntasks-per-node or -N 1)";
-
-// -c: every task's cores stay on its node, so cores per node = tasks per node x c.
+// -c: every task's cores stay on its node, so cores per node = tasks per node x c; when
+// tasks may spread, the job becomes units of c cores (JobRequest::task_cores).
 void apply_cpus_per_task(const WrittenOption& o, JobRequest& r, const InputLocation& where) {
   const std::int32_t c = count_of(o, o.value, where);
   if (c == 1) return;
-  if (!tasks_per_node(r)) refuse(o, where, std::string("cpus per task > 1") + kUnits);
+  if (!tasks_per_node(r)) r.task_cores = c;
   r.ntasks = checked(std::int64_t{r.ntasks} * c, o, where);
   if (r.ntasks_per_node > 0)
     r.ntasks_per_node = checked(std::int64_t{r.ntasks_per_node} * c, o, where);
@@ -90,8 +88,13 @@ void apply_gpus(const TaskOptions& t, std::optional<std::int64_t> tasks, JobRequ
   const Gpus g = gpus_of(*given, where);
   std::int64_t per_node = g.count;
   if (given == &t.gpus_per_task) {
-    if (!tasks) refuse(*given, where, std::string("gpus per task") + kUnits);
-    per_node = *tasks * g.count;
+    if (!tasks) {  // units: the count stays per task
+      if (!r.units()) r.task_cores = 1;
+    } else {
+      per_node = *tasks * g.count;
+    }
+  } else if (r.units()) {
+    refuse(*given, where, "with tasks spread as units give --gpus-per-task");
   } else if (given == &t.gpus && !one_node(r)) {
     refuse(*given, where,
            "a job total of gpus over several nodes may be split unevenly by Slurm; give "
@@ -102,6 +105,7 @@ void apply_gpus(const TaskOptions& t, std::optional<std::int64_t> tasks, JobRequ
 }
 
 std::int32_t gpus_per_node(const JobRequest& r) {
+  if (r.units()) return -1;  // varies with the tasks each node takes
   for (const GresRequest& g : r.gres)
     if (g.name == "gpu") return g.per_node_min == g.per_node_max ? g.per_node_min : -1;
   return 0;
@@ -164,8 +168,12 @@ void apply_task_options(const TaskOptions& t, bool ntasks_given, JobRequest& req
   const std::optional<std::int64_t> tasks = tasks_per_node(req);  // before -c scales ntasks
   if (t.cpus_per_task.given() && t.cpus_per_gpu.given())
     refuse(t.cpus_per_gpu, where, "give only one of -c/--cpus-per-task and --cpus-per-gpu");
+  const bool per_node_gres = !req.gres.empty();
   if (t.cpus_per_task.given()) apply_cpus_per_task(t.cpus_per_task, req, where);
   apply_gpus(t, tasks, req, where);
+  if (req.units() && per_node_gres)
+    refuse(t.cpus_per_task.given() ? t.cpus_per_task : t.gpus_per_task, where,
+           "--gres is per node; with tasks spread as units give --gpus-per-task");
   if (t.cpus_per_gpu.given()) apply_cpus_per_gpu(t.cpus_per_gpu, ntasks_given, req, where);
   apply_memory(t, req, where);
 }

@@ -59,6 +59,11 @@ struct JobRequest {
   std::int64_t mem_per_node_mb = 0;  // --mem; 0 = not given
   Time time_limit = 0;               // -t in seconds; 0 = partition default
   bool exclusive = false;             // --exclusive: whole nodes, charged all their cores
+  // Units (-n T -c C or --gpus-per-task without a per-node task count): T identical tasks
+  // of C cores each, any whole number of them per node, each task's cores and gres on one
+  // node. `ntasks` still counts cores (T x C) and every `gres` item is then per task, not
+  // per node. 0 = not a units job.
+  std::int32_t task_cores = 0;
   // -C/-w/-x; null = none. Copies of a job share it: never change it in place, replace it
   // (edit_node_rules() does that).
   std::shared_ptr<const NodeRules> rules;
@@ -70,6 +75,8 @@ struct JobRequest {
   std::int32_t gres_min(int type) const;
   std::int32_t gres_max(int type) const;
   bool has_gres_range() const;
+  bool units() const { return task_cores > 0; }
+  std::int32_t unit_count() const { return units() ? ntasks / task_cores : 0; }
 };
 
 struct Job {

@@ -42,6 +42,20 @@ Time limit_with_default(const Partition* p, Time requested) {
   return p->default_time != kNoTime ? p->default_time : p->max_time;
 }
 
+// A units job: whole tasks, each on one node, and none of the per-node shapes beside them.
+std::optional<std::string> malformed_units(const JobRequest& r, const NodeRange& range) {
+  if (r.ntasks % r.task_cores != 0)
+    return "ntasks " + str(r.ntasks) + " cores is not a multiple of " + str(r.task_cores) +
+           " cores per task";
+  if (r.ntasks_per_node > 0) return "tasks per node and units together";
+  if (r.exclusive) return "--exclusive with tasks spread as units is not modelled";
+  if (r.contiguous) return "--contiguous with tasks spread as units is not modelled";
+  if (r.has_gres_range()) return "a gres range per task is not modelled";
+  if (r.unit_count() < range.min)
+    return str(r.unit_count()) + " tasks is below the minimum node count " + str(range.min);
+  return std::nullopt;
+}
+
 // Values that make a request meaningless regardless of the cluster.
 std::optional<std::string> malformed_reason(const Job& job) {
   const JobRequest& r = job.req;
@@ -70,6 +84,7 @@ std::optional<std::string> malformed_reason(const Job& job) {
       if (r.gres[k].type == g.type) return "gres '" + g.name + "' requested twice";
   }
   const NodeRange range = node_range(r);
+  if (r.units()) return malformed_units(r, range);
   if (r.ntasks < range.min)
     return "ntasks " + str(r.ntasks) + " is below the minimum node count " + str(range.min);
   if (r.ntasks_per_node > 0) {
@@ -84,6 +99,11 @@ std::optional<std::string> malformed_reason(const Job& job) {
   return std::nullopt;
 }
 
+// Cores a node must have to take any share of the job.
+std::int32_t min_cores_per_node(const JobRequest& r) {
+  return r.units() ? r.task_cores : std::max(1, r.ntasks_per_node);
+}
+
 // Nodes the job may use at all: in its partition, with enough cores, gres and memory.
 std::vector<char> eligible_nodes(const Cluster& cluster, const Job& job) {
   const JobRequest& r = job.req;
@@ -93,7 +113,7 @@ std::vector<char> eligible_nodes(const Cluster& cluster, const Job& job) {
     if (const Partition* p = cluster.find_partition(job.partition))
       for (NodeIndex n : p->nodes) ok[n] = 1;
   }
-  const std::int32_t min_cores = std::max(1, r.ntasks_per_node);
+  const std::int32_t min_cores = min_cores_per_node(r);
   for (std::size_t i = 0; i < cluster.nodes.size(); ++i) {
     const Node& n = cluster.nodes[i];
     if (n.cores < min_cores) ok[i] = 0;
@@ -133,7 +153,7 @@ std::string ineligible_breakdown(const Cluster& cluster, const Job& job) {
   } else {
     for (int i = 0; i < cluster.node_count(); ++i) nodes.push_back(i);
   }
-  const std::int32_t min_cores = std::max(1, r.ntasks_per_node);
+  const std::int32_t min_cores = min_cores_per_node(r);
   std::int64_t few_cores = 0, little_memory = 0, ruled_out = 0;
   std::vector<std::int64_t> few_gres(r.gres.size(), 0);
   for (NodeIndex i : nodes) {
@@ -160,8 +180,19 @@ std::string ineligible_breakdown(const Cluster& cluster, const Job& job) {
   return text;
 }
 
-// Cores a node can give the job: all of them, or exactly ntasks_per_node.
+// Whole tasks of a units job an empty node can hold.
+std::int64_t tasks_on_empty_node(const Node& n, const JobRequest& r) {
+  std::int64_t tasks = n.cores / r.task_cores;
+  for (const GresRequest& g : r.gres)
+    g.for_each_type([&](int t, std::int32_t per_task, std::int32_t) {
+      if (per_task > 0) tasks = std::min<std::int64_t>(tasks, n.gres[t] / per_task);
+    });
+  return tasks;
+}
+
+// Cores a node can give the job: all of them, exactly ntasks_per_node, or whole tasks.
 std::int64_t usable_cores(const Node& n, const JobRequest& r) {
+  if (r.units()) return tasks_on_empty_node(n, r) * r.task_cores;
   return r.ntasks_per_node > 0 ? r.ntasks_per_node : n.cores;
 }
 
@@ -179,7 +210,8 @@ std::optional<std::string> fits_in(std::vector<std::int64_t> cores, const JobReq
   }
   if (have < range.min)
     return "needs at least " + count_of(range.min, "node") + ", only " + str(have) + " eligible";
-  const std::int64_t use = std::min<std::int64_t>({have, range.max, r.ntasks});
+  const std::int64_t most_nodes = r.units() ? r.unit_count() : r.ntasks;
+  const std::int64_t use = std::min<std::int64_t>({have, range.max, most_nodes});
   if (use < have)  // only the `use` largest count
     std::nth_element(cores.begin(), cores.begin() + use, cores.end(), std::greater<>());
   std::int64_t total = 0;
@@ -219,6 +251,21 @@ std::optional<std::string> fits_contiguous(const Cluster& cluster, const std::ve
   return "no run of consecutive eligible nodes can hold the contiguous job";
 }
 
+// A units job's share: a whole number of tasks, each with its gres, and the node's memory.
+template <class OnNode>
+std::optional<std::string> units_share_violation(const JobRequest& r, const NodeShare& s,
+                                                 OnNode on_node) {
+  if (s.cores % r.task_cores != 0)
+    return on_node(str(s.cores) + " cores is not a whole number of " + str(r.task_cores) +
+                   "-core tasks");
+  const std::int32_t tasks = s.cores / r.task_cores;
+  for (int t = 0; t < kMaxGresTypes; ++t)
+    if (s.gres[t] != tasks * r.gres_min(t))
+      return on_node("gres " + str(s.gres[t]) + " of type " + str(t) + " for " +
+                     count_of(tasks, "task") + " of " + str(r.gres_min(t)));
+  return std::nullopt;
+}
+
 // Checks one node's share; builds message text only when something is wrong.
 std::optional<std::string> share_violation(const Cluster& cluster, const JobRequest& r,
                                            const NodeShare& s) {
@@ -235,11 +282,13 @@ std::optional<std::string> share_violation(const Cluster& cluster, const JobRequ
     return on_node(str(s.cores) + " cores, ntasks_per_node is " + str(r.ntasks_per_node));
   if (s.mem_mb != share_mem_for(n, r))
     return on_node("memory " + str(s.mem_mb) + " MB, expected " + str(share_mem_for(n, r)));
+  if (r.units())
+    if (auto bad = units_share_violation(r, s, on_node)) return bad;
   for (int t = 0; t < kMaxGresTypes; ++t) {
     if (s.gres[t] < 0) return on_node("negative gres");
     if (s.gres[t] > n.gres[t])
       return on_node("gres " + str(s.gres[t]) + " exceeds the node's " + str(n.gres[t]));
-    if (s.gres[t] < r.gres_min(t) || s.gres[t] > r.gres_max(t))
+    if (!r.units() && (s.gres[t] < r.gres_min(t) || s.gres[t] > r.gres_max(t)))
       return on_node("gres " + str(s.gres[t]) + " of type " + str(t) + " outside the requested " +
                      str(r.gres_min(t)) + "-" + str(r.gres_max(t)));
   }
@@ -351,6 +400,7 @@ std::optional<std::string> allocation_violates_request(const Cluster& cluster, c
   for (const NodeShare& s : alloc.shares)
     if (auto bad = share_violation(cluster, job.req, s)) return bad;
   if (auto bad = node_rules_violation(cluster, job.req, alloc)) return bad;
+  if (job.req.units()) return std::nullopt;  // gres follow each node's task count
   // Equal gres per node on every node used (a range picks one count for the whole job).
   for (int t = 0; t < kMaxGresTypes; ++t)
     for (const NodeShare& s : alloc.shares)

@@ -68,6 +68,7 @@ std::optional<std::string> unsupported_request(const Job& job, const RequestSupp
   else if (!support.node_mask && !r.exclude.empty()) option = "-x/--exclude";
   else if (!support.required_nodes && !r.nodelist.empty()) option = "-w/--nodelist";
   else if (!support.exclusive && job.req.exclusive) option = "--exclusive";
+  else if (!support.units && job.req.units()) option = "tasks spread as units (-c, --gpus-per-task)";
   if (!option) return std::nullopt;
   return "scheduler " + scheduler + " does not model " + option;
 }

@@ -63,6 +63,7 @@ struct RequestSupport {
   bool node_mask = false;       // -C/--constraint and -x/--exclude (job_node_mask)
   bool required_nodes = false;  // -w/--nodelist
   bool exclusive = false;       // --exclusive
+  bool units = false;           // tasks spread as units (JobRequest::task_cores)
 };
 
 class Scheduler {

@@ -1,7 +1,12 @@
 #include <gtest/gtest.h>
 
 #include "heuristic_fixtures.hpp"
+#include "policy/heuristic/allocators.hpp"
+#include "policy/heuristic/heuristic_schedulers.hpp"
 #include "policy/heuristic/job_units.hpp"
+#include "sim/bind.hpp"
+#include "sim/invariant_checker.hpp"
+#include "sim/simulator.hpp"
 
 namespace hs::heuristic {
 namespace {
@@ -138,6 +143,76 @@ TEST(JobUnits, ContiguousJobsTakeConsecutiveNodes) {
   ASSERT_TRUE(alloc);
   EXPECT_EQ(alloc->nodes(), (std::vector<NodeIndex>{2, 3}));
   EXPECT_FALSE(allocation_violates_request(kEurora4, job, *alloc));
+}
+
+// -n T -c C --gpus-per-task=G (JobRequest::task_cores): Slurm's tasks are the units.
+Job task_units_job(std::int64_t id, std::int32_t tasks, std::int32_t cores, std::int32_t gpus,
+                   Time submit = 0) {
+  Job job = make_job(kEurora4, id, {.ntasks = tasks * cores, .submit = submit});
+  job.req.task_cores = cores;
+  if (gpus > 0) job.req.gres.push_back({"gpu", -1, gpus, gpus});
+  EXPECT_FALSE(bind_to_cluster(kEurora4, job).has_value());
+  return job;
+}
+
+TEST(JobUnits, SlurmTasksAreTheUnits) {
+  const Job job = task_units_job(1, 3, 4, 1);  // 3 tasks of 4 cores and 1 GPU
+  const JobUnits u = units_of(job);
+  EXPECT_EQ(u.count, 3);
+  EXPECT_EQ(u.cores, 4);
+  EXPECT_EQ(u.gres[0], 1);
+  EXPECT_EQ(u.max_per_node, 0);
+  ClusterState free(kEurora4);
+  auto alloc = place_units(kEurora4, free, u, all_nodes(kEurora4), {});
+  ASSERT_TRUE(alloc);
+  ASSERT_EQ(alloc->shares.size(), 2u);  // 2 GPUs per node: 2 tasks, then 1
+  EXPECT_EQ(alloc->shares[0].cores, 8);
+  EXPECT_EQ(alloc->shares[0].gres[0], 2);
+  EXPECT_EQ(alloc->shares[1].cores, 4);
+  EXPECT_EQ(alloc->shares[1].gres[0], 1);
+  EXPECT_FALSE(allocation_violates_request(kEurora4, job, *alloc));
+  Job ranged = job;
+  ranged.req.nodes_min = 2;
+  EXPECT_TRUE(std::holds_alternative<std::string>(units_from_request(ranged)));
+}
+
+TEST(JobUnits, EveryAllocatorPlacesTasksUnitByUnit) {
+  const Job job = task_units_job(1, 3, 2, 1);  // 3 tasks of (2 cores, 1 GPU)
+  const JobUnits u = units_of(job);
+  ClusterState free(kEurora4);
+  Allocation busy;
+  busy.shares.push_back({0, 13, {1, 0}, 0});  // node 0: 3 cores, 1 GPU free: one task
+  free.take(busy);
+  for (const auto& item : allocator_list()) {
+    Params p;
+    auto a = make_allocator(item.name, p);
+    a->begin_pass({&kEurora4, &free, {}});
+    auto alloc = allocate(*a, kEurora4, free, u, {}, true);
+    ASSERT_TRUE(alloc) << item.name;
+    EXPECT_FALSE(allocation_violates_request(kEurora4, job, *alloc)) << item.name;
+    EXPECT_EQ(alloc->total_gres(0), 3) << item.name;
+    EXPECT_TRUE(free.can_hold(*alloc)) << item.name;
+  }
+  const Job too_many = task_units_job(2, 4, 1, 1);  // 4 GPU tasks, 3 GPUs free
+  EXPECT_FALSE(units_feasible(kEurora4, free, units_of(too_many), {}));
+}
+
+TEST(JobUnits, UnitsJobsRunSoundlyUnderEveryHeuristic) {
+  Workload w;
+  w.name = "units";
+  for (std::int64_t i = 0; i < 24; ++i)
+    w.jobs.push_back(task_units_job(i + 1, 1 + static_cast<std::int32_t>(i % 4),  // <= 4 GPUs
+                                    1 + static_cast<std::int32_t>(i % 4),
+                                    static_cast<std::int32_t>(i % 2), 10 * i));
+  for (const auto& s : heuristic_scheduler_list())
+    for (const auto& a : heuristic_allocator_list()) {
+      Params params;
+      auto sched = make_heuristic_scheduler(s.name, a.name, "walltime", params);
+      const SimResult r = simulate(kEurora4, w, *sched, {});
+      const CheckReport check = check_run(kEurora4, w, r);
+      EXPECT_TRUE(check.ok()) << s.name << "+" << a.name << ": " << check.violations.front();
+      EXPECT_EQ(r.rejected, 0) << s.name << "+" << a.name;
+    }
 }
 
 }  // namespace

@@ -312,10 +312,11 @@ TEST(SacctValues, TresFormsAndSizes) {
   EXPECT_EQ(sacct::parse_size_mb("100", "", where, "x"), 100);
   const auto per_cpu = sacct::parse_req_mem("250Mc", where, "ReqMem");
   ASSERT_TRUE(per_cpu.has_value());
-  EXPECT_TRUE(per_cpu->per_cpu);
+  EXPECT_EQ(per_cpu->per, sacct::ReqMem::Per::Cpu);
   EXPECT_EQ(per_cpu->mb, 250);
   EXPECT_FALSE(sacct::parse_req_mem("0n", where, "ReqMem").has_value());
-  EXPECT_FALSE(sacct::parse_req_mem("4G", where, "ReqMem")->per_cpu);
+  EXPECT_EQ(sacct::parse_req_mem("4G", where, "ReqMem")->per, sacct::ReqMem::Per::Job);
+  EXPECT_EQ(sacct::parse_req_mem("4Gn", where, "ReqMem")->per, sacct::ReqMem::Per::Node);
 }
 
 TEST(SacctValues, Timestamps) {

@@ -33,11 +33,41 @@ TEST(TaskOptions, CpusPerTaskMultipliesTasksOnKnownLayouts) {
   EXPECT_EQ(b.ntasks, 6);
   EXPECT_EQ(b.nodes_max, 1);
   EXPECT_EQ(parsed("-n 5 -c 1").ntasks, 5);
-  const InputError e = refused("-n 8 -c 4");
+  EXPECT_FALSE(parsed("-n 5 -c 1").units());
+  EXPECT_FALSE(a.units());
+  EXPECT_FALSE(b.units());
+}
+
+TEST(TaskOptions, TasksFreeToSpreadBecomeUnits) {
+  // 8 tasks of 4 cores and 1 GPU each, any number per node.
+  const JobRequest a = parsed("-n 8 -c 4 --gpus-per-task=1");
+  EXPECT_TRUE(a.units());
+  EXPECT_EQ(a.task_cores, 4);
+  EXPECT_EQ(a.ntasks, 32);
+  EXPECT_EQ(a.unit_count(), 8);
+  ASSERT_EQ(a.gres.size(), 1u);
+  EXPECT_EQ(a.gres[0].per_node_min, 1);  // per task
+  const JobRequest b = parsed("-n 6 --gpus-per-task=a100:2");  // 1-core tasks
+  EXPECT_EQ(b.task_cores, 1);
+  EXPECT_EQ(b.unit_count(), 6);
+  EXPECT_EQ(b.gres.at(0).kind, "a100");
+  const JobRequest c = parsed("-n 4 -c 2 -N 2-4 --mem=1G");  // --mem stays per node
+  EXPECT_EQ(c.unit_count(), 4);
+  EXPECT_EQ(c.mem_per_node_mb, 1024);
+  EXPECT_EQ(format_job_options(a), "-n 8 -c 4 --gpus-per-task=1");
+  EXPECT_EQ(format_job_options(b), "-n 6 --gpus-per-task=a100:2");
+}
+
+TEST(TaskOptions, UnitsRefuseOptionsCountedPerNode) {
+  const InputError e = refused("-n 8 -c 4 --gres=gpu:2");
   EXPECT_EQ(e.field(), "-c");
   EXPECT_EQ(e.value(), "4");
   EXPECT_EQ(e.where().line, 7);
-  EXPECT_NE(std::string(e.what()).find("units"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("per node"), std::string::npos) << e.what();
+  EXPECT_EQ(refused("-n 8 --gpus-per-task=1 --gres=mic:1").field(), "--gpus-per-task");
+  EXPECT_EQ(refused("-n 8 -c 2 --mem-per-cpu=100").field(), "--mem-per-cpu");
+  EXPECT_EQ(refused("-n 8 --gpus-per-task=1 --mem-per-gpu=100").field(), "--mem-per-gpu");
+  EXPECT_EQ(refused("-n 8 -c 2 -G 4").field(), "-G");
 }
 
 TEST(TaskOptions, GpuOptionsBecomePerNodeGres) {
@@ -52,7 +82,6 @@ TEST(TaskOptions, GpuOptionsBecomePerNodeGres) {
   EXPECT_EQ(b.ntasks, 12);
   EXPECT_EQ(parsed("-N 1 -n 2 -G 3").gres.at(0).per_node_min, 3);
   EXPECT_EQ(refused("-N 2 -n 2 --gpus=4").field(), "--gpus");
-  EXPECT_EQ(refused("-n 8 --gpus-per-task=1").field(), "--gpus-per-task");
   EXPECT_EQ(refused("-n 2 --gres=gpu:1 --gpus-per-node=1").field(), "--gpus-per-node");
   EXPECT_EQ(refused("-n 2 --gpus-per-node=1 --gpus-per-task=1").field(), "--gpus-per-task");
   EXPECT_EQ(refused("-n 2 --gpus-per-node=!x:1").value(), "!x:1");

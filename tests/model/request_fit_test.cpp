@@ -441,3 +441,50 @@ TEST(RequestFit, UntypedGresTakesAnyKind) {
 
 }  // namespace
 }  // namespace hs
+
+namespace hs {
+namespace {
+
+// The independent check of a units job: a whole number of tasks on every node, each with
+// its GPUs; the GPU count may differ between nodes.
+TEST(RequestFitUnits, EveryShareIsAWholeNumberOfTasks) {
+  Cluster c;
+  c.name = "u";
+  c.gres_types = {"gpu"};
+  for (int i = 0; i < 3; ++i) {
+    Node n;
+    n.name = "n" + std::to_string(i);
+    n.cores = 8;
+    n.gres[0] = 2;
+    c.nodes.push_back(n);
+  }
+  Job j;
+  j.id = 1;
+  j.req.ntasks = 12;
+  j.req.task_cores = 4;  // 3 tasks of 4 cores and 1 GPU
+  j.req.time_limit = 60;
+  j.req.gres.push_back({"gpu", -1, 1, 1});
+  ASSERT_FALSE(bind_to_cluster(c, j).has_value());
+  EXPECT_FALSE(never_runnable_reason(c, j).has_value());
+  auto share = [](NodeIndex n, int cores, int gpus) {
+    NodeShare s;
+    s.node = n, s.cores = cores, s.gres[0] = gpus;
+    return s;
+  };
+  EXPECT_EQ(allocation_violates_request(c, j, {{share(0, 8, 2), share(1, 4, 1)}}), std::nullopt);
+  const auto split = allocation_violates_request(c, j, {{share(0, 6, 2), share(1, 6, 1)}});
+  ASSERT_TRUE(split.has_value());
+  EXPECT_NE(split->find("not a whole number of 4-core tasks"), std::string::npos) << *split;
+  const auto gpus = allocation_violates_request(c, j, {{share(0, 8, 1), share(1, 4, 2)}});
+  ASSERT_TRUE(gpus.has_value());
+  EXPECT_NE(gpus->find("for 2 tasks of 1"), std::string::npos) << *gpus;
+  j.req.ntasks = 40;  // 10 tasks: the three nodes hold 2 each (GPUs)
+  const auto never = never_runnable_reason(c, j);
+  ASSERT_TRUE(never.has_value());
+  EXPECT_NE(never->find("needs 40 cores"), std::string::npos) << *never;
+  j.req.ntasks = 10;
+  EXPECT_NE(never_runnable_reason(c, j)->find("not a multiple of 4"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hs

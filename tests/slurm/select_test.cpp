@@ -359,3 +359,59 @@ TEST(SlurmSelect, NodeRulesAndExclusive) {
 
 }  // namespace
 }  // namespace hs::slurm
+
+namespace hs::slurm {
+namespace {
+
+// -n T -c C --gpus-per-task=G as units (JobRequest::task_cores): cons_tres lays whole tasks
+// on nodes, floor(min(free cores / C, free GPUs / G)) of them per node, each task's cores
+// and GPUs on its node.
+Job units_job(int tasks, int task_cores, int gpus_per_task) {
+  Job j = testing::make_job({.ntasks = tasks * task_cores});
+  j.req.task_cores = task_cores;
+  if (gpus_per_task > 0) j.req.gres.push_back({"gpu", 0, gpus_per_task, gpus_per_task});
+  return j;
+}
+
+std::vector<int> gpus_of(const Allocation& a) {
+  std::vector<int> out;
+  for (const NodeShare& s : a.shares) out.push_back(s.gres[0]);
+  return out;
+}
+
+TEST(SlurmSelectUnits, GpusPerTaskLimitTheTasksOfANode) {
+  const Cluster c = testing::make_cluster(4, 8, 2);
+  const ClusterState s(c);
+  // 5 tasks of 2 cores and 1 GPU: a node holds min(8/2, 2/1) = 2 tasks.
+  const Allocation a = must_select(c, s, units_job(5, 2, 1));
+  EXPECT_EQ(nodes_of(a), (V{0, 1, 2}));
+  EXPECT_EQ(cores_of(a), (C{4, 4, 2}));
+  EXPECT_EQ(gpus_of(a), (C{2, 2, 1}));
+}
+
+TEST(SlurmSelectUnits, PartlyBusyNodesTakeWholeTasksOnly) {
+  const Cluster c = testing::make_cluster(3, 8, 2);
+  ClusterState s(c);
+  occupy(s, 0, 3, 0);  // 5 cores free: 1 task of 4 cores
+  occupy(s, 1, 0, 2);  // no GPU free: no task
+  const Allocation a = must_select(c, s, units_job(3, 4, 1));
+  EXPECT_EQ(nodes_of(a), (V{0, 2}));
+  EXPECT_EQ(cores_of(a), (C{4, 8}));
+  EXPECT_EQ(gpus_of(a), (C{1, 2}));
+  EXPECT_FALSE(select_nodes(c, s, units_job(4, 4, 1)).has_value());  // only 3 tasks fit
+}
+
+TEST(SlurmSelectUnits, CoresOnlyTasksKeepOneTaskForEveryNodeStillNeeded) {
+  const Cluster c = testing::make_cluster(4, 8);
+  const ClusterState s(c);
+  Job j = units_job(6, 3, 0);  // 6 tasks of 3 cores on at least 3 nodes
+  j.req.nodes_min = 3;
+  j.req.nodes_max = 4;
+  const Allocation a = must_select(c, s, j);
+  ASSERT_GE(a.node_count(), 3);
+  for (const NodeShare& sh : a.shares) EXPECT_EQ(sh.cores % 3, 0) << sh.node;
+  EXPECT_EQ(a.total_cores(), 18);
+}
+
+}  // namespace
+}  // namespace hs::slurm

@@ -60,7 +60,7 @@ class HeuristicScheduler final : public Scheduler {
   std::string name() const override { return name_; }
   // Every placement goes through DispatchCore's job_node_mask; -w and --exclusive are not
   // expressible as units here.
-  RequestSupport supports() const override { return {.node_mask = true}; }
+  RequestSupport supports() const override { return {.node_mask = true, .units = true}; }
 
   Decisions decide(const SystemView& view, std::span<const Event> events) override {
     Decisions out;

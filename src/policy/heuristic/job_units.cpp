@@ -40,7 +40,12 @@ UnitsOrReason units_from_request(const Job& job) {
   u.contiguous = r.contiguous;
   u.total_cores = r.ntasks;
   const std::int32_t nodes = r.nodes_min > 0 ? r.nodes_min : r.nodes_max;
-  if (r.ntasks_per_node > 0) {
+  if (r.units()) {  // -c / --gpus-per-task: Slurm's tasks are the units
+    if (nodes > 0) return "a node count (-N) with tasks spread as units is not modelled here";
+    u.count = r.unit_count();
+    u.cores = r.task_cores;
+    set_per_node_needs(r, u.gres, u.node_mem_mb);  // gres per task, --mem per node
+  } else if (r.ntasks_per_node > 0) {
     if (r.ntasks % r.ntasks_per_node != 0)
       return "ntasks " + str(r.ntasks) + " is not a multiple of ntasks-per-node " +
              str(r.ntasks_per_node) + ": no identical units";

@@ -114,7 +114,7 @@ struct BackfillPass::Capacity {
 BackfillPass::Shape BackfillPass::shape_of(const PassState& s, JobRef j) {
   const JobRequest& r = s.job(j).req;
   Shape sh;
-  sh.per_node = std::max(1, r.ntasks_per_node);
+  sh.per_node = std::max({1, r.ntasks_per_node, r.task_cores});
   sh.cpus = std::max(1, r.ntasks);
   sh.nodes = min_node_count(r);
   for (const GresRequest& g : r.gres)

@@ -21,7 +21,8 @@ struct Needs {
   std::int32_t max_nodes = 0;
   std::int32_t req_nodes = 1;   // the node count aimed at (-N a-b aims at b)
   std::int32_t per_node = 0;    // --ntasks-per-node: exactly this many CPUs per node
-  GresCounts gres{};            // per node (the minimum of a range)
+  std::int32_t task_cores = 0;  // units: CPUs of one task (JobRequest::task_cores), else 0
+  GresCounts gres{};            // per node (the minimum of a range); per task for units
   std::int64_t mem = 0;         // per node, 0 = not requested
   bool contiguous = false;
   bool exclusive = false;       // --exclusive: idle nodes only, each taken whole
@@ -38,6 +39,7 @@ Needs needs_of(const Job& job, int node_count) {
   n.mem = r.mem_per_node_mb;
   n.contiguous = r.contiguous;
   n.exclusive = r.exclusive;
+  n.task_cores = r.task_cores;
   n.required = r.node_rules().required;
   for (const GresRequest& g : r.gres)
     g.for_each_type([&](int t, std::int32_t min, std::int32_t) {
@@ -53,7 +55,8 @@ Needs needs_of(const Job& job, int node_count) {
   n.max_nodes = r.nodes_max > 0 ? r.nodes_max : (r.nodes_min > 0 ? r.nodes_min : node_count);
   n.req_nodes = r.nodes_max > 0 ? r.nodes_max : n.min_nodes;
   // choose_nodes: never more nodes than tasks.
-  if (n.max_nodes > n.cpus) n.max_nodes = std::max(n.cpus, n.min_nodes);
+  const std::int32_t tasks = r.units() ? r.unit_count() : n.cpus;
+  if (n.max_nodes > tasks) n.max_nodes = std::max(tasks, n.min_nodes);
   n.req_nodes = std::min(n.req_nodes, n.max_nodes);
   // -w: at least the listed nodes (bind_to_cluster made sure -N allows that many).
   const auto listed = static_cast<std::int32_t>(n.required.size());
@@ -88,8 +91,20 @@ Workspace& workspace() {
   return ws;
 }
 
+// Units: the CPUs of the whole tasks a node can take, each with its cores and gres there.
+std::int32_t units_offer(const NodeFree& f, const Needs& n) {
+  std::int32_t tasks = f.cores / n.task_cores;
+  for (int t = 0; t < kMaxGresTypes; ++t)
+    if (n.gres[t] > 0) tasks = std::min(tasks, f.gres[t] / n.gres[t]);
+  return tasks * n.task_cores;
+}
+
 // Free CPUs a node offers the job (0 when it lacks cores, gres or memory, or is masked).
 std::int32_t node_offer(const Node& node, const NodeFree& f, const Needs& n) {
+  if (n.task_cores > 0) {
+    if (n.mem > 0 && node.memory_mb > 0 && f.mem_mb < n.mem) return 0;
+    return units_offer(f, n);
+  }
   if (n.exclusive && f.cores < node.cores) return 0;  // someone runs there
   if (f.cores < std::max(1, n.per_node)) return 0;
   if (n.mem > 0 && node.memory_mb > 0 && f.mem_mb < n.mem) return 0;
@@ -112,6 +127,11 @@ Progress progress_of(const Needs& n) {
 // _cpus_to_use: all free CPUs, capped so every node still to add keeps one.
 std::int32_t cpus_to_use(std::int32_t avail, const Progress& p, const Needs& n) {
   if (n.per_node > 0) return n.per_node;
+  if (n.task_cores > 0) {  // whole tasks, one task kept for every node still to add
+    const std::int32_t c = n.task_cores;
+    const std::int32_t cap = p.rem_max_cpus - std::max(p.min_rem_nodes - 1, 0) * c;
+    return avail > cap ? std::max(cap / c * c, c) : avail;
+  }
   const std::int32_t cap = p.rem_max_cpus - std::max(p.min_rem_nodes - 1, 0);
   return avail > cap ? std::max(cap, 1) : avail;
 }
@@ -446,10 +466,13 @@ Allocation build_allocation(const Cluster& cluster, const Workspace& ws, const N
     const NodeIndex i = ws.picked[k];
     NodeShare s;
     s.node = i;
-    s.cores = n.per_node > 0 ? n.per_node : std::min(offer[i], rem - (m - k - 1));
+    const std::int32_t keep = (m - k - 1) * std::max(1, n.task_cores);  // for the later nodes
+    s.cores = n.per_node > 0 ? n.per_node : std::min(offer[i], rem - keep);
     rem -= s.cores;
     if (n.exclusive) s.cores = cluster.nodes[i].cores;  // charged the whole node
     s.gres = n.gres;
+    if (n.task_cores > 0)
+      for (std::int32_t& g : s.gres) g *= s.cores / n.task_cores;
     s.mem_mb = cluster.nodes[i].memory_mb > 0 ? n.mem : 0;  // memory only where modelled
     a.shares.push_back(s);
   }

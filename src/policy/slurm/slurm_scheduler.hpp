@@ -53,7 +53,7 @@ class SlurmScheduler : public Scheduler {
   std::string name() const override;
   // select_nodes honours -C/-x (node_allowed), -w (required nodes first) and --exclusive.
   RequestSupport supports() const override {
-    return {.node_mask = true, .required_nodes = true, .exclusive = true};
+    return {.node_mask = true, .required_nodes = true, .exclusive = true, .units = true};
   }
   Decisions decide(const SystemView& view, std::span<const Event> events) override;
 
