@@ -96,7 +96,7 @@ class SlurmConfParser {
     Node shape = node_shape(values, line.where);
     std::map<std::string, std::int64_t> gres;
     if (values.count("gres")) gres = parse_node_gres(values.at("gres").value, line.where);
-    for (const std::string& name : expand_hostlist(names, line.where)) {
+    for (const std::string& name : expand_hostlist(names, line.where, node_budget_)) {
       if (!node_draft_.emplace(name, drafts_.size()).second)
         throw InputError(line.where, "NodeName", name, "node defined twice");
       shape.name = name;
@@ -333,6 +333,7 @@ class SlurmConfParser {
   PairMap node_defaults_, partition_defaults_;
   std::vector<NodeDraft> drafts_;
   std::map<std::string, std::size_t> node_draft_;
+  HostlistBudget node_budget_;  // every NodeName line together: at most 1,000,000 nodes
   std::map<std::string, NodeIndex> node_index_;
   std::vector<PartitionDraft> partitions_;
   std::optional<std::pair<InputLocation, ConfPair>> grestypes_;

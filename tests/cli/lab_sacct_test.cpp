@@ -85,7 +85,9 @@ TEST(LabSacct, DumpIsReadWithEveryDecisionCounted) {
     array_tasks += j.name == "array";
     gpu_jobs += !j.req.gres.empty();
     EXPECT_GT(j.req.mem_per_node_mb, 0) << j.id;
-    if (j.name == "timeout") EXPECT_EQ(j.run_time, j.req.time_limit) << "killed at its limit";
+    if (j.name == "timeout") {
+      EXPECT_EQ(j.run_time, j.req.time_limit) << "killed at its limit";
+    }
   }
   EXPECT_EQ(array_tasks, 6);
   EXPECT_GE(gpu_jobs, 20);
