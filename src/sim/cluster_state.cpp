@@ -57,4 +57,19 @@ std::int64_t ClusterState::free_cores() const {
   return sum;
 }
 
+ClusterState lesser_of(const ClusterState& a, const ClusterState& b) {
+  assert(a.node_count() == b.node_count());
+  ClusterState both = a;
+  Allocation surplus;
+  for (NodeIndex n = 0; n < a.node_count(); ++n) {
+    const NodeFree& x = a.node(n);
+    const NodeFree& y = b.node(n);
+    NodeShare cut{n, std::max(0, x.cores - y.cores), {}, std::max<std::int64_t>(0, x.mem_mb - y.mem_mb)};
+    for (int t = 0; t < kMaxGresTypes; ++t) cut.gres[t] = std::max(0, x.gres[t] - y.gres[t]);
+    surplus.shares.push_back(cut);
+  }
+  both.take(surplus);
+  return both;
+}
+
 }  // namespace hs

@@ -35,4 +35,8 @@ class ClusterState {
   std::vector<NodeFree> free_;
 };
 
+// Per node and resource the smaller of two states of the same cluster, e.g. what is free now
+// and also spare at a reservation.
+ClusterState lesser_of(const ClusterState& a, const ClusterState& b);
+
 }  // namespace hs

@@ -31,24 +31,21 @@ if [[ "${HETSCHED_LIVE_FIDELITY_ONLY:-0}" == 1 ]]; then
 else
   bridge_tests
 fi
-# The short fidelity workload, after the bridge's lab has stopped, on a lab directory of its
-# own (ports from LAB_PORT_BASE as above); its daemons are stopped by pid afterwards too.
-fidelity=0
-HETSCHED_LAB=/tmp/hetsched-live-fidelity-lab \
-  timeout --signal=TERM --kill-after=30 660 bash "$HERE/fidelity.sh" "$OUT/fidelity" || fidelity=$?
-HETSCHED_LAB=/tmp/hetsched-live-fidelity-lab bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
-if [[ $fidelity -ne 0 ]]; then
-  echo "live fidelity test failed (exit $fidelity); report and logs in $OUT/fidelity/short" >&2
-  status=1
-fi
-# A 40-run sweep through --executor slurm against the local executor (docs/sweeps.md), on a
-# lab directory of its own, stopped by pid afterwards as above.
-sweep=0
-HETSCHED_LAB=/tmp/hetsched-live-sweep-lab \
-  timeout --signal=TERM --kill-after=30 420 bash "$HERE/sweep.sh" "$OUT/sweep" || sweep=$?
-HETSCHED_LAB=/tmp/hetsched-live-sweep-lab bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
-if [[ $sweep -ne 0 ]]; then
-  echo "live sweep test failed (exit $sweep); outputs in $OUT/sweep" >&2
-  status=1
-fi
+# A live test on a lab directory of its own (ports from LAB_PORT_BASE as above), after the
+# previous lab has stopped; its daemons are stopped by pid afterwards, also on a time-out.
+#   on_own_lab NAME SECONDS SCRIPT   (the test writes into $OUT/NAME)
+on_own_lab() {
+  local name=$1 seconds=$2 script=$3 rc=0
+  HETSCHED_LAB=/tmp/hetsched-live-$name-lab \
+    timeout --signal=TERM --kill-after=30 "$seconds" bash "$HERE/$script" "$OUT/$name" || rc=$?
+  HETSCHED_LAB=/tmp/hetsched-live-$name-lab bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
+  if [[ $rc -ne 0 ]]; then
+    echo "live $name test failed (exit $rc); report and logs in $OUT/$name" >&2
+    status=1
+  fi
+}
+# The short fidelity workload against the model.
+on_own_lab fidelity 660 fidelity.sh
+# A 40-run sweep through --executor slurm against the local executor (docs/sweeps.md).
+on_own_lab sweep 420 sweep.sh
 exit $status

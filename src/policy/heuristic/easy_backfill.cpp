@@ -77,21 +77,6 @@ Reservation reserve(DispatchCore& core, const QueuedJob& head) {
   return {};  // unreachable for jobs that fit the idle cluster: no protection then
 }
 
-// Per node the smaller of what is free now and what the reservation leaves spare.
-ClusterState usable_without_reservation(const ClusterState& free, const ClusterState& spare) {
-  ClusterState both = free;
-  Allocation surplus;
-  for (NodeIndex n = 0; n < free.node_count(); ++n) {
-    const NodeFree& f = free.node(n);
-    const NodeFree& s = spare.node(n);
-    NodeShare cut{n, std::max(0, f.cores - s.cores), {}, std::max<std::int64_t>(0, f.mem_mb - s.mem_mb)};
-    for (int t = 0; t < kMaxGresTypes; ++t) cut.gres[t] = std::max(0, f.gres[t] - s.gres[t]);
-    surplus.shares.push_back(cut);
-  }
-  both.take(surplus);
-  return both;
-}
-
 // Starts `q` now if that cannot delay the head job's expected start.
 bool known_held(const DispatchCore& core, const Reservation& res, const QueuedJob& q, Time bound) {
   for (const auto& [h, h_bound] : res.held)
@@ -111,7 +96,7 @@ void backfill_one(DispatchCore& core, const QueuedJob& q, const EasyOptions& opt
   }
   const bool ends_in_time = res.shadow == kNoTime || core.now() + bound <= res.shadow;
   if (!ends_in_time && !res.spare->can_hold(*alloc)) {
-    alloc = core.plan(q, usable_without_reservation(core.free(), *res.spare));
+    alloc = core.plan(q, lesser_of(core.free(), *res.spare));
     if (!alloc) {  // held back by the reservation
       res.held.emplace_back(&q, bound);
       return;

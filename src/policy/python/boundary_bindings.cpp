@@ -51,17 +51,7 @@ void checked_release(ClusterState& state, const Cluster& cluster, const Allocati
 // Per node the smaller of two states' free amounts (what is free now and also spare later).
 ClusterState lesser_state(const ClusterState& a, const ClusterState& b) {
   if (a.node_count() != b.node_count()) throw py::value_error("states of different clusters");
-  ClusterState both = a;
-  Allocation surplus;
-  for (NodeIndex n = 0; n < a.node_count(); ++n) {
-    const NodeFree& x = a.node(n);
-    const NodeFree& y = b.node(n);
-    NodeShare cut{n, std::max(0, x.cores - y.cores), {}, std::max<std::int64_t>(0, x.mem_mb - y.mem_mb)};
-    for (int t = 0; t < kMaxGresTypes; ++t) cut.gres[t] = std::max(0, x.gres[t] - y.gres[t]);
-    surplus.shares.push_back(cut);
-  }
-  both.take(surplus);
-  return both;
+  return lesser_of(a, b);
 }
 
 void define_cluster(py::module_& m) {
