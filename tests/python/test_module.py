@@ -78,6 +78,39 @@ class BoundaryTypes(unittest.TestCase):
             hetsched.allocator_order("weighted", c, idle, units)
 
 
+class WindowSolver(unittest.TestCase):
+    # Two nodes of 4 cores; job 0 wants 4 cores (both bids), jobs 1 and 2 want 2 cores each on
+    # node 0. The optimum starts job 0 on node 1 beside jobs 1 and 2 on node 0: 3 + 2 + 2.
+    def window(self):
+        use = hetsched.NodeUse
+        bids = [hetsched.Bid(0, 3.0, [use(0, [4])]), hetsched.Bid(0, 3.0, [use(1, [4])]),
+                hetsched.Bid(1, 2.0, [use(0, [2])]), hetsched.Bid(2, 2.0, [use(0, [2])])]
+        return hetsched.WindowProblem(jobs=3, nodes=2, dims=1, capacity=[4, 4], bids=bids)
+
+    def test_every_solver_finds_the_checked_optimum(self):
+        self.assertIn("lagrangian", hetsched.window_solvers())
+        for name in ("lagrangian", "exhaustive"):
+            answer = hetsched.solve_window(self.window(), solver=name)
+            self.assertEqual(answer["objective"], 7.0, name)
+            self.assertEqual(answer["bid_of_job"], [1, 2, 3], name)
+            self.assertIsNone(answer["check"], name)
+            self.assertGreaterEqual(answer["bound"], 7.0 - 1e-9, name)
+        self.assertEqual(hetsched.solve_window(self.window(), solver="exhaustive")["status"], "optimal")
+
+    def test_the_independent_check_refuses_bad_answers(self):
+        w = self.window()
+        self.assertIsNone(hetsched.check_window_answer(w, [1, 2, 3], 7.0))
+        self.assertIsNotNone(hetsched.check_window_answer(w, [0, 2, -1], 5.0))  # node 0 over 4 cores
+        self.assertIsNotNone(hetsched.check_window_answer(w, [1, 2, 3], 8.0))   # wrong objective
+        self.assertIsNotNone(hetsched.check_window_answer(w, [2, -1, -1], 2.0))  # another job's bid
+
+    def test_bad_windows_are_python_errors(self):
+        with self.assertRaises(ValueError):
+            hetsched.WindowProblem(jobs=1, nodes=2, dims=1, capacity=[4], bids=[])
+        with self.assertRaises(Exception):
+            hetsched.solve_window(self.window(), solver="no-such-solver")
+
+
 class PolicyErrors(unittest.TestCase):
     def test_raise_names_policy_time_and_job(self):
         with self.assertRaises(hetsched.PolicyError) as ctx:

@@ -13,5 +13,8 @@ void define_boundary(pybind11::module_& m);
 // The request/allocation checker, the decision checker, node masks, job units and their
 // greedy placement (the allocators of Netti et al. are node orders over it).
 void define_building_blocks(pybind11::module_& m);
+// The window problem (nodes, capacities, bids), every registered window solver and the
+// independent check of an answer.
+void define_window_solver(pybind11::module_& m);
 
 }  // namespace hs::python

@@ -17,6 +17,7 @@ PyObject* init_embedded_hetsched() {
   try {
     define_boundary(m);
     define_building_blocks(m);
+    define_window_solver(m);
     return m.release().ptr();
   } catch (py::error_already_set& e) {
     e.restore();
