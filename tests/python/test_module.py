@@ -13,6 +13,7 @@ import faulty  # noqa: E402
 from easy import Easy  # noqa: E402
 from fcfs import Fcfs  # noqa: E402
 from gpu_aware import GpuAwareFcfs  # noqa: E402
+from weighted_fcfs import WeightedFcfs  # noqa: E402
 
 
 class Inputs:
@@ -164,6 +165,15 @@ class SameScheduleAsCxx(unittest.TestCase):
         balanced = self.assertSameSchedule(eurora, GpuAwareFcfs(), "fifo+balanced:critical-types=gpu")
         first_fit = hetsched.run(eurora.cluster, eurora.workload, "fifo+ff")
         self.assertNotEqual(balanced["digest"], first_fit["digest"])
+
+    def test_weighted_allocators_kept_by_hetsched(self):
+        eurora = Inputs("eurora", "eurora:days=1")
+        weighted = self.assertSameSchedule(eurora, WeightedFcfs("weighted"), "fifo+weighted")
+        self.assertSameSchedule(eurora, WeightedFcfs("pweighted", "gpu"), "fifo+pweighted:critical-types=gpu")
+        first_fit = hetsched.run(eurora.cluster, eurora.workload, "fifo+ff")
+        self.assertNotEqual(weighted["digest"], first_fit["digest"])
+        with self.assertRaises(Exception):
+            hetsched.Allocator("no-such-allocator")
 
 
 if __name__ == "__main__":

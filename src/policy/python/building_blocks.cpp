@@ -1,7 +1,9 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <memory>
+#include <tuple>
 
 #include "model/job_nodes.hpp"
 #include "model/request_fit.hpp"
@@ -95,6 +97,67 @@ std::vector<NodeIndex> allocator_order(const std::string& name, const Cluster& c
   return order;
 }
 
+// One allocator with the state it keeps across passes (weighted's weights, pweighted's
+// priority counters), for policies that hold the queue themselves.
+class StatefulAllocator {
+ public:
+  StatefulAllocator(const std::string& name, const std::string& critical_types, int priority_bound) {
+    Params params;
+    if (name == "balanced" || name == "pweighted") params.set("critical-types", critical_types);
+    if (name == "pweighted") params.set("priority-bound", std::to_string(priority_bound));
+    allocator_ = heuristic::make_allocator(name, params);  // InputError for unknown names
+  }
+
+  // `queue`: every waiting job the policy may start this pass, as (job, units, predicted s).
+  void begin_pass(const Cluster& cluster, const ClusterState& free,
+                  const std::vector<std::tuple<JobRef, JobUnits, Time>>& queue) {
+    units_.clear();
+    queue_.clear();
+    units_.reserve(queue.size());
+    for (const auto& [job, units, predicted] : queue) units_.push_back(units);
+    for (std::size_t i = 0; i < queue.size(); ++i)
+      queue_.push_back({std::get<0>(queue[i]), &units_[i], std::max<Time>(1, std::get<2>(queue[i]))});
+    free_ = std::make_unique<ClusterState>(free);
+    allocator_->begin_pass({&cluster, free_.get(), queue_});
+  }
+
+  std::vector<NodeIndex> order(const Cluster& cluster, const ClusterState& state, const JobUnits& units) {
+    std::vector<NodeIndex> order;
+    allocator_->order_nodes(cluster, state, units, order);
+    return order;
+  }
+
+  // As the C++ schedulers allocate: order, place; `record` reports the outcome of a real
+  // attempt to start the job now (pweighted's counters), not of planning.
+  std::optional<Allocation> allocate(const Cluster& cluster, const ClusterState& state,
+                                     const JobUnits& units, const NodeMask* mask, bool record) {
+    if (mask && mask->usable.size() != cluster.nodes.size()) throw py::value_error("node mask is for another cluster");
+    return heuristic::allocate(*allocator_, cluster, state, units, mask_span(mask), record);
+  }
+
+  std::string name() const { return allocator_->name(); }
+
+ private:
+  std::unique_ptr<heuristic::Allocator> allocator_;
+  std::vector<JobUnits> units_;
+  std::vector<heuristic::QueuedJob> queue_;
+  std::unique_ptr<ClusterState> free_;
+};
+
+void define_allocator(py::module_& m) {
+  py::class_<StatefulAllocator>(m, "Allocator",
+                                "ff, bf, balanced, weighted or pweighted (Netti et al.), with its state across passes")
+      .def(py::init<const std::string&, const std::string&, int>(), py::arg("name"),
+           py::arg("critical_types") = "gpu,mic", py::arg("priority_bound") = 10)
+      .def_property_readonly("name", &StatefulAllocator::name)
+      .def("begin_pass", &StatefulAllocator::begin_pass, py::arg("cluster"), py::arg("free"), py::arg("queue"),
+           "once per pass, before any allocation: queue = [(job, units, predicted seconds), ...]")
+      .def("order", &StatefulAllocator::order, py::arg("cluster"), py::arg("state"), py::arg("units"))
+      .def("allocate", &StatefulAllocator::allocate, py::arg("cluster"), py::arg("state"), py::arg("units"),
+           py::arg("mask") = nullptr, py::arg("record") = true,
+           "order the nodes and place the units, or None; record=True for a real attempt to start now");
+}
+
 void define_selection(py::module_& m) {
   m.def("allocator_order", &allocator_order, py::arg("name"), py::arg("cluster"), py::arg("state"),
         py::arg("units"), py::arg("critical_types") = "gpu,mic",
@@ -125,6 +188,7 @@ void define_checks(py::module_& m) {
 void define_building_blocks(py::module_& m) {
   define_units(m);
   define_selection(m);
+  define_allocator(m);
   define_checks(m);
 }
 
