@@ -39,7 +39,7 @@ cp "$HERE/fault_scontrol.sh" "$OUT/faultbin/scontrol"
 # Starts the bridge in the background (extra arguments and HETSCHED_FAULT go to it).
 start_bridge() {
   PATH="$OUT/faultbin:$PATH" "$HETSCHED" bridge --cluster "$SLURM_CONF" --partition lab \
-    --scheduler aucsched2 --interval 1 --start-grace 8 --lock "$OUT/bridge.lock" \
+    --scheduler "${BRIDGE_SCHEDULER:-aucsched2}" --interval 1 --start-grace 8 --lock "$OUT/bridge.lock" \
     --log-json "$OUT/cycles.jsonl" "$@" >> "$OUT/bridge.log" 2>&1 &
   BRIDGE_PID=$!
   echo "$BRIDGE_PID" > "$OUT/bridge.pid"   # for run.sh, should this script be timed out
@@ -156,6 +156,19 @@ for i in $(seq 1 200); do submit -n $(( i % 8 + 1 )) -t 1 --wrap "sleep 1" >/dev
 check 'wait_quiet 400 $NEVER' "200 jobs ran"
 max_cycle=$(tail -n +"$big_mark" "$OUT/cycles.jsonl" | grep -o '"duration_ms":[0-9]*' | cut -d: -f2 | sort -n | tail -1)
 say "longest cycle with 200 jobs queued: ${max_cycle} ms"
+
+if grep -q "^HETSCHED_WITH_PYTHON:BOOL=ON" "$(dirname "$HETSCHED")/CMakeCache.txt" 2>/dev/null; then
+  say "case: a Python policy (examples/python/fcfs.py) drives the bridge after a restart"
+  kill "$BRIDGE_PID"; wait "$BRIDGE_PID" 2>/dev/null
+  py_mark=$(wc -l < "$OUT/bridge.log")
+  BRIDGE_SCHEDULER="py:$ROOT/examples/python/fcfs.py:Fcfs" start_bridge
+  for i in $(seq 1 10); do submit -n $(( i % 4 * 4 + 2 )) -t 1 --wrap "sleep 2" >/dev/null; done
+  check 'wait_quiet 90 $NEVER' "the Python policy's jobs all ran"
+  py_started=$(tail -n +"$py_mark" "$OUT/bridge.log" | grep -c "started on")
+  check '[[ $py_started -ge 10 ]] && bridge_alive' "the Python policy started them through the bridge ($py_started starts)"
+else
+  say "case skipped: a Python policy on the bridge (this build has no Python bindings)"
+fi
 
 say "final checks from Slurm's own records"
 check 'bridge_alive' "the bridge never exited"
