@@ -61,6 +61,50 @@ TEST(NaturalSort, NumbersCompareByValue) {
   EXPECT_FALSE(natural_less("n1", "n"));
 }
 
+// The comparison as first written (character by character from the start), against which the
+// shared-prefix skip must agree on every pair.
+int plain_digit_run(std::string_view s, size_t& i, size_t& start) {
+  while (i < s.size() && s[i] == '0') ++i;
+  start = i;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+  return static_cast<int>(i - start);
+}
+
+bool plain_natural_less(std::string_view a, std::string_view b) {
+  size_t i = 0, j = 0;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      size_t sa = 0, sb = 0;
+      const int la = plain_digit_run(a, i, sa), lb = plain_digit_run(b, j, sb);
+      if (la != lb) return la < lb;
+      const int c = a.substr(sa, la).compare(b.substr(sb, lb));
+      if (c != 0) return c < 0;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i, ++j;
+  }
+  if (i < a.size() || j < b.size()) return j < b.size() && i >= a.size();
+  return a < b;
+}
+
+TEST(NaturalSort, SharedPrefixSkipAgreesWithThePlainComparison) {
+  Rng rng(7);
+  const std::string alphabet = "n0019-a";
+  const std::string long_prefix(40, 'x');
+  auto name = [&] {
+    std::string s = rng.uniform_int(0, 1) ? long_prefix : "";
+    for (int k = rng.uniform_int(0, 8); k > 0; --k) s += alphabet[rng.uniform_int(0, 6)];
+    return s;
+  };
+  for (int round = 0; round < 50000; ++round) {
+    const std::string a = name();
+    std::string b = rng.uniform_int(0, 1) ? a.substr(0, rng.uniform_int(0, static_cast<int>(a.size()))) + name() : name();
+    ASSERT_EQ(natural_less(a, b), plain_natural_less(a, b)) << a << " vs " << b;
+  }
+}
+
 TEST(Params, TypedGettersCheckBoundsAndNameTheKey) {
   Params p = Params::parse("window=50, mode=easy,flag=yes", "<test>");
   EXPECT_EQ(p.get_int("window", 200, 1, 1000, "window size"), 50);
