@@ -20,8 +20,9 @@ struct Segment {
 
 class HostlistParser {
  public:
-  HostlistParser(std::string_view text, const InputLocation& where, std::size_t max_hosts)
-      : text_(text), where_(where), max_hosts_(max_hosts) {}
+  HostlistParser(std::string_view text, const InputLocation& where, std::size_t max_hosts,
+                 const HostlistBudget* budget = nullptr)
+      : text_(text), where_(where), max_hosts_(max_hosts), budget_(budget) {}
 
   std::vector<std::string> expand() {
     std::vector<std::string> hosts;
@@ -40,8 +41,8 @@ class HostlistParser {
   }
 
   [[noreturn]] void fail_too_many() const {
-    if (max_hosts_ == kMaxHostlistHosts) fail("expression names more than 1000000 hosts");
-    fail("the input's host lists name more than " + std::to_string(kMaxHostlistHosts) +
+    if (budget_ == nullptr) fail("expression names more than 1000000 hosts");
+    fail(budget_->what() + " name more than " + std::to_string(budget_->limit()) +
          " hosts together");
   }
 
@@ -173,6 +174,7 @@ class HostlistParser {
   std::string_view text_;
   const InputLocation& where_;
   std::size_t max_hosts_;
+  const HostlistBudget* budget_;  // the input-wide limit, when there is one
   std::size_t total_ = 0;
 };
 
@@ -262,7 +264,7 @@ std::vector<std::string> expand_hostlist(std::string_view text, const InputLocat
 
 std::vector<std::string> expand_hostlist(std::string_view text, const InputLocation& where,
                                          HostlistBudget& budget) {
-  std::vector<std::string> hosts = HostlistParser(text, where, budget.remaining()).expand();
+  std::vector<std::string> hosts = HostlistParser(text, where, budget.remaining(), &budget).expand();
   budget.spend(hosts.size());
   return hosts;
 }

@@ -5,6 +5,7 @@
 // a range is zero padded to the number of digits written for lo.
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "util/error.hpp"
@@ -13,6 +14,9 @@ namespace hs {
 
 inline constexpr std::size_t kMaxHostlistHosts = 1'000'000;
 inline constexpr std::size_t kMaxHostNameLength = 255;
+// The most nodes a slurm.conf may define: five times the largest machines Slurm runs today
+// (~20,000 nodes), and a bound on what a malformed file can make the reader allocate.
+inline constexpr std::size_t kMaxClusterNodes = 100'000;
 
 // Names in the order written. InputError (field "hostlist") for reversed ranges,
 // unbalanced or nested brackets, empty items, non-numeric bracket items, names longer than
@@ -21,14 +25,21 @@ std::vector<std::string> expand_hostlist(std::string_view text, const InputLocat
 
 // What all the host lists of one input may name together. A listing of many lines, each
 // just under the per-expression cap, would otherwise expand to billions of names.
+// `what` names the limit in the error ("the input's host lists", "the NodeName lines").
 class HostlistBudget {
  public:
-  explicit HostlistBudget(std::size_t max_hosts = kMaxHostlistHosts) : remaining_(max_hosts) {}
+  explicit HostlistBudget(std::size_t max_hosts = kMaxHostlistHosts,
+                          std::string what = "the input's host lists")
+      : limit_(max_hosts), remaining_(max_hosts), what_(std::move(what)) {}
+  std::size_t limit() const { return limit_; }
   std::size_t remaining() const { return remaining_; }
+  const std::string& what() const { return what_; }
   void spend(std::size_t hosts) { remaining_ -= hosts; }
 
  private:
+  std::size_t limit_;
   std::size_t remaining_;
+  std::string what_;
 };
 
 // As above, naming at most budget.remaining() hosts (InputError otherwise), and spends them.

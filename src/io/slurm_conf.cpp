@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "io/conf_lines.hpp"
 #include "io/gres_conf.hpp"
@@ -332,9 +333,9 @@ class SlurmConfParser {
   SlurmConfig result_;
   PairMap node_defaults_, partition_defaults_;
   std::vector<NodeDraft> drafts_;
-  std::map<std::string, std::size_t> node_draft_;
-  HostlistBudget node_budget_;  // every NodeName line together: at most 1,000,000 nodes
-  std::map<std::string, NodeIndex> node_index_;
+  std::unordered_map<std::string, std::size_t> node_draft_;  // lookups only: order unused
+  HostlistBudget node_budget_{kMaxClusterNodes, "the NodeName lines"};
+  std::unordered_map<std::string, NodeIndex> node_index_;  // lookups only: order unused
   std::vector<PartitionDraft> partitions_;
   std::optional<std::pair<InputLocation, ConfPair>> grestypes_;
 };

@@ -91,6 +91,9 @@ const Partition* Cluster::find_partition(std::string_view name) const {
 }
 
 void Cluster::sort_nodes_naturally() {
+  // Node ranges expand in natural order: most configurations need one pass, not a sort.
+  const auto out_of_order = [](const Node& a, const Node& b) { return natural_less(b.name, a.name); };
+  if (std::adjacent_find(nodes.begin(), nodes.end(), out_of_order) == nodes.end()) return;
   std::vector<NodeIndex> order(nodes.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](NodeIndex a, NodeIndex b) {

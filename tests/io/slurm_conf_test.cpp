@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "io/hostlist.hpp"
 #include "test_helpers.hpp"
 
 namespace hs {
@@ -277,6 +278,21 @@ TEST(SlurmConf, ContinuationAtEndOfFileNamesFileAndLine) {
   write_file(dir / "gres.conf", "");
   const std::string joined = write_file(dir / "slurm.conf", "NodeName=n1 \\\n CPUs=6\n");
   EXPECT_EQ(load_slurm_conf(joined).cluster.nodes.at(0).cores, 6);
+}
+
+TEST(SlurmConf, AtMostOneHundredThousandNodes) {
+  const auto dir = scratch_dir("conf-node-cap");
+  // Exactly the cap over two lines loads; one node more is refused, naming the line.
+  const std::string at_cap = write_file(
+      dir / "slurm.conf", "NodeName=a[1-60000] CPUs=1\nNodeName=b[1-40000] CPUs=1\n");
+  EXPECT_EQ(load_slurm_conf(at_cap).cluster.nodes.size(), kMaxClusterNodes);
+  const std::string over = write_file(
+      dir / "slurm.conf", "NodeName=a[1-60000] CPUs=1\nNodeName=b[0-40000] CPUs=1\n");
+  const InputError e = expect_input_error([&] { load_slurm_conf(over); });
+  EXPECT_EQ(e.where().line, 2);
+  EXPECT_EQ(e.value(), "b[0-40000]");
+  EXPECT_NE(std::string(e.what()).find("NodeName lines name more than 100000"), std::string::npos)
+      << e.what();
 }
 
 TEST(SlurmConf, IncludeCycleIsAnError) {
