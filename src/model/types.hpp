@@ -13,7 +13,7 @@ inline constexpr Time kNoTime = std::numeric_limits<Time>::max();
 
 // Generic resources (gpu, mic, ...) are indexed by their position in Cluster::gres_types.
 // A small fixed bound keeps per-node counts in flat arrays on every hot path.
-inline constexpr int kMaxGresTypes = 4;
+inline constexpr int kMaxGresTypes = 8;
 using GresCounts = std::array<std::int32_t, kMaxGresTypes>;
 
 }  // namespace hs

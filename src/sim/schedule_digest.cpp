@@ -17,6 +17,16 @@ class Fnv1a {
   std::uint64_t h_ = 0xcbf29ce484222325ULL;
 };
 
+// The first four counts always (the digest's layout before kMaxGresTypes grew from 4 to 8,
+// so earlier digests stay comparable), the others only when non-zero, with their index.
+void add_gres(Fnv1a& d, const GresCounts& gres) {
+  for (int t = 0; t < kMaxGresTypes; ++t) {
+    if (t >= 4 && gres[t] == 0) continue;
+    if (t >= 4) d.add(static_cast<std::int64_t>(t));
+    d.add(gres[t]);
+  }
+}
+
 }  // namespace
 
 std::uint64_t schedule_digest(const SimResult& result) {
@@ -28,7 +38,7 @@ std::uint64_t schedule_digest(const SimResult& result) {
     for (const NodeShare& s : rec.alloc.shares) {
       d.add(s.node);
       d.add(s.cores);
-      for (auto g : s.gres) d.add(g);
+      add_gres(d, s.gres);
       d.add(s.mem_mb);
     }
   }

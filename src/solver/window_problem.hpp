@@ -12,7 +12,7 @@
 
 namespace hs::solver {
 
-inline constexpr int kMaxDims = 6;  // e.g. cores, memory, up to four gres types
+inline constexpr int kMaxDims = 10;  // e.g. cores, memory, up to eight gres types
 using Amounts = std::array<std::int32_t, kMaxDims>;
 
 struct NodeUse {

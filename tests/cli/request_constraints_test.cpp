@@ -190,5 +190,60 @@ TEST(RequestConstraints, EverySchedulerHonoursConstraintsOrRejectsWithAReason) {
   }
 }
 
+// A GPU cluster of six models (as public GPU-cluster traces have), with memory: seven gres
+// entries, every scheduler runs on it; typed jobs land on their model, untyped on any.
+const char* kSixModelConf =
+    "NodeName=t[1-2] CPUs=16 RealMemory=64000 Gres=gpu:t4:2\n"
+    "NodeName=p[1-2] CPUs=16 RealMemory=64000 Gres=gpu:p100:2\n"
+    "NodeName=v[1-2] CPUs=16 RealMemory=64000 Gres=gpu:v100:4\n"
+    "NodeName=s[1-2] CPUs=16 RealMemory=64000 Gres=gpu:v100m16:4\n"
+    "NodeName=l[1-2] CPUs=16 RealMemory=64000 Gres=gpu:v100m32:4\n"
+    "NodeName=x[1-2] CPUs=16 RealMemory=64000 Gres=gpu:misc:1\n"
+    "PartitionName=all Nodes=ALL Default=YES MaxTime=UNLIMITED\n";
+
+TEST(RequestConstraints, SixGpuModelsRunUnderEveryScheduler) {
+  const auto dir = std::filesystem::temp_directory_path() / "hs-six-models";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "slurm.conf") << kSixModelConf;
+  const Cluster cluster = load_slurm_conf((dir / "slurm.conf").string()).cluster;
+  ASSERT_EQ(cluster.gres_types.size(), 7u);
+  const std::vector<std::string> shapes = {
+      "-n 4 --mem=8G -t 10:00",          "-n 2 --gres=gpu:1 --mem=4G -t 10:00",
+      "-n 2 --gres=gpu:v100m16:2 -t 10:00", "-n 8 -N 2 --gres=gpu:v100m32:4 -t 10:00",
+      "-n 1 --gres=gpu:t4:1 -t 10:00",      "-n 4 -N 2 --gres=gpu:2 -t 10:00",
+      "-n 3 --gres=gpu:misc:1 -t 10:00"};
+  Workload workload;
+  workload.name = "six-models";
+  for (int i = 0; i < 60; ++i)
+    workload.jobs.push_back(job_of(i + 1, 5 * i, 50 + 31 * (i % 4),
+                                   shapes[static_cast<std::size_t>(i * 5) % shapes.size()]));
+  ASSERT_TRUE(bind_workload(cluster, workload).rejected.empty());
+  for (const std::string& spec : kSchedulers) {
+    SCOPED_TRACE(spec);
+    auto built = make_scheduler(spec, {});
+    const SimResult result = simulate(cluster, workload, *built.scheduler, {});
+    EXPECT_TRUE(check_run(cluster, workload, result).ok());
+    int completed = 0;
+    for (std::size_t j = 0; j < workload.jobs.size(); ++j) {
+      const JobRecord& rec = result.records[j];
+      const JobRequest& r = workload.jobs[j].req;
+      const bool typed = !r.gres.empty() && !r.gres[0].kind.empty();
+      if (rec.status == JobStatus::Rejected) {
+        EXPECT_TRUE(is_window(spec) && typed) << rec.reason;
+        continue;
+      }
+      ASSERT_EQ(rec.status, JobStatus::Completed) << rec.reason;
+      ++completed;
+      if (!typed) continue;
+      const int k = cluster.gres_index("gpu:" + r.gres[0].kind);
+      for (const NodeShare& share : rec.alloc.shares) {
+        EXPECT_GT(cluster.nodes[share.node].gres[k], 0) << cluster.nodes[share.node].name;
+        EXPECT_EQ(share.gres[k], r.gres[0].per_node_min);
+      }
+    }
+    EXPECT_GE(completed, 25);  // window schedulers refuse the typed jobs (4 shapes of 7)
+  }
+}
+
 }  // namespace
 }  // namespace hs

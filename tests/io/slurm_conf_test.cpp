@@ -165,7 +165,7 @@ TEST(SlurmConf, NodeFeaturesAndWeight) {
 TEST(SlurmConf, TooManyTypedKindsIsAnError) {
   const auto dir = scratch_dir("conf-gres-kinds");
   const std::string path = write_file(
-      dir / "slurm.conf", "NodeName=g1 CPUs=8 Gres=gpu:a:1,gpu:b:1,gpu:c:1,gpu:d:1\n");
+      dir / "slurm.conf", "NodeName=g1 CPUs=8 Gres=gpu:a:1,gpu:b:1,gpu:c:1,gpu:d:1,gpu:e:1,gpu:f:1,gpu:g:1,gpu:h:1\n");
   const InputError e = expect_input_error([&] { load_slurm_conf(path); });
   EXPECT_EQ(e.field(), "GresTypes");
   EXPECT_NE(std::string(e.what()).find("each typed kind"), std::string::npos) << e.what();
@@ -211,7 +211,7 @@ TEST(SlurmConf, ErrorsNameFileLineAndField) {
       {"NodeName=n1 Gres=gpu:x:y:2\n", nullptr, nullptr, "Gres"},
       {"NodeName=n1 Gres=gpu:-1\n", nullptr, nullptr, "Gres"},
       {"GresTypes=gpu\nNodeName=n1 Gres=mic:1\n", nullptr, nullptr, "Gres"},
-      {"NodeName=n1 Gres=a:1,b:1,c:1,d:1,e:1\n", nullptr, nullptr, "GresTypes"},
+      {"NodeName=n1 Gres=a:1,b:1,c:1,d:1,e:1,f:1,g:1,h:1,i:1\n", nullptr, nullptr, "GresTypes"},
       {"NodeName=n1\nPartitionName=p Nodes=n2\n", nullptr, nullptr, "Nodes"},
       {"NodeName=n1\nPartitionName=p MaxTime=1:2:3:4\n", nullptr, nullptr, "MaxTime"},
       {"NodeName=n1\nPartitionName=p Default=maybe\n", nullptr, nullptr, "Default"},

@@ -144,7 +144,7 @@ TEST(WindowFile, EachKindOfDefectIsAnInputErrorAtItsField) {
       {R"({"format": "other", "version": 1})", "$.format"},
       {R"({"format": "hetsched-window", "version": 2})", "$.version"},
       {R"({"format": "hetsched-window", "version": 1, "dimensions": []})", "$.dimensions"},
-      {R"({"format": "hetsched-window", "version": 1, "dimensions": ["a","b","c","d","e","f","g"]})",
+      {R"({"format": "hetsched-window", "version": 1, "dimensions": ["a","b","c","d","e","f","g","h","i","j","k"]})",
        "$.dimensions"},
       {R"({"format": "hetsched-window", "version": 1, "dimensions": ["c"],
            "nodes": [{"capacity": [-1]}]})", "$.nodes[0].capacity[0]"},
