@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "cli/single_run.hpp"
 #include "metrics/outputs.hpp"
@@ -33,13 +34,13 @@ int main(int argc, char** argv) {
   try {
     const auto t0 = Clock::now();
     const hs::Cluster cluster = hs::bench::make_large_cluster(nodes);
-    const hs::Workload workload = hs::bench::make_large_workload(jobs, cluster, {});
+    hs::Workload workload = hs::bench::make_large_workload(jobs, cluster, {});
     const double generate_s = seconds_since(t0);
 
     hs::cli::RunRequest request;
     request.scheduler_spec = scheduler;
     const auto t1 = Clock::now();
-    const hs::cli::RunOutcome run = hs::cli::run_checked(cluster, workload, request);
+    const hs::cli::RunOutcome run = hs::cli::run_checked(cluster, std::move(workload), request);
     const double run_s = seconds_since(t1);
 
     const auto t2 = Clock::now();

@@ -1,6 +1,7 @@
 #include "cli/single_run.hpp"
 
 #include <chrono>
+#include <utility>
 
 #include "cli/progress.hpp"
 #include "cli/window_dump.hpp"
@@ -10,9 +11,9 @@
 
 namespace hs::cli {
 
-RunOutcome run_checked(const Cluster& cluster, const Workload& workload, const RunRequest& request) {
+RunOutcome run_checked(const Cluster& cluster, Workload workload, const RunRequest& request) {
   RunOutcome outcome;
-  outcome.bound = workload;
+  outcome.bound = std::move(workload);
   bind_workload(cluster, outcome.bound);
   BuiltScheduler built = make_scheduler(request.scheduler_spec, request.options, request.slurm_site_options);
   outcome.scheduler_name = built.scheduler->name();

@@ -38,7 +38,7 @@ struct RunOutcome {
   std::vector<window::PassStats> window_pass_stats;   // the same, pass by pass
 };
 
-// `workload` is copied and bound to `cluster` here.
-RunOutcome run_checked(const Cluster& cluster, const Workload& workload, const RunRequest& request);
+// `workload` is bound to `cluster` here (pass it moved when the caller no longer needs it).
+RunOutcome run_checked(const Cluster& cluster, Workload workload, const RunRequest& request);
 
 }  // namespace hs::cli

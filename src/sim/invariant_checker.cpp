@@ -1,6 +1,7 @@
 #include "sim/invariant_checker.hpp"
 
 #include <algorithm>
+#include <span>
 #include <tuple>
 
 #include "model/request_fit.hpp"
@@ -49,27 +50,53 @@ struct UsageStep {
   const NodeShare* share;
 };
 
-// Usage steps grouped by node (a counting sort), each node's steps in time order.
-std::vector<std::vector<UsageStep>> steps_by_node(const Cluster& cluster,
-                                                  const SimResult& result) {
-  std::vector<std::vector<UsageStep>> by_node(cluster.nodes.size());
-  for (const JobRecord& rec : result.records) {
-    if (!ran(rec) || rec.end <= rec.start) continue;  // zero-length jobs hold nothing
-    for (const NodeShare& s : rec.alloc.shares) {
-      if (s.node < 0 || s.node >= cluster.node_count()) continue;  // reported per record
-      by_node[s.node].push_back({rec.start, +1, &s});
-      by_node[s.node].push_back({rec.end, -1, &s});
-    }
-  }
-  for (auto& steps : by_node)
-    std::sort(steps.begin(), steps.end(), [](const UsageStep& a, const UsageStep& b) {
-      return std::tie(a.time, a.sign) < std::tie(b.time, b.sign);
-    });
-  return by_node;
+// Zero-length jobs hold nothing.
+bool holds_nodes(const JobRecord& rec) { return ran(rec) && rec.end > rec.start; }
+
+// Shares on other nodes are reported per record.
+bool on_cluster(const Cluster& cluster, const NodeShare& s) {
+  return s.node >= 0 && s.node < cluster.node_count();
 }
 
-void check_node(const Node& n, const std::vector<UsageStep>& steps,
-                std::vector<std::string>& out) {
+// Steps per node (two per share it holds).
+std::vector<std::size_t> steps_per_node(const Cluster& cluster, const SimResult& result) {
+  std::vector<std::size_t> count(cluster.nodes.size(), 0);
+  for (const JobRecord& rec : result.records) {
+    if (!holds_nodes(rec)) continue;
+    for (const NodeShare& s : rec.alloc.shares)
+      if (on_cluster(cluster, s)) count[static_cast<std::size_t>(s.node)] += 2;
+  }
+  return count;
+}
+
+// The usage steps of nodes [first, last) in one buffer (a counting sort by node, offsets in
+// `begin`, one more than the nodes), each node's steps in time order.
+void steps_of_nodes(const Cluster& cluster, const SimResult& result, NodeIndex first,
+                    NodeIndex last, const std::vector<std::size_t>& count,
+                    std::vector<std::size_t>& begin, std::vector<UsageStep>& steps) {
+  begin.assign(static_cast<std::size_t>(last - first) + 1, 0);
+  for (NodeIndex n = first; n < last; ++n)
+    begin[static_cast<std::size_t>(n - first) + 1] = begin[static_cast<std::size_t>(n - first)] + count[static_cast<std::size_t>(n)];
+  steps.resize(begin.back());
+  std::vector<std::size_t> next(begin.begin(), begin.end() - 1);
+  for (const JobRecord& rec : result.records) {
+    if (!holds_nodes(rec)) continue;
+    for (const NodeShare& s : rec.alloc.shares) {
+      if (!on_cluster(cluster, s) || s.node < first || s.node >= last) continue;
+      std::size_t& at = next[static_cast<std::size_t>(s.node - first)];
+      steps[at++] = {rec.start, +1, &s};
+      steps[at++] = {rec.end, -1, &s};
+    }
+  }
+  for (std::size_t k = 0; k + 1 < begin.size(); ++k)
+    std::sort(steps.begin() + static_cast<std::ptrdiff_t>(begin[k]),
+              steps.begin() + static_cast<std::ptrdiff_t>(begin[k + 1]),
+              [](const UsageStep& a, const UsageStep& b) {
+                return std::tie(a.time, a.sign) < std::tie(b.time, b.sign);
+              });
+}
+
+void check_node(const Node& n, std::span<const UsageStep> steps, std::vector<std::string>& out) {
   std::int64_t cores = 0, mem = 0;
   std::array<std::int64_t, kMaxGresTypes> gres{};
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -86,10 +113,27 @@ void check_node(const Node& n, const std::vector<UsageStep>& steps,
   }
 }
 
+// Nodes are checked in blocks of about kBlockSteps steps: a long replay's steps of all nodes
+// at once would outweigh the rest of the run's memory.
+constexpr std::size_t kBlockSteps = std::size_t{1} << 20;
+
 void check_capacity(const Cluster& cluster, const SimResult& result,
                     std::vector<std::string>& out) {
-  const auto by_node = steps_by_node(cluster, result);
-  for (std::size_t n = 0; n < by_node.size(); ++n) check_node(cluster.nodes[n], by_node[n], out);
+  const std::vector<std::size_t> count = steps_per_node(cluster, result);
+  std::vector<std::size_t> begin;
+  std::vector<UsageStep> steps;
+  const NodeIndex nodes = cluster.node_count();
+  for (NodeIndex first = 0; first < nodes;) {
+    NodeIndex last = first + 1;
+    for (std::size_t held = count[static_cast<std::size_t>(first)];
+         last < nodes && held + count[static_cast<std::size_t>(last)] <= kBlockSteps; ++last)
+      held += count[static_cast<std::size_t>(last)];
+    steps_of_nodes(cluster, result, first, last, count, begin, steps);
+    for (std::size_t k = 0; k + 1 < begin.size(); ++k)
+      check_node(cluster.nodes[static_cast<std::size_t>(first) + k],
+                 std::span<const UsageStep>(steps).subspan(begin[k], begin[k + 1] - begin[k]), out);
+    first = last;
+  }
 }
 
 }  // namespace

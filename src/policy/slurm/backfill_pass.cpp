@@ -77,8 +77,12 @@ BackfillStats BackfillPass::run(PassState& s, const std::vector<JobRef>& order,
   unreserved_free_ = s.free->free_cores();
   reservations_.assign(partitions.count(), 0);
   if (!future_) future_.emplace(*s.cluster);
+  max_cores_ = 0;
+  for (const Node& n : s.cluster->nodes) max_cores_ = std::max(max_cores_, n.cores);
   changed_ = true;
   possible_ = 0;
+  mask_words_.clear();
+  memo_.clear();
   for (std::size_t k = 0; k < jobs_.size(); ++k) {
     if (changed_ || k > possible_) {
       changed_ = false;
@@ -103,13 +107,6 @@ std::optional<Allocation> BackfillPass::select_on(const PassState& s, const Clus
   return select_nodes(*s.cluster, state, s.job(j), options);
 }
 
-// Cheap necessary condition for a selection to succeed: enough free CPUs on candidate
-// nodes that could host the job at all, and enough such nodes. Kept up to date while
-// running jobs are released so the full selection runs only when it may succeed.
-struct BackfillPass::Capacity {
-  std::int64_t cpus = 0;
-  std::int32_t nodes = 0;
-};
 
 BackfillPass::Shape BackfillPass::shape_of(const PassState& s, JobRef j) {
   const JobRequest& r = s.job(j).req;
@@ -117,6 +114,7 @@ BackfillPass::Shape BackfillPass::shape_of(const PassState& s, JobRef j) {
   sh.per_node = std::max({1, r.ntasks_per_node, r.task_cores});
   sh.cpus = std::max(1, r.ntasks);
   sh.nodes = min_node_count(r);
+  sh.max_nodes = max_node_count(s.job(j), s.cluster->node_count());
   for (const GresRequest& g : r.gres)
     g.for_each_type([&](int t, std::int32_t min, std::int32_t) {
       if (t >= 0 && t < kMaxGresTypes) sh.gres[t] = min, sh.any_gres = true;
@@ -132,38 +130,62 @@ bool BackfillPass::could_host(const NodeFree& f) const {
   return true;
 }
 
+void BackfillPass::count_node(Capacity& c, const NodeFree& f, int sign) const {
+  if (!could_host(f)) return;
+  c.cpus += sign * f.cores;
+  c.nodes += sign;
+  const auto k = static_cast<std::size_t>(f.cores);
+  if (k >= c.by_cores.size()) c.by_cores.resize(k + 1, 0);
+  c.by_cores[k] += sign;
+}
+
 BackfillPass::Capacity BackfillPass::capacity(const ClusterState& state) const {
   Capacity c;
+  c.by_cores.assign(static_cast<std::size_t>(max_cores_) + 1, 0);
   const auto& words = candidates_.words();
   for (std::size_t w = 0; w < words.size(); ++w) {
     for (std::uint64_t bits = words[w]; bits; bits &= bits - 1) {
       const auto n = static_cast<NodeIndex>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-      const NodeFree& f = state.node(n);
-      if (!could_host(f)) continue;
-      c.cpus += f.cores;
-      ++c.nodes;
+      count_node(c, state.node(n), 1);
     }
   }
   return c;
 }
 
+// capacity(*s.free) for the job under test: the free nodes change only when a job starts,
+// the candidates only with the reservations, and most jobs share a few shapes.
+BackfillPass::Capacity BackfillPass::capacity_now(const PassState& s) {
+  if (memo_words_ != candidates_.words()) {
+    memo_.clear();
+    memo_words_ = candidates_.words();
+  }
+  for (const CapacityMemo& m : memo_)
+    if (m.per_node == shape_.per_node && m.any_gres == shape_.any_gres && m.gres == shape_.gres)
+      return m.capacity;
+  memo_.push_back({shape_.per_node, shape_.gres, shape_.any_gres, capacity(*s.free)});
+  return memo_.back().capacity;
+}
+
 bool BackfillPass::may_fit(const Capacity& c) const {
-  return c.cpus >= shape_.cpus && c.nodes >= shape_.nodes;
+  if (c.cpus < shape_.cpus || c.nodes < shape_.nodes) return false;
+  if (c.nodes <= shape_.max_nodes) return true;
+  std::int64_t sum = 0;
+  std::int32_t left = shape_.max_nodes;
+  for (std::size_t k = c.by_cores.size(); k-- > 0 && left > 0;) {
+    const std::int32_t take = std::min(left, c.by_cores[k]);
+    sum += static_cast<std::int64_t>(take) * static_cast<std::int64_t>(k);
+    left -= take;
+  }
+  return sum >= shape_.cpus;
 }
 
 // Releases one running job into `future`, keeping `c` current for the candidate nodes.
 void BackfillPass::release(ClusterState& future, const Allocation& alloc, Capacity& c) const {
-  for (const NodeShare& sh : alloc.shares) {
-    if (!mask_[sh.node]) continue;
-    const NodeFree& f = future.node(sh.node);
-    if (could_host(f)) c.cpus -= f.cores, --c.nodes;
-  }
+  for (const NodeShare& sh : alloc.shares)
+    if (mask_[sh.node]) count_node(c, future.node(sh.node), -1);
   future.release(alloc);
-  for (const NodeShare& sh : alloc.shares) {
-    if (!mask_[sh.node]) continue;
-    const NodeFree& f = future.node(sh.node);
-    if (could_host(f)) c.cpus += f.cores, ++c.nodes;
-  }
+  for (const NodeShare& sh : alloc.shares)
+    if (mask_[sh.node]) count_node(c, future.node(sh.node), 1);
 }
 
 // The will-run test: release running jobs in limit-end order, in groups that end within a
@@ -219,6 +241,7 @@ void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillS
                                    [](const Running& a, const Running& b) { return a.end < b.end; }),
                   entry);
   s.start(j, std::move(alloc));
+  memo_.clear();
   ++st.started;
   changed_ = true;
 }
@@ -238,6 +261,9 @@ std::pair<Time, Time> BackfillPass::reserved_interval(Time start, Time limit) co
 }
 
 void BackfillPass::load_mask(int node_count) {
+  if (mask_words_ == candidates_.words() && mask_.size() == static_cast<std::size_t>(node_count))
+    return;
+  mask_words_ = candidates_.words();
   mask_.assign(node_count, 0);
   const auto& words = candidates_.words();
   for (std::size_t w = 0; w < words.size(); ++w)
@@ -289,7 +315,7 @@ void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partit
     }
     load_mask(s.cluster->node_count());
     note_test(s, *s.free, j);
-    const Capacity now_capacity = capacity(*s.free);
+    const Capacity now_capacity = capacity_now(s);
     std::optional<Allocation> alloc;
     if (may_fit(now_capacity)) alloc = select_on(s, *s.free, j);
     Time t = s.now;

@@ -57,15 +57,26 @@ class BackfillPass {
   bool nothing_more_can_start(const PassState& s, std::size_t next);
   void test_job(PassState& s, JobRef j, const PartitionIndex& partitions, BackfillStats& st);
   std::optional<Allocation> select_on(const PassState& s, const ClusterState& state, JobRef j);
-  struct Capacity;
+  // Cheap necessary condition for a selection to succeed: enough free CPUs on candidate
+  // nodes that could host the job at all, enough such nodes, and enough CPUs on the
+  // max_nodes of them with the most free cores (a node's offer never exceeds its free
+  // cores). Kept up to date while running jobs are released so the full selection runs
+  // only when it may succeed.
+  struct Capacity {
+    std::int64_t cpus = 0;
+    std::int32_t nodes = 0;
+    std::vector<std::int32_t> by_cores;  // such nodes per count of free cores
+  };
   struct Shape {  // what the quick capacity test needs to know about the job under test
-    std::int32_t per_node = 1, cpus = 1, nodes = 1;
+    std::int32_t per_node = 1, cpus = 1, nodes = 1, max_nodes = 1;
     GresCounts gres{};
     bool any_gres = false;
   };
   static Shape shape_of(const PassState& s, JobRef j);
   bool could_host(const NodeFree& f) const;
+  void count_node(Capacity& c, const NodeFree& f, int sign) const;
   Capacity capacity(const ClusterState& state) const;
+  Capacity capacity_now(const PassState& s);
   bool may_fit(const Capacity& c) const;
   void release(ClusterState& future, const Allocation& alloc, Capacity& c) const;
   std::optional<Time> earliest_future_start(const PassState& s, JobRef j, Capacity c, Time cutoff,
@@ -88,10 +99,22 @@ class BackfillPass {
   std::vector<std::size_t> reservations_;  // per partition
   NodeBits candidates_, reserved_nodes_;
   std::vector<char> mask_;
+  std::vector<std::uint64_t> mask_words_;  // the candidates mask_ was loaded from
+  // Capacities on the free nodes per job shape, for candidates_ == memo_words_; cleared
+  // whenever the free nodes change.
+  struct CapacityMemo {
+    std::int32_t per_node;
+    GresCounts gres;
+    bool any_gres;
+    Capacity capacity;
+  };
+  std::vector<CapacityMemo> memo_;
+  std::vector<std::uint64_t> memo_words_;
   std::span<const NodeIndex> part_nodes_;  // the partition of the job under test
   std::optional<ClusterState> future_;
   std::vector<PlannedStart> plan_;
   Shape shape_;
+  std::int32_t max_cores_ = 0;           // most cores of any node
   std::size_t possible_ = 0;             // first job that may still start now
   bool changed_ = true;
 };

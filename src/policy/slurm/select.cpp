@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <span>
 #include <vector>
@@ -160,16 +161,18 @@ void build_sets(const Cluster& cluster, Workspace& ws, bool contiguous,
   const bool biased = !bias.empty();
   bool open = false;
   for (int i = 0; i < count; ++i) {
-    const bool usable = ws.avail[i] > 0;
+    if (ws.avail[i] <= 0) {
+      if (open) ws.end.back() = i - 1, open = false;
+      continue;
+    }
     // The scheduling weight _eval_nodes compares: the configured weight above a low byte
     // that GPU jobs' tests lower (gpu_bias.hpp).
     const std::int64_t w = static_cast<std::int64_t>(cluster.nodes[i].weight) * 256 +
                            (biased ? 0xff - bias[i] : 0xff);
-    if (open && (!usable || (!contiguous && w != ws.weight.back()))) {
+    if (open && !contiguous && w != ws.weight.back()) {
       ws.end.back() = i - 1;
       open = false;
     }
-    if (!usable) continue;
     if (!open) {
       ws.start.push_back(i), ws.end.push_back(i), ws.cpus.push_back(0), ws.nodes.push_back(0);
       ws.weight.push_back(w);
@@ -480,15 +483,34 @@ Allocation build_allocation(const Cluster& cluster, const Workspace& ws, const N
   return a;
 }
 
+// Every picked node contributes at most its offer and at most max_nodes are picked
+// (choose_nodes' retries only drop offers), so the max_nodes largest offers must cover the
+// CPUs. Fails most "now" tests of multi-node jobs on a fragmented machine without the
+// evaluations and retries.
+bool largest_offers_cover(std::vector<std::int32_t>& positive, const Needs& n) {
+  const auto m = static_cast<std::size_t>(std::max(n.max_nodes, 0));
+  if (positive.size() <= m) return true;  // the total was checked already
+  std::nth_element(positive.begin(), positive.begin() + static_cast<std::ptrdiff_t>(m),
+                   positive.end(), std::greater<>());
+  std::int64_t sum = 0;
+  for (std::size_t i = 0; i < m; ++i) sum += positive[i];
+  return sum >= n.cpus;
+}
+
 }  // namespace
+
+std::int32_t max_node_count(const Job& job, int node_count) {
+  return needs_of(job, node_count).max_nodes;
+}
 
 std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterState& state,
                                        const Job& job, const SelectOptions& options) {
   const int count = cluster.node_count();
   Needs n = needs_of(job, count);
   if (!n.any_gres) n.bias = options.gpu_bias;
-  thread_local std::vector<std::int32_t> offer;
+  thread_local std::vector<std::int32_t> offer, positive;
   offer.assign(count, 0);
+  positive.clear();
   const Partition* part = cluster.partitions.empty() ? nullptr : cluster.find_partition(job.partition);
   if (!cluster.partitions.empty() && !part) return std::nullopt;
   std::int64_t total = 0;
@@ -498,7 +520,9 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
     if (!node_allowed(job.req, i)) return;  // -C, -x
     offer[i] = node_offer(cluster.nodes[i], state.node(i), n);
     total += offer[i];
-    usable += offer[i] > 0;
+    if (offer[i] <= 0) return;
+    ++usable;
+    positive.push_back(offer[i]);
   };
   if (part) {
     for (NodeIndex i : part->nodes) consider(i);
@@ -508,6 +532,7 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   // Cheap necessary conditions first: most calls during backfill fail here.
   if (total < n.cpus || usable < n.min_nodes) return std::nullopt;
   if (n.per_node > 0 && usable < n.req_nodes) return std::nullopt;
+  if (!largest_offers_cover(positive, n)) return std::nullopt;
   // -w jobs are placed flat: the tree evaluation has no notion of required nodes here.
   const bool tree = options.use_topology && cluster.topology && !cluster.topology->switches.empty() &&
                     !n.contiguous && n.required.empty();

@@ -30,4 +30,7 @@ struct SelectOptions {
 std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterState& state,
                                        const Job& job, const SelectOptions& options = {});
 
+// The most nodes select_nodes would give `job` on a cluster of `node_count` nodes.
+std::int32_t max_node_count(const Job& job, int node_count);
+
 }  // namespace hs::slurm
