@@ -95,7 +95,8 @@ bool LagrangianDual::step(double distance_to_target, double theta) {
             p.use_amount[static_cast<std::size_t>(u) * dims + d];
   }
   double norm = 0.0;
-  std::vector<double> slope(rows_.size(), 0.0);
+  std::vector<double>& slope = slope_;
+  slope.assign(rows_.size(), 0.0);
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     const std::int32_t e = rows_[i];
     double g = 1.0 - usage_[e] / p.capacity[e];
@@ -111,6 +112,13 @@ bool LagrangianDual::step(double distance_to_target, double theta) {
     lambda_[rows_[i]] = mu_[i] / p.capacity[rows_[i]];
   }
   return true;
+}
+
+std::vector<double> LagrangianDual::lambda_of(const std::vector<double>& multipliers) const {
+  std::vector<double> lambda(problem_.capacity.size(), 0.0);
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    lambda[rows_[i]] = multipliers[i] / problem_.capacity[rows_[i]];
+  return lambda;
 }
 
 }  // namespace hs::solver
