@@ -14,5 +14,8 @@ namespace hs::solver {
 // `lambda` is empty or has nodes * dims entries (price per unit of capacity row).
 std::vector<double> density_keys(const CompactProblem& problem, const std::vector<double>& lambda,
                                  std::int64_t& effort);
+// The same keys written into `key` (resized; reuses its storage).
+void density_keys(const CompactProblem& problem, const std::vector<double>& lambda,
+                  std::int64_t& effort, std::vector<double>& key);
 
 }  // namespace hs::solver

@@ -45,9 +45,13 @@ void CapacityLedger::take(std::int32_t bid) {
 }
 
 void CapacityLedger::release(std::int32_t bid) {
+  *effort_ += problem_->use_count(bid) + 1;
+  give_back(bid);
+}
+
+void CapacityLedger::give_back(std::int32_t bid) {
   const CompactProblem& p = *problem_;
   const std::int32_t dims = p.dims;
-  *effort_ += p.use_count(bid) + 1;
   for (std::int32_t u = p.use_begin[bid]; u < p.use_begin[bid + 1]; ++u)
     for (std::int32_t d = 0; d < dims; ++d)
       remaining_[static_cast<std::size_t>(p.use_node[u]) * dims + d] +=

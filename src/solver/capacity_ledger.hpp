@@ -15,6 +15,9 @@ class CapacityLedger {
   bool fits(std::int32_t bid) const;
   void take(std::int32_t bid);
   void release(std::int32_t bid);
+  // release() without the effort charge: for emptying a reused scratch incumbent, which
+  // stands in for a freshly constructed (uncharged) one.
+  void give_back(std::int32_t bid);
   std::int32_t remaining(std::int32_t node, std::int32_t dim) const {
     return remaining_[static_cast<std::size_t>(node) * problem_->dims + dim];
   }

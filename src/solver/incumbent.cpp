@@ -6,6 +6,14 @@
 
 namespace hs::solver {
 
+void Incumbent::clear() {
+  for (std::int32_t& bid : bid_of_job) {
+    if (bid >= 0) ledger.give_back(bid);
+    bid = -1;
+  }
+  objective = 0.0;
+}
+
 void insert_in_order(const CompactProblem& problem, const std::vector<std::int32_t>& order,
                      Incumbent& incumbent) {
   for (std::int32_t bid : order) {
@@ -33,17 +41,23 @@ void insert_in_order_within(const CompactProblem& problem, const std::vector<std
 
 std::vector<std::int32_t> order_by_descending(const std::vector<double>& key,
                                               std::int64_t& effort) {
+  DescendingOrder order;
+  return order.of(key, effort);
+}
+
+const std::vector<std::int32_t>& DescendingOrder::of(const std::vector<double>& key,
+                                                     std::int64_t& effort) {
   // Sorting (key, index) pairs in place is faster than an indirect comparison; ties by
   // index make the order unique, so it is the same order either way.
-  std::vector<std::pair<double, std::int32_t>> keyed(key.size());
-  for (std::size_t i = 0; i < keyed.size(); ++i) keyed[i] = {key[i], static_cast<std::int32_t>(i)};
-  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+  keyed_.resize(key.size());
+  for (std::size_t i = 0; i < keyed_.size(); ++i) keyed_[i] = {key[i], static_cast<std::int32_t>(i)};
+  std::sort(keyed_.begin(), keyed_.end(), [](const auto& a, const auto& b) {
     return a.first > b.first || (a.first == b.first && a.second < b.second);
   });
-  std::vector<std::int32_t> order(keyed.size());
-  for (std::size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
-  effort += sort_effort(order.size());
-  return order;
+  order_.resize(keyed_.size());
+  for (std::size_t i = 0; i < keyed_.size(); ++i) order_[i] = keyed_[i].second;
+  effort += sort_effort(order_.size());
+  return order_;
 }
 
 std::int64_t sort_effort(std::size_t n) {

@@ -19,6 +19,9 @@ struct Incumbent {
   std::vector<std::int32_t> bid_of_job;
   CapacityLedger ledger;
   double objective = 0.0;
+  // Back to the empty choice, as if newly constructed (and, like construction, uncharged),
+  // without reallocating: gives back only what the chosen bids hold.
+  void clear();
 };
 
 // Takes, in the given order, every usable bid whose job has no bid yet and that fits.
@@ -36,6 +39,17 @@ std::int64_t sort_effort(std::size_t n);
 // Bid indices sorted by descending key; ties by ascending index (deterministic).
 std::vector<std::int32_t> order_by_descending(const std::vector<double>& key,
                                               std::int64_t& effort);
+
+// order_by_descending into buffers kept from one call to the next (no allocation once they
+// have grown); the order is the same, and so is the charge.
+class DescendingOrder {
+ public:
+  const std::vector<std::int32_t>& of(const std::vector<double>& key, std::int64_t& effort);
+
+ private:
+  std::vector<std::pair<double, std::int32_t>> keyed_;
+  std::vector<std::int32_t> order_;
+};
 
 // Absolute tolerance under which bound and objective count as equal (values are sums of
 // doubles; documented in docs/solver.md).

@@ -1,6 +1,7 @@
 #include "solver/lagrangian_dual.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace hs::solver {
@@ -95,10 +96,13 @@ bool LagrangianDual::step(double distance_to_target, double theta) {
             p.use_amount[static_cast<std::size_t>(u) * dims + d];
   }
   double norm = 0.0;
-  std::vector<double> slope(rows_.size(), 0.0);
+  std::vector<double>& slope = slope_;
+  slope.assign(rows_.size(), 0.0);
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     const std::int32_t e = rows_[i];
-    double g = 1.0 - usage_[e] / p.capacity[e];
+    // An unused row's slope is exactly 1 - 0 / C = 1: no division needed.
+    const double used = usage_[e];
+    double g = used == 0.0 ? 1.0 : 1.0 - used / p.capacity[e];
     if (mu_[i] <= 0.0 && g > 0.0) g = 0.0;  // projection: mu cannot go below zero
     slope[i] = g;
     norm += g * g;
@@ -106,11 +110,22 @@ bool LagrangianDual::step(double distance_to_target, double theta) {
   *effort_ += static_cast<std::int64_t>(rows_.size()) * 2 + p.jobs;
   if (norm <= 0.0) return false;
   const double length = theta * std::max(distance_to_target, 0.0) / norm;
+  // A flat row (most rows: unused and unpriced) keeps mu = max(0, mu - length * 0) and so
+  // its lambda, as long as length * 0 is 0.
+  const bool finite = std::isfinite(length);
   for (std::size_t i = 0; i < rows_.size(); ++i) {
+    if (slope[i] == 0.0 && finite) continue;
     mu_[i] = std::max(0.0, mu_[i] - length * slope[i]);
     lambda_[rows_[i]] = mu_[i] / p.capacity[rows_[i]];
   }
   return true;
+}
+
+std::vector<double> LagrangianDual::lambda_of(const std::vector<double>& multipliers) const {
+  std::vector<double> lambda(problem_.capacity.size(), 0.0);
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    lambda[rows_[i]] = multipliers[i] / problem_.capacity[rows_[i]];
+  return lambda;
 }
 
 }  // namespace hs::solver

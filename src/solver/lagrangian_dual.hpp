@@ -26,6 +26,10 @@ class LagrangianDual {
   // Running average over evaluations of how often each bid was the relaxed choice: a cheap
   // estimate of the LP relaxation's primal solution (ergodic primal recovery).
   const std::vector<double>& average_choice() const { return average_; }
+  // The multipliers per priced row: a snapshot smaller than lambda() from which
+  // lambda_of() rebuilds lambda() exactly (same division, zero off the priced rows).
+  const std::vector<double>& multipliers() const { return mu_; }
+  std::vector<double> lambda_of(const std::vector<double>& multipliers) const;
 
  private:
   const CompactProblem& problem_;
@@ -34,6 +38,7 @@ class LagrangianDual {
   std::vector<double> mu_;             // per entry of rows_
   std::vector<double> lambda_;         // nodes * dims: mu / C, zero off rows_
   std::vector<double> usage_;          // nodes * dims scratch
+  std::vector<double> slope_;          // per entry of rows_, scratch
   std::vector<double> reduced_;        // per bid
   std::vector<std::int32_t> choice_;   // per job, -1 = none
   std::vector<double> average_;        // per bid

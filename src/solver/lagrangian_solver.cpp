@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "solver/bid_density.hpp"
 #include "solver/ejection_walk.hpp"
@@ -88,17 +89,25 @@ struct DualPhaseResult {
 
 // Rotates three repair orders: reduced value; value over priced use; how often the bid
 // was the relaxed choice lately (an LP-like primal estimate), ties by reduced value.
-std::vector<double> repair_keys(const CompactProblem& p, const LagrangianDual& dual, int iteration,
-                                Budget& budget) {
-  if (iteration % 3 == 0) return dual.reduced();
-  if (iteration % 3 == 1) return density_keys(p, dual.lambda(), budget.effort());
-  std::vector<double> keys = dual.average_choice();
+// Written into `keys`, whose storage is reused from one iteration to the next.
+void repair_keys(const CompactProblem& p, const LagrangianDual& dual, int iteration,
+                 Budget& budget, std::vector<double>& keys) {
+  if (iteration % 3 == 0) {
+    keys = dual.reduced();
+    return;
+  }
+  if (iteration % 3 == 1) {
+    density_keys(p, dual.lambda(), budget.effort(), keys);
+    return;
+  }
+  keys = dual.average_choice();
   for (std::int32_t b = 0; b < p.bid_count(); ++b) keys[b] += 1e-9 * dual.reduced()[b];
   budget.effort() += p.bid_count();
-  return keys;
 }
 
-// Subgradient iterations with a greedy repair after each; keeps the best repair.
+// Subgradient iterations with a greedy repair after each; keeps the best repair. The
+// repair's incumbent, keys and order are reused across iterations (emptied, not rebuilt),
+// and the best bound's multipliers are kept as the (smaller) per-row snapshot.
 DualPhaseResult run_dual_phase(const CompactProblem& p, Budget& budget, std::int64_t effort_cap,
                                Incumbent& best) {
   DualPhaseResult phase;
@@ -106,26 +115,32 @@ DualPhaseResult run_dual_phase(const CompactProblem& p, Budget& budget, std::int
   double theta = kInitialTheta;
   int stall = 0;
   const std::int64_t iteration_cost = dual_iteration_cost(p);
+  Incumbent trial(p, budget.effort());
+  std::vector<double> keys, best_mu;
+  DescendingOrder order;
+  bool bound_found = false;
   for (int iteration = 0; budget.spent() < effort_cap && !budget.exhausted() &&
                           budget.affordable(iteration_cost);
        ++iteration) {
     const double value = dual.evaluate();
     if (value < phase.bound - 1e-12) {
       phase.bound = value;
-      phase.lambda = dual.lambda();
+      best_mu = dual.multipliers();
+      bound_found = true;
       stall = 0;
     } else if (++stall >= kStallIterations) {
       theta /= 2.0;
       stall = 0;
     }
     if (phase.bound - best.objective <= optimality_tolerance(phase.bound)) break;
-    Incumbent trial(p, budget.effort());
-    insert_in_order(p, order_by_descending(repair_keys(p, dual, iteration, budget), budget.effort()),
-                    trial);
-    if (trial.objective > best.objective) best = std::move(trial);
+    trial.clear();
+    repair_keys(p, dual, iteration, budget, keys);
+    insert_in_order(p, order.of(keys, budget.effort()), trial);
+    if (trial.objective > best.objective) std::swap(best, trial);
     if (phase.bound - best.objective <= optimality_tolerance(phase.bound)) break;
     if (theta < kMinTheta || !dual.step(value - best.objective, theta)) break;
   }
+  if (bound_found) phase.lambda = dual.lambda_of(best_mu);
   phase.job_estimate.assign(p.jobs, 0.0);
   for (std::int32_t b = 0; b < p.bid_count(); ++b)
     phase.job_estimate[p.job_of_bid[b]] += dual.average_choice()[b];

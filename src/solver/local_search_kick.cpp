@@ -1,5 +1,6 @@
 // Iterated local search: perturbation ("kick") plus re-improvement, keeping the best.
 #include <algorithm>
+#include <utility>
 
 #include "solver/local_search.hpp"
 
@@ -56,13 +57,14 @@ void LocalSearch::kick(Incumbent& incumbent, Rng& rng) {
 
 void LocalSearch::iterate_with_kicks(Incumbent& best, std::uint64_t seed, std::int64_t effort_cap) {
   Rng rng(seed);
+  Incumbent trial = best;  // storage reused by every kick's copy
   while (!(budget_.spent() >= effort_cap || budget_.exhausted())) {
-    Incumbent trial = best;
+    trial = best;
     budget_.effort() += static_cast<std::int64_t>(problem_.capacity.size() + problem_.jobs);
     if (rng.bernoulli(0.5)) kick(trial, rng);
     else force_kick(trial, rng);
     improve(trial, effort_cap);
-    if (trial.objective > best.objective) best = std::move(trial);
+    if (trial.objective > best.objective) std::swap(best, trial);
   }
 }
 

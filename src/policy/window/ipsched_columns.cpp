@@ -182,20 +182,30 @@ namespace {
 
 // build_column on the job's eligible nodes, computed once by callers that try several
 // shapes on the same free state (the eligibility scan dominated IPSCHED's pricing).
-bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
-                     std::vector<NodeIndex> nodes, ColumnShape shape, Candidate& out) {
+// Whether the nodes' usable cores reach the job's cores. Caps are never negative, so the
+// sum can stop once it gets there.
+bool enough_cores(const FreeArrays& free, const WindowJob& job,
+                  const std::vector<NodeIndex>& nodes) {
   std::int64_t usable = 0;
-  for (NodeIndex n : nodes) usable += core_cap(free, job, n);
-  if (usable < job.cores || static_cast<std::int32_t>(nodes.size()) < job.nodes_min)
-    return false;  // cannot fit at all: skip the sorting below
+  for (auto n = nodes.begin(); usable < job.cores && n != nodes.end(); ++n)
+    usable += core_cap(free, job, *n);
+  return usable >= job.cores;
+}
+
+bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
+                     const std::vector<NodeIndex>& eligible, ColumnShape shape, Candidate& out) {
+  if (static_cast<std::int32_t>(eligible.size()) < job.nodes_min ||
+      !enough_cores(free, job, eligible))
+    return false;  // cannot fit at all: skip the copy and the sorting below
   if (job.contiguous) {
     out = Candidate{};
     out.slot = slot;
     out.cls = BidClass::Column;
     out.gres_per_node = job.gres_type >= 0 ? job.gres_min : 0;
-    return contiguous_column(free, job, nodes, shape, out);
+    return contiguous_column(free, job, eligible, shape, out);
   }
-  if (nodes.empty()) return false;
+  if (eligible.empty()) return false;
+  std::vector<NodeIndex> nodes = eligible;
   std::vector<std::int32_t> caps;
   order_for(free, job, shape, nodes, caps);
   out = Candidate{};
