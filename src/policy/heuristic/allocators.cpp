@@ -66,8 +66,13 @@ class FirstFit final : public Allocator {
   bool orders_cheaply() const override { return true; }
   void order_nodes(const Cluster&, const ClusterState& state, const JobUnits&,
                    std::vector<NodeIndex>& order) override {
-    static_order(state.node_count(), order);
+    if (static_cast<int>(identity_.size()) != state.node_count())
+      static_order(state.node_count(), identity_);
+    order = identity_;
   }
+
+ private:
+  std::vector<NodeIndex> identity_;
 };
 
 class BestFit final : public Allocator {
