@@ -43,7 +43,12 @@ void DispatchCore::begin_pass(const SystemView& view, std::span<const Event> eve
                               Decisions& out) {
   view_ = &view;
   if (info_.size() < view.workload->jobs.size()) info_.resize(view.workload->jobs.size());
-  if (!idle_) idle_.emplace(*view.cluster);
+  if (!idle_) {
+    idle_.emplace(*view.cluster);
+    capacities_.assign(1, static_cast<double>(view.cluster->total_cores()));
+    for (int t = 0; t < static_cast<int>(view.cluster->gres_types.size()); ++t)
+      capacities_.push_back(static_cast<double>(view.cluster->total_gres(t)));
+  }
   absorb(events);
   take_free_state(*view.free);
   queue_.clear();

@@ -42,6 +42,8 @@ class DispatchCore {
   std::span<const char> usable(JobRef j) const { return *info_[j].usable; }
   ShapeId shape(JobRef j) const { return info_[j].shape; }
   const std::vector<StartedJob>& started() const { return started_; }
+  // System capacity per resource kind: cores, then each gres type of the cluster.
+  const std::vector<double>& capacities() const { return capacities_; }
 
   // Places the job on the working free state (nullopt when it does not fit now); an
   // infeasible shape is remembered for the rest of the pass (starts only shrink the free
@@ -95,6 +97,7 @@ class DispatchCore {
   std::map<MaskKey, std::vector<char>> masks_;
   std::map<std::string, WaitStats> waits_;
   std::optional<ClusterState> idle_;
+  std::vector<double> capacities_;
   std::optional<ClusterState> free_;
   std::vector<QueuedJob> queue_;
   std::vector<StartedJob> started_;
