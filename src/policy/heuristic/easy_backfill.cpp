@@ -146,11 +146,25 @@ Time expected_ends_stable_until(const DispatchCore& core) {
   return until;
 }
 
+bool same_free(const ClusterState& a, const ClusterState& b) {
+  if (a.node_count() != b.node_count()) return false;
+  for (NodeIndex n = 0; n < a.node_count(); ++n) {
+    const NodeFree& x = a.node(n);
+    const NodeFree& y = b.node(n);
+    if (x.cores != y.cores || x.gres != y.gres || x.mem_mb != y.mem_mb) return false;
+  }
+  return true;
+}
+
 // The carried pass's jobs lead the queue unchanged: nothing started or ended since, and
-// jobs leave the queue only by starting (rejections happen at first sight).
+// jobs leave the queue only by starting (rejections happen at first sight). The free state
+// and the running jobs are compared too, for callers (a live bridge) whose state may change
+// without an event.
 bool carry_applies(const DispatchCore& core, std::span<const Event> events,
                    const EasyCarry& carry) {
   if (!carry.valid || core.now() >= carry.stable_until) return false;
+  if (core.view().running.size() != carry.running || !same_free(core.free(), *carry.free))
+    return false;
   const auto& queue = core.queue();
   if (carry.tried == 0 || queue.size() < carry.tried || queue[carry.tried - 1].job != carry.last_tried)
     return false;
@@ -174,7 +188,10 @@ void carry_over(DispatchCore& core, Reservation& res, bool renewed, EasyCarry& c
   carry.planned = res.planned;
   carry.shadow = res.shadow;
   carry.spare = std::move(res.spare);
-  if (renewed) carry.stable_until = expected_ends_stable_until(core);
+  if (!renewed) return;
+  carry.stable_until = expected_ends_stable_until(core);
+  carry.running = core.view().running.size();
+  carry.free = core.free();
 }
 
 }  // namespace

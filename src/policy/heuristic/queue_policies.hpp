@@ -48,6 +48,8 @@ struct EasyCarry {
   Time shadow = kNoTime;
   std::optional<ClusterState> spare;
   Time stable_until = kNoTime;  // the running jobs' expected ends hold before this time
+  std::size_t running = 0;      // running jobs and free state of the carried pass
+  std::optional<ClusterState> free;
 };
 void schedule_easy(DispatchCore& core, const EasyOptions& opt, std::span<const Event> events,
                    EasyCarry& carry, Decisions& out);
