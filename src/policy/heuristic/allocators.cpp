@@ -62,15 +62,23 @@ void order_by_key(const std::vector<Key>& key, std::vector<NodeIndex>& order) {
 class FirstFit final : public Allocator {
  public:
   std::string name() const override { return "ff"; }
+  bool placement_is_stateless() const override { return true; }
+  bool orders_cheaply() const override { return true; }
   void order_nodes(const Cluster&, const ClusterState& state, const JobUnits&,
                    std::vector<NodeIndex>& order) override {
-    static_order(state.node_count(), order);
+    if (static_cast<int>(identity_.size()) != state.node_count())
+      static_order(state.node_count(), identity_);
+    order = identity_;
   }
+
+ private:
+  std::vector<NodeIndex> identity_;
 };
 
 class BestFit final : public Allocator {
  public:
   std::string name() const override { return "bf"; }
+  bool placement_is_stateless() const override { return true; }
   void order_nodes(const Cluster& cluster, const ClusterState& state, const JobUnits&,
                    std::vector<NodeIndex>& order) override {
     key_.resize(state.node_count());
@@ -91,6 +99,7 @@ class Balanced final : public Allocator {
  public:
   explicit Balanced(std::vector<std::string> critical) : critical_(std::move(critical)) {}
   std::string name() const override { return "balanced"; }
+  bool placement_is_stateless() const override { return true; }
   void order_nodes(const Cluster& cluster, const ClusterState& state, const JobUnits&,
                    std::vector<NodeIndex>& order) override;
 
@@ -302,7 +311,8 @@ std::optional<Allocation> allocate(Allocator& allocator, const Cluster& cluster,
                                    const ClusterState& state, const JobUnits& u,
                                    std::span<const char> usable, bool record) {
   std::optional<Allocation> alloc;
-  if (units_feasible(cluster, state, u, usable)) {
+  // Greedy placement over every node fails exactly when the units do not fit.
+  if (allocator.orders_cheaply() || units_feasible(cluster, state, u, usable)) {
     thread_local std::vector<NodeIndex> order;
     allocator.order_nodes(cluster, state, u, order);
     alloc = place_units(cluster, state, u, order, usable);

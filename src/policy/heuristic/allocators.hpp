@@ -54,6 +54,13 @@ class Allocator {
                            std::vector<NodeIndex>& order) = 0;
   // Outcome of a real attempt to start a job now (not of hypothetical planning).
   virtual void record_outcome(const JobUnits& u, bool placed) { (void)u, (void)placed; }
+  // True when order_nodes depends only on the state and the units (not on the queue given
+  // to begin_pass) and record_outcome changes nothing: the same job on the same state is
+  // then placed alike in every pass.
+  virtual bool placement_is_stateless() const { return false; }
+  // True when ordering the nodes costs less than the feasibility walk that allocate() does
+  // first to spare an order on a job that cannot fit.
+  virtual bool orders_cheaply() const { return false; }
 };
 
 std::vector<NamedItem> allocator_list();

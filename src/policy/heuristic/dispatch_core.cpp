@@ -32,6 +32,7 @@ std::optional<std::string> DispatchCore::first_sight(JobRef j) {
   auto mask = masks_.find(key);
   if (mask == masks_.end()) mask = masks_.emplace(key, job_node_mask(cluster(), job)).first;
   info.usable = &mask->second;
+  info.shape = shapes_.intern(*info.units, info.usable);
   if (!units_feasible(cluster(), *idle_, *info.units, *info.usable))
     return "its units cannot be placed even on the idle cluster";
   info.predicted = std::max<Time>(1, predictor_->predict(cluster(), job));
@@ -42,13 +43,17 @@ void DispatchCore::begin_pass(const SystemView& view, std::span<const Event> eve
                               Decisions& out) {
   view_ = &view;
   if (info_.size() < view.workload->jobs.size()) info_.resize(view.workload->jobs.size());
-  if (!idle_) idle_.emplace(*view.cluster);
+  if (!idle_) {
+    idle_.emplace(*view.cluster);
+    capacities_.assign(1, static_cast<double>(view.cluster->total_cores()));
+    for (int t = 0; t < static_cast<int>(view.cluster->gres_types.size()); ++t)
+      capacities_.push_back(static_cast<double>(view.cluster->total_gres(t)));
+  }
   absorb(events);
-  free_.emplace(*view.free);
+  take_free_state(*view.free);
   queue_.clear();
   started_.clear();
   infeasible_.clear();
-  histograms_.clear();
   for (JobRef j : view.pending) {
     JobInfo& info = info_[j];
     if (!info.seen) {
@@ -62,12 +67,6 @@ void DispatchCore::begin_pass(const SystemView& view, std::span<const Event> eve
   allocator_->begin_pass({view.cluster, &*free_, queue_});
 }
 
-bool DispatchCore::known_infeasible(const QueuedJob& q) const {
-  return std::any_of(infeasible_.begin(), infeasible_.end(), [&](const QueuedJob* f) {
-    return *f->units == *q.units && info_[f->job].usable == info_[q.job].usable;
-  });
-}
-
 const FreeCoreHistogram& DispatchCore::histogram(JobRef j) {
   const std::vector<char>* mask = info_[j].usable;
   auto it = histograms_.find(mask);
@@ -78,17 +77,18 @@ const FreeCoreHistogram& DispatchCore::histogram(JobRef j) {
 // A shape the histogram rules out fails as allocate() would fail it: reported to the
 // allocator when recorded, never ordered.
 std::optional<Allocation> DispatchCore::attempt(const QueuedJob& q, bool record) {
-  if (known_infeasible(q)) {
+  const ShapeId shape = info_[q.job].shape;
+  if (infeasible_.find(shape)) {
     if (record) allocator_->record_outcome(*q.units, false);
     return std::nullopt;
   }
   if (!histogram(q.job).may_fit(*q.units)) {
     if (record) allocator_->record_outcome(*q.units, false);
-    infeasible_.push_back(&q);
+    infeasible_.set(shape, 1);
     return std::nullopt;
   }
   auto alloc = allocate(*allocator_, cluster(), *free_, *q.units, usable(q.job), record);
-  if (!alloc) infeasible_.push_back(&q);
+  if (!alloc) infeasible_.set(shape, 1);
   return alloc;
 }
 
@@ -113,7 +113,25 @@ void DispatchCore::commit(const QueuedJob& q, Allocation alloc, Decisions& out) 
   ++w.count;
   started_.push_back({q.job, now() + q.predicted, alloc});
   out.starts.push_back({q.job, std::move(alloc)});
-  infeasible_.clear();
+}
+
+// The histograms outlive the pass: only the nodes whose free cores changed since the last
+// pass's end (jobs ended, or whatever else the caller reports) are counted again.
+void DispatchCore::take_free_state(const ClusterState& now_free) {
+  if (!free_ || free_->node_count() != now_free.node_count()) {
+    histograms_.clear();
+    free_.emplace(now_free);
+    return;
+  }
+  if (!histograms_.empty()) {
+    for (NodeIndex n = 0; n < now_free.node_count(); ++n) {
+      const std::int32_t before = free_->node(n).cores;
+      const std::int32_t after = now_free.node(n).cores;
+      if (before == after) continue;
+      for (auto& [mask, h] : histograms_) h.update(n, before, after);
+    }
+  }
+  *free_ = now_free;
 }
 
 bool DispatchCore::try_start(const QueuedJob& q, Decisions& out) {

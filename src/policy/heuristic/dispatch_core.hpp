@@ -11,6 +11,7 @@
 
 #include "policy/heuristic/allocators.hpp"
 #include "policy/heuristic/free_core_histogram.hpp"
+#include "policy/heuristic/job_shapes.hpp"
 #include "policy/heuristic/job_units.hpp"
 #include "policy/heuristic/predictors.hpp"
 #include "sim/scheduler.hpp"
@@ -39,11 +40,15 @@ class DispatchCore {
   Allocator& allocator() { return *allocator_; }
   Time predicted(JobRef j) const { return info_[j].predicted; }
   std::span<const char> usable(JobRef j) const { return *info_[j].usable; }
+  ShapeId shape(JobRef j) const { return info_[j].shape; }
   const std::vector<StartedJob>& started() const { return started_; }
+  // System capacity per resource kind: cores, then each gres type of the cluster.
+  const std::vector<double>& capacities() const { return capacities_; }
 
   // Places the job on the working free state (nullopt when it does not fit now); an
-  // infeasible shape is remembered until the next start. `record` reports the outcome to
-  // the allocator.
+  // infeasible shape is remembered for the rest of the pass (starts only shrink the free
+  // state, and placement fails exactly when the units do not fit, whatever the node order).
+  // `record` reports the outcome to the allocator.
   std::optional<Allocation> attempt(const QueuedJob& q, bool record);
   // The same placement on another (hypothetical) state, never recorded.
   std::optional<Allocation> plan(const QueuedJob& q, const ClusterState& state);
@@ -65,6 +70,7 @@ class DispatchCore {
     bool rejected = false;
     std::optional<JobUnits> units;
     const std::vector<char>* usable = nullptr;
+    ShapeId shape = -1;
     Time predicted = 1;
     Time start = -1;
   };
@@ -76,9 +82,10 @@ class DispatchCore {
   void absorb(std::span<const Event> events);
   // Units, prediction and the idle-cluster check at first sight; a reason when rejected.
   std::optional<std::string> first_sight(JobRef j);
-  bool known_infeasible(const QueuedJob& q) const;
+  // Makes the working free state a copy of `now_free` and updates the histograms.
+  void take_free_state(const ClusterState& now_free);
   // The free-core histogram of the working state over the job's usable nodes (built on
-  // first use in a pass).
+  // first use, then kept up to date).
   const FreeCoreHistogram& histogram(JobRef j);
 
   std::unique_ptr<Allocator> allocator_;
@@ -90,10 +97,12 @@ class DispatchCore {
   std::map<MaskKey, std::vector<char>> masks_;
   std::map<std::string, WaitStats> waits_;
   std::optional<ClusterState> idle_;
+  std::vector<double> capacities_;
   std::optional<ClusterState> free_;
   std::vector<QueuedJob> queue_;
   std::vector<StartedJob> started_;
-  std::vector<const QueuedJob*> infeasible_;  // shapes that failed since the last start
+  ShapeTable shapes_;
+  ShapeMemo<char> infeasible_;  // shapes that failed in this pass
   std::map<const std::vector<char>*, FreeCoreHistogram> histograms_;  // per usable mask
 };
 

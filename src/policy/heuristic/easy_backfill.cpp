@@ -8,11 +8,19 @@ namespace hs::heuristic {
 namespace {
 
 struct Reservation {
+  const QueuedJob* head = nullptr;
+  // The head's plan waits for the first job that could start now, on the state after the
+  // head phase (a backfill start needs a successful attempt first).
+  bool planned = false;
   Time shadow = kNoTime;              // when the head job is expected to start
   std::optional<ClusterState> spare;  // free at the shadow time minus the head's share
-  // Jobs held back since the last start: a job of the same shape that runs at least as
-  // long would be held too (nothing changed in between).
-  std::vector<std::pair<const QueuedJob*, Time>> held;
+  // Per shape, the shortest bound of a job held back since the last start: a job of the
+  // same shape that runs at least as long would be held too (nothing changed in between).
+  ShapeMemo<Time> held;
+  // What is free now and also spare at the shadow time, built on first use after a start.
+  // Both only shrink during a pass, so a shape that did not fit it never will.
+  std::optional<ClusterState> lesser;
+  ShapeMemo<char> lesser_failed;
 };
 
 struct ExpectedRelease {
@@ -57,7 +65,9 @@ class UnitTally {
   std::int64_t total_ = 0;
 };
 
-Reservation reserve(DispatchCore& core, const QueuedJob& head) {
+void plan_reservation(DispatchCore& core, Reservation& res) {
+  res.planned = true;
+  const QueuedJob& head = *res.head;
   ClusterState future = core.free();
   const auto rel = expected_releases(core);
   UnitTally tally(core.cluster(), future, *head.units, core.usable(head.job));
@@ -69,22 +79,32 @@ Reservation reserve(DispatchCore& core, const QueuedJob& head) {
     }
     if (!tally.may_fit()) continue;
     if (auto alloc = core.plan(head, future)) {
-      Reservation res{t, future, {}};
+      res.shadow = t;
+      res.spare = std::move(future);
       res.spare->take(*alloc);
-      return res;
+      return;
     }
   }
-  return {};  // unreachable for jobs that fit the idle cluster: no protection then
+  // unreachable for jobs that fit the idle cluster: no protection then
+}
+
+bool known_held(const DispatchCore& core, const Reservation& res, const QueuedJob& q, Time bound) {
+  const Time* h_bound = res.held.find(core.shape(q.job));
+  return h_bound && bound >= *h_bound;
+}
+
+// A placement on what is free now and also spare at the shadow time.
+std::optional<Allocation> plan_within_spare(DispatchCore& core, const QueuedJob& q,
+                                            Reservation& res) {
+  const ShapeId shape = core.shape(q.job);
+  if (res.lesser_failed.find(shape)) return std::nullopt;
+  if (!res.lesser) res.lesser = lesser_of(core.free(), *res.spare);
+  auto alloc = core.plan(q, *res.lesser);
+  if (!alloc) res.lesser_failed.set(shape, 1);
+  return alloc;
 }
 
 // Starts `q` now if that cannot delay the head job's expected start.
-bool known_held(const DispatchCore& core, const Reservation& res, const QueuedJob& q, Time bound) {
-  for (const auto& [h, h_bound] : res.held)
-    if (bound >= h_bound && *h->units == *q.units && core.usable(h->job).data() == core.usable(q.job).data())
-      return true;
-  return false;
-}
-
 void backfill_one(DispatchCore& core, const QueuedJob& q, const EasyOptions& opt,
                   Reservation& res, Decisions& out) {
   const Time bound = opt.bound_by_limit ? walltime_of(core.view().job(q.job)) : q.predicted;
@@ -94,11 +114,14 @@ void backfill_one(DispatchCore& core, const QueuedJob& q, const EasyOptions& opt
     core.allocator().record_outcome(*q.units, false);
     return;
   }
+  if (!res.planned) plan_reservation(core, res);
   const bool ends_in_time = res.shadow == kNoTime || core.now() + bound <= res.shadow;
   if (!ends_in_time && !res.spare->can_hold(*alloc)) {
-    alloc = core.plan(q, lesser_of(core.free(), *res.spare));
+    alloc = plan_within_spare(core, q, res);
     if (!alloc) {  // held back by the reservation
-      res.held.emplace_back(&q, bound);
+      const ShapeId shape = core.shape(q.job);
+      const Time* h_bound = res.held.find(shape);
+      res.held.set(shape, h_bound ? std::min(*h_bound, bound) : bound);
       return;
     }
   }
@@ -106,17 +129,94 @@ void backfill_one(DispatchCore& core, const QueuedJob& q, const EasyOptions& opt
   core.allocator().record_outcome(*q.units, true);
   core.commit(q, std::move(*alloc), out);
   res.held.clear();
+  res.lesser.reset();
+}
+
+// The first time at which a running job's expected end (DispatchCore::expected_end) differs
+// from its value now.
+Time expected_ends_stable_until(const DispatchCore& core) {
+  Time until = kNoTime;
+  for (const RunningJob& r : core.view().running) {
+    const Time predicted_end = r.start + core.predicted(r.job);
+    if (predicted_end > core.now())
+      until = std::min(until, predicted_end);
+    else
+      until = std::min(until, r.limit_end > core.now() ? r.limit_end : core.now() + 1);
+  }
+  return until;
+}
+
+bool same_free(const ClusterState& a, const ClusterState& b) {
+  if (a.node_count() != b.node_count()) return false;
+  for (NodeIndex n = 0; n < a.node_count(); ++n) {
+    const NodeFree& x = a.node(n);
+    const NodeFree& y = b.node(n);
+    if (x.cores != y.cores || x.gres != y.gres || x.mem_mb != y.mem_mb) return false;
+  }
+  return true;
+}
+
+// The carried pass's jobs lead the queue unchanged: nothing started or ended since, and
+// jobs leave the queue only by starting (rejections happen at first sight). The free state
+// and the running jobs are compared too, for callers (a live bridge) whose state may change
+// without an event.
+bool carry_applies(const DispatchCore& core, std::span<const Event> events,
+                   const EasyCarry& carry) {
+  if (!carry.valid || core.now() >= carry.stable_until) return false;
+  if (core.view().running.size() != carry.running || !same_free(core.free(), *carry.free))
+    return false;
+  const auto& queue = core.queue();
+  if (carry.tried == 0 || queue.size() < carry.tried || queue[carry.tried - 1].job != carry.last_tried)
+    return false;
+  return std::none_of(events.begin(), events.end(),
+                      [](const Event& e) { return e.kind == EventKind::Ended; });
+}
+
+void backfill_from(DispatchCore& core, std::size_t first, const EasyOptions& opt,
+                   Reservation& res, Decisions& out) {
+  const auto& queue = core.queue();
+  for (std::size_t k = first; k < queue.size(); ++k) backfill_one(core, queue[k], opt, res, out);
+}
+
+// Keeps the reservation of a pass that started nothing for the next pass, when the
+// allocator places jobs alike in every pass.
+void carry_over(DispatchCore& core, Reservation& res, bool renewed, EasyCarry& carry) {
+  carry.valid = core.started().empty() && core.allocator().placement_is_stateless();
+  if (!carry.valid) return;
+  carry.tried = core.queue().size();
+  carry.last_tried = core.queue().back().job;
+  carry.planned = res.planned;
+  carry.shadow = res.shadow;
+  carry.spare = std::move(res.spare);
+  if (!renewed) return;
+  carry.stable_until = expected_ends_stable_until(core);
+  carry.running = core.view().running.size();
+  carry.free = core.free();
 }
 
 }  // namespace
 
-void schedule_easy(DispatchCore& core, const EasyOptions& opt, Decisions& out) {
+void schedule_easy(DispatchCore& core, const EasyOptions& opt, std::span<const Event> events,
+                   EasyCarry& carry, Decisions& out) {
   const auto& queue = core.queue();
+  if (carry_applies(core, events, carry)) {
+    Reservation res{&queue[0], carry.planned, carry.shadow, std::move(carry.spare), {}, {}, {}};
+    backfill_from(core, carry.tried, opt, res, out);
+    carry_over(core, res, false, carry);
+    return;
+  }
   std::size_t i = 0;
   while (i < queue.size() && core.try_start(queue[i], out)) ++i;
-  if (i >= queue.size()) return;
-  Reservation res = reserve(core, queue[i]);
-  for (std::size_t k = i + 1; k < queue.size(); ++k) backfill_one(core, queue[k], opt, res, out);
+  if (i >= queue.size()) {
+    carry.valid = false;
+    return;
+  }
+  Reservation res;
+  res.head = &queue[i];
+  // An allocator that learns from outcomes would plan differently after the attempts.
+  if (!core.allocator().placement_is_stateless()) plan_reservation(core, res);
+  backfill_from(core, i + 1, opt, res, out);
+  carry_over(core, res, true, carry);
 }
 
 }  // namespace hs::heuristic

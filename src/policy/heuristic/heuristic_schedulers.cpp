@@ -65,14 +65,17 @@ class HeuristicScheduler final : public Scheduler {
   Decisions decide(const SystemView& view, std::span<const Event> events) override {
     Decisions out;
     core_.begin_pass(view, events, out);
-    if (core_.queue().empty()) return out;
+    if (core_.queue().empty()) {
+      easy_carry_.valid = false;
+      return out;
+    }
     switch (kind_) {
       case Kind::Fifo: schedule_in_order(core_, core_.queue(), opt_.ordered, out); break;
       case Kind::Sjf: schedule_in_order(core_, sjf_order(core_), opt_.ordered, out); break;
       case Kind::Prb:
         schedule_in_order(core_, prb_order(core_, opt_.ordered.prb_initial_wait_s), opt_.ordered, out);
         break;
-      case Kind::Easy: schedule_easy(core_, opt_.easy, out); break;
+      case Kind::Easy: schedule_easy(core_, opt_.easy, events, easy_carry_, out); break;
       case Kind::Cph: schedule_cph(core_, opt_.cph, out); break;
     }
     return out;
@@ -83,6 +86,7 @@ class HeuristicScheduler final : public Scheduler {
   std::string name_;
   Options opt_;
   DispatchCore core_;
+  EasyCarry easy_carry_;
 };
 
 }  // namespace

@@ -69,6 +69,7 @@ UnitsOrReason units_from_request(const Job& job) {
 }
 
 std::int32_t units_fitting(const Node& node, const NodeFree& free, const JobUnits& u) {
+  if (free.cores < u.cores) return 0;  // the common full node, decided before the divisions
   const bool mem_modelled = node.memory_mb > 0;
   std::int64_t cores = free.cores;
   std::int64_t mem = free.mem_mb - (mem_modelled ? u.node_mem_mb : 0);

@@ -20,14 +20,6 @@ double prb_urgency(const DispatchCore& core, const QueuedJob& q, double initial_
 
 namespace {
 
-// System capacity per resource kind (cores, then each gres type), computed once per pass.
-std::vector<double> capacities(const Cluster& c) {
-  std::vector<double> cap{static_cast<double>(c.total_cores())};
-  for (int t = 0; t < static_cast<int>(c.gres_types.size()); ++t)
-    cap.push_back(static_cast<double>(c.total_gres(t)));
-  return cap;
-}
-
 double demand_with(const std::vector<double>& cap, const QueuedJob& q) {
   const JobUnits& u = *q.units;
   double share = static_cast<double>(u.total_cores) / cap[0];
@@ -39,7 +31,7 @@ double demand_with(const std::vector<double>& cap, const QueuedJob& q) {
 }  // namespace
 
 double prb_demand(const DispatchCore& core, const QueuedJob& q) {
-  return demand_with(capacities(core.cluster()), q);
+  return demand_with(core.capacities(), q);
 }
 
 std::vector<QueuedJob> prb_order(const DispatchCore& core, double initial_wait_s) {
@@ -48,7 +40,7 @@ std::vector<QueuedJob> prb_order(const DispatchCore& core, double initial_wait_s
     double demand;
     QueuedJob q;
   };
-  const std::vector<double> cap = capacities(core.cluster());
+  const std::vector<double>& cap = core.capacities();
   std::vector<Keyed> keyed;
   keyed.reserve(core.queue().size());
   for (const QueuedJob& q : core.queue())

@@ -2,6 +2,8 @@
 // The schedulers of Netti et al. §2.2 as passes over a DispatchCore. Each pass only starts
 // jobs now; allocation is always the configured allocator's.
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "policy/heuristic/dispatch_core.hpp"
@@ -34,7 +36,23 @@ void schedule_in_order(DispatchCore& core, const std::vector<QueuedJob>& order,
 struct EasyOptions {
   bool bound_by_limit = false;
 };
-void schedule_easy(DispatchCore& core, const EasyOptions& opt, Decisions& out);
+// What a pass that started nothing leaves for the next (easy_backfill.cpp): its reservation
+// and how many queued jobs it tried. Until a job ends or a running job's expected end moves,
+// the free state and the reservation stay the same and time only shortens what can end by
+// the shadow time, so those jobs would fail again; the next pass tries only newer arrivals.
+struct EasyCarry {
+  bool valid = false;
+  std::size_t tried = 0;  // leading queue entries already tried
+  JobRef last_tried = 0;
+  bool planned = false;  // else the head's reservation is still to be planned
+  Time shadow = kNoTime;
+  std::optional<ClusterState> spare;
+  Time stable_until = kNoTime;  // the running jobs' expected ends hold before this time
+  std::size_t running = 0;      // running jobs and free state of the carried pass
+  std::optional<ClusterState> free;
+};
+void schedule_easy(DispatchCore& core, const EasyOptions& opt, std::span<const Event> events,
+                   EasyCarry& carry, Decisions& out);
 
 // CPH: a branch-and-bound schedule on aggregated resources of the `window` most urgent
 // queued jobs (PRB order) minimising total wait (cph_search.hpp); the allocator places the
