@@ -107,7 +107,6 @@ std::optional<Allocation> BackfillPass::select_on(const PassState& s, const Clus
   return select_nodes(*s.cluster, state, s.job(j), options);
 }
 
-
 BackfillPass::Shape BackfillPass::shape_of(const PassState& s, JobRef j) {
   const JobRequest& r = s.job(j).req;
   Shape sh;
