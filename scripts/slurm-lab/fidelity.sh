@@ -27,11 +27,14 @@ source "$HERE/replay-lib.sh"
 # slurmctld.log -> controller_timing.csv: event,t,detail with t in seconds after the run's
 # clock epoch (negative before it). Events: clock_epoch (t = the epoch itself),
 # controller_start, backfill_begin, backfill_end (detail: jobs tested), main_pass (detail:
-# full|default), start (detail: job id and the pass that started it: main|backfill), plan
-# (a backfill reservation: job id, planned start after the epoch, nodes).
+# full|default), submit (detail: job id; its sbatch reached the controller), start (detail:
+# job id and the pass that started it: main|backfill), end (detail: job id; the batch
+# script's end reached the controller), plan (a backfill
+# reservation: job id, planned start after the epoch, nodes). CONTROLLER_LOG overrides
+# the log's place.
 collect_timing() {
   local log epoch
-  log="$(dirname "$SLURM_CONF")/log/slurmctld.log"
+  log=${CONTROLLER_LOG:-"$(dirname "$SLURM_CONF")/log/slurmctld.log"}
   epoch=$(cat "$OUT/clock_epoch")
   grep -q "Running job scheduler" "$log" ||
     echo "note: $log has no main passes (SlurmctldDebug=debug missing in $SLURM_CONF)" >&2
@@ -57,6 +60,8 @@ collect_timing() {
     /Running job scheduler for default depth/ { print "main_pass," secs() ",default"; next }
     /sched: Allocate JobId=/ { print "start," secs() "," jobid() " main"; next }
     /backfill: .*Started JobId=/ { print "start," secs() "," jobid() " backfill"; next }
+    /_job_complete: JobId=.* WEXITSTATUS/ { print "end," secs() "," jobid(); next }
+    /_slurm_rpc_submit_batch_job: JobId=/ { print "submit," secs() "," jobid(); next }
     /_dump_job_sched: JobId=/ { t = $8; sub(/,$/, "", t); print "plan," secs() "," jobid() " at " stamp(t) " on " $(NF - 3); next }
   ' "$log" > "$OUT/controller_timing.csv"
 }
@@ -80,16 +85,83 @@ clock_options() {
   local startup
   startup=$(awk -F, '$1 == "main_pass" && $2 < 0 { s = $2 } END { if (s != "") printf "%d", (s != int(s)) ? int(s) - 1 : s }' \
     "$OUT/controller_timing.csv")
-  echo "--opt clock=controller,controller_start=$start,wall_clock=$epoch${startup:+,startup_pass=$startup}"
+  local subsecond=""
+  if [[ "${MODEL_SUBSECOND:-1}" != 0 ]]; then
+    subsecond=$(subsecond_options)
+    # The loop's ticks as the run's main passes show them (its period varies with load).
+    awk -F, '$1 == "main_pass" { printf "%d\n", ($2 < 0) ? $2 * 1e6 - 0.5 : $2 * 1e6 + 0.5 }' \
+      "$OUT/controller_timing.csv" > "$OUT/loop_ticks.txt"
+    [[ -s "$OUT/loop_ticks.txt" ]] && subsecond="$subsecond,loop_ticks=$(cd "$OUT" && pwd)/loop_ticks.txt"
+  fi
+  echo "--opt clock=controller,controller_start=$start,wall_clock=$epoch${startup:+,startup_pass=$startup}${subsecond:+,$subsecond}"
 }
 
-# OUT/model_jobs.txt: jobs.txt with each job's submit time as the controller recorded it
-# (whole seconds after the epoch, from the jobcomp file): a burst of sbatch calls reaches
-# the controller later than the file says, so this is the experiment that really ran.
-# MODEL_SUBMIT=file keeps the file's times.
+# The controller's sub-second timing (docs/slurm-model.md, "Sub-second timing"): its main
+# loop's period and one tick (a line through the main passes: the tick count between two
+# passes is their gap over 1.005 s, rounded; least squares, then shifted by the median
+# residual), the backfill agent's phase (its first cycle's), and the median time from a
+# job's start + run time to its end; and the main passes themselves as the loop's ticks
+# (OUT/loop_ticks.txt; between two, the model spreads the ticks evenly). MODEL_SUBSECOND=0
+# leaves all of it out (whole seconds).
+subsecond_options() {
+  awk -F, -v jobs="$OUT/jobs.txt" '
+    FILENAME == jobs { if ($0 !~ /^#/) { split($0, f, " "); run[f[1]] = f[3] }; next }
+    $1 == "main_pass" { p[++n] = $2 + 0 }
+    $1 == "backfill_begin" && bf == "" { bf = $2 + 0 }
+    $1 == "start" { split($3, f, " "); st[f[1]] = $2 + 0 }
+    $1 == "end" { en[$3] = $2 + 0 }
+    function median(a, m,   i, j, t) {  # sorts a[1..m] in place
+      for (i = 2; i <= m; ++i) {
+        t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; --j) a[j + 1] = a[j]; a[j + 1] = t
+      }
+      return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+    }
+    function round(x) { return x < 0 ? -int(-x + 0.5) : int(x + 0.5) }
+    END {
+      out = ""
+      if (n >= 2) {
+        k[1] = 0
+        for (i = 2; i <= n; ++i) k[i] = k[i - 1] + round((p[i] - p[i - 1]) / 1.005)
+        sk = sp = skk = skp = 0
+        for (i = 1; i <= n; ++i) { sk += k[i]; sp += p[i]; skk += k[i] * k[i]; skp += k[i] * p[i] }
+        if (n * skk - sk * sk > 0) {
+          P = (n * skp - sk * sp) / (n * skk - sk * sk); t0 = (sp - P * sk) / n
+          for (i = 1; i <= n; ++i) r[i] = p[i] - (t0 + k[i] * P)
+          t0 += median(r, n)
+          if (P >= 0.5 && P <= 2)
+            out = sprintf("loop_period_us=%d,loop_tick_us=%d", round(P * 1e6), round(t0 * 1e6))
+        }
+      }
+      if (bf != "") {
+        ph = bf - int(bf); if (ph < 0) ph += 1
+        out = out (out == "" ? "" : ",") sprintf("backfill_ms=%d", int(ph * 1000))
+      }
+      m = 0
+      for (j in en) if ((j in st) && (j in run)) lat[++m] = en[j] - st[j] - run[j]
+      if (m > 0) {
+        L = median(lat, m)
+        out = out (out == "" ? "" : ",") sprintf("end_latency_ms=%d", (L > 0 ? round(L * 1000) : 0))
+      }
+      print out
+    }' "$OUT/jobs.txt" "$OUT/controller_timing.csv"
+}
+
+# OUT/model_jobs.txt: jobs.txt with each job's submit time as the controller recorded it:
+# from slurmctld's log (controller_timing.csv's submit events) in seconds after the epoch
+# and milliseconds into that second (submit_ms=; not with MODEL_SUBSECOND=0), else whole
+# seconds from the jobcomp file.
+# A burst of sbatch calls reaches the controller later than the file says, so this is the
+# experiment that really ran. MODEL_SUBMIT=file keeps the file's times.
 model_jobs() {
   if [[ "${MODEL_SUBMIT:-real}" == file || ! -f "$OUT/clock_epoch" ]]; then
     cp "$OUT/jobs.txt" "$OUT/model_jobs.txt"
+    return
+  fi
+  if [[ "${MODEL_SUBSECOND:-1}" != 0 ]] && grep -q '^submit,' "$OUT/controller_timing.csv" 2>/dev/null; then
+    awk -F, 'NR == FNR { if ($1 == "submit") at[$3] = ($2 < 0) ? 0 : int($2 * 1000 + 0.5); next }
+      /^#/ { print; next }
+      { if ($1 in at) { $2 = int(at[$1] / 1000); $0 = $0 " submit_ms=" at[$1] % 1000 } print }' \
+      "$OUT/controller_timing.csv" FS=' ' "$OUT/jobs.txt" > "$OUT/model_jobs.txt"
     return
   fi
   awk -F, -v epoch="$(cat "$OUT/clock_epoch")" 'NR == FNR { at[$1] = $2 - epoch; next }
@@ -161,6 +233,10 @@ compare() {
 if [[ "${1:-}" == "--remodel" ]]; then
   OUT=$2
   SLURM_CONF=${3:-$OUT/../slurm.conf}
+  # Runs stored before the end events were collected: read them from the kept log.
+  if ! grep -q '^end,' "$OUT/controller_timing.csv" && [[ -f "$OUT/../slurmctld.log" ]]; then
+    CONTROLLER_LOG="$OUT/../slurmctld.log" collect_timing
+  fi
   run_model
   compare
   exit

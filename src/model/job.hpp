@@ -85,6 +85,7 @@ struct Job {
   std::string user;
   std::string partition;   // queue / partition; empty = default
   Time submit = 0;
+  std::int32_t submit_ms = 0;  // milliseconds into `submit` (a real run's controller records them)
   Time run_time = 0;       // actual run time (at the minimum gres count for moldable jobs)
   bool moldable_runtime = false;  // eq. 7.1: run time scales by gres_min / gres_allocated
   JobRequest req;

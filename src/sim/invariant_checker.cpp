@@ -33,9 +33,9 @@ void check_record(const Cluster& cluster, const Job& job, const JobRecord& rec,
                   std::to_string(job.submit));
   if (auto bad = allocation_violates_request(cluster, job, rec.alloc))
     out.push_back(label(job) + "allocation violates the request: " + *bad);
-  const Time actual = actual_run_time(job, rec.alloc);
-  const bool killed = actual > job.req.time_limit;
-  const Time expected_end = rec.start + (killed ? job.req.time_limit : actual);
+  const RunEnd e = run_end(job, rec.alloc, rec.start, rec.start_ms, rec.end_latency_ms);
+  const bool killed = e.killed;
+  const Time expected_end = e.end;
   if (rec.end != expected_end)
     out.push_back(label(job) + "ends at " + std::to_string(rec.end) + ", expected " +
                   std::to_string(expected_end));

@@ -15,7 +15,7 @@ struct CheckReport {
 
 // No node over capacity at any time, no start before submit, every allocation satisfying
 // its request (incl. contiguity), every job completed/killed or rejected with a reason,
-// end = start + min(run time, limit).
+// end = start + min(run time, limit) (+ the sub-second timing of its StartDecision).
 CheckReport check_run(const Cluster& cluster, const Workload& workload, const SimResult& result);
 
 }  // namespace hs

@@ -13,4 +13,15 @@ Time actual_run_time(const Job& job, const Allocation& alloc) {
   return job.run_time;
 }
 
+RunEnd run_end(const Job& job, const Allocation& alloc, Time start, std::int32_t start_ms,
+               std::int32_t latency_ms) {
+  const Time actual = actual_run_time(job, alloc);
+  const bool killed = actual > job.req.time_limit;
+  const Time run = killed ? job.req.time_limit : actual;
+  const std::int64_t extra_ms = std::int64_t{start_ms} + latency_ms;  // both >= 0
+  const auto plus = [](Time a, Time b) { return b > kNoTime - a ? kNoTime : a + b; };
+  return {plus(start, plus(run, extra_ms / 1000)), static_cast<std::int32_t>(extra_ms % 1000),
+          killed};
+}
+
 }  // namespace hs

@@ -1,5 +1,8 @@
 #pragma once
-// How long a job actually runs on a given allocation (before its time limit cuts it).
+// How long a job actually runs on a given allocation (before its time limit cuts it), and
+// when it therefore ends.
+#include <cstdint>
+
 #include "model/allocation.hpp"
 #include "model/job.hpp"
 
@@ -9,5 +12,16 @@ namespace hs {
 // gres type requested as a range (thesis eq. 7.1; the random factor is the generator's).
 // No scaling when g_min or g_allocated is 0.
 Time actual_run_time(const Job& job, const Allocation& alloc);
+
+struct RunEnd {
+  Time end;             // the second the allocation is released in
+  std::int32_t end_ms;  // milliseconds into that second
+  bool killed;          // the time limit cut the run
+};
+
+// A job started start_ms into second `start` ends its run (or limit) later, plus
+// latency_ms for which it still holds its allocation (StartDecision's sub-second timing).
+RunEnd run_end(const Job& job, const Allocation& alloc, Time start, std::int32_t start_ms,
+               std::int32_t latency_ms);
 
 }  // namespace hs

@@ -20,6 +20,7 @@ enum class EventKind { Submitted, Ended, NodesChanged };
 struct Event {
   EventKind kind;
   JobRef job;
+  std::int32_t at_ms = 0;  // milliseconds into `now` at which it happened
 };
 
 struct RunningJob {
@@ -43,6 +44,11 @@ struct SystemView {
 struct StartDecision {
   JobRef job;
   Allocation alloc;
+  // Sub-second timing (the Slurm model's controller clock; 0 = whole seconds): the pass
+  // started the job start_ms into the second, and the job holds its allocation for
+  // end_latency_ms after its run. It ends in the second that sum falls in.
+  std::int32_t start_ms = 0;
+  std::int32_t end_latency_ms = 0;
 };
 
 struct Rejection {

@@ -34,7 +34,8 @@ class Run {
   Run(const Cluster& cluster, const Workload& workload, Scheduler& scheduler,
       const SimConfig& config)
       : cluster_(cluster), workload_(workload), scheduler_(scheduler), config_(config),
-        free_(cluster), phase_(workload.jobs.size(), Phase::Unsubmitted) {
+        free_(cluster), phase_(workload.jobs.size(), Phase::Unsubmitted),
+        end_ms_(workload.jobs.size(), 0) {
     result_.records.resize(workload.jobs.size());
     submit_order_.resize(workload.jobs.size());
     std::iota(submit_order_.begin(), submit_order_.end(), 0);
@@ -91,7 +92,7 @@ class Run {
       ends_.pop();
       free_.release(result_.records[j].alloc);
       phase_[j] = Phase::Done;
-      events_.push_back({EventKind::Ended, j});
+      events_.push_back({EventKind::Ended, j, end_ms_[j]});
       any = true;
       count_done();
     }
@@ -112,7 +113,7 @@ class Run {
       }
       phase_[j] = Phase::Pending;
       pending_.push_back(j);
-      events_.push_back({EventKind::Submitted, j});
+      events_.push_back({EventKind::Submitted, j, job.submit_ms});
     }
   }
 
@@ -179,12 +180,18 @@ class Run {
     free_.take(s.alloc);
     phase_[j] = Phase::Running;
     JobRecord& rec = result_.records[j];
+    if (s.start_ms < 0 || s.start_ms > 999 || s.end_latency_ms < 0)
+      policy_bug(job_label(j) + ": start_ms " + std::to_string(s.start_ms) +
+                 " not in 0..999 or end_latency_ms " + std::to_string(s.end_latency_ms) +
+                 " negative");
     rec.alloc = std::move(s.alloc);
     rec.start = now;
-    const Time actual = actual_run_time(job, rec.alloc);
-    const bool killed = actual > job.req.time_limit;
-    rec.end = saturating_add(now, killed ? job.req.time_limit : actual);
-    rec.status = killed ? JobStatus::Killed : JobStatus::Completed;
+    rec.start_ms = s.start_ms;
+    rec.end_latency_ms = s.end_latency_ms;
+    const RunEnd e = run_end(job, rec.alloc, now, s.start_ms, s.end_latency_ms);
+    rec.end = e.end;
+    rec.status = e.killed ? JobStatus::Killed : JobStatus::Completed;
+    end_ms_[j] = e.end_ms;
     ends_.push({rec.end, j});
     running_.push_back({j, now, saturating_add(now, job.req.time_limit), &rec.alloc});
   }
@@ -244,6 +251,7 @@ class Run {
   const SimConfig& config_;
   ClusterState free_;
   std::vector<Phase> phase_;
+  std::vector<std::int32_t> end_ms_;  // per JobRef: sub-second part of its end
   std::vector<JobRef> submit_order_;
   std::size_t next_submit_ = 0;
   std::vector<JobRef> pending_;

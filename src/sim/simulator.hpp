@@ -22,6 +22,8 @@ struct JobRecord {
   JobStatus status = JobStatus::Stalled;
   Time start = -1;
   Time end = -1;
+  std::int32_t start_ms = 0;         // StartDecision's sub-second timing (0 = none)
+  std::int32_t end_latency_ms = 0;
   Allocation alloc;
   std::string reason;  // rejection / stall reason
 };

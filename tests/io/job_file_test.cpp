@@ -44,6 +44,7 @@ void expect_same_jobs(const Workload& a, const Workload& b) {
     EXPECT_EQ(x.user, y.user);
     EXPECT_EQ(x.partition, y.partition);
     EXPECT_EQ(x.submit, y.submit);
+    EXPECT_EQ(x.submit_ms, y.submit_ms);
     EXPECT_EQ(x.run_time, y.run_time);
     EXPECT_EQ(x.moldable_runtime, y.moldable_runtime);
     expect_same_request(x.req, y.req);
@@ -97,6 +98,7 @@ Workload varied_workload() {
   e.req.nodes_min = 0;
   e.req.nodes_max = 4;
   e.user = "ünïcode";
+  e.submit_ms = 53;
   return w;
 }
 
@@ -194,6 +196,8 @@ TEST(JobFile, ErrorsNameFileLineFieldAndValue) {
       {"1 0 10 -n 4 -C a*2", "-C", "a*2"},
       {"1 0 10 -n 4 --constraint=a&&b", "--constraint", "a&&b"},
       {"1 0 10 -n 4 color=red", "color", "red"},
+      {"1 0 10 -n 4 submit_ms=1000", "submit_ms", "1000"},
+      {"1 0 10 -n 4 submit_ms=-1", "submit_ms", "-1"},
       {"1 0 10 -n four", "-n", "four"},
       {"1 0 10 -n 0", "-n", "0"},
       {"1 0 10 -n 4 -n 5", "-n", "5"},

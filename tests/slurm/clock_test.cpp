@@ -146,5 +146,127 @@ TEST(SlurmClock, ControllerOptionsNeedTheControllerClock) {
   EXPECT_THROW(slurm_config_from(grid_wall), InputError);
 }
 
+TEST(SlurmSubsecond, TheLoopsTickFallsWhereItsPeriodPutsIt) {
+  SubsecondClock c;
+  c.loop_period_us = 1250000;  // ticks at 0, 1.25, 2.5, 3.75, 5.0, ...
+  const std::vector<std::optional<std::int32_t>> expected = {0, 250, 500, 750, std::nullopt, 0};
+  for (Time s = 0; s < 6; ++s) EXPECT_EQ(c.tick_ms(s), expected[s]) << "second " << s;
+  c.loop_period_us = 1005000;  // a tick at 0.5 s: the phase crosses a second after 100 ticks
+  c.loop_tick_us = 500000;
+  EXPECT_EQ(c.tick_ms(0), 500);
+  EXPECT_EQ(c.tick_ms(99), 995);
+  EXPECT_EQ(c.tick_ms(100), std::nullopt);
+  EXPECT_EQ(c.tick_ms(101), 0);    // tick 100: 0.5 + 100.5 s
+  EXPECT_EQ(c.tick_ms(-1), 495);   // the tick before 0.5 s was at -0.505 s
+  EXPECT_EQ(c.tick_ms(1000000000000LL).has_value(), true);  // no overflow far out
+  EXPECT_TRUE(SubsecondClock{}.whole_seconds());
+}
+
+TEST(SlurmSubsecond, ObservedTicksAreFollowedAndSpreadEvenlyBetween) {
+  SubsecondClock c;
+  c.loop_period_us = 1005000;
+  c.observed_ticks_us = {500000, 3530000, 7000000};  // 3 ticks of 1.01 s, then 3 of 1.156 s
+  EXPECT_EQ(c.tick_ms(0), 500);
+  EXPECT_EQ(c.tick_ms(1), 510);
+  EXPECT_EQ(c.tick_ms(2), 520);
+  EXPECT_EQ(c.tick_ms(3), 530);
+  EXPECT_EQ(c.tick_ms(4), 686);   // 3.53 + 1.156
+  EXPECT_EQ(c.tick_ms(5), 843);   // 3.53 + 2 x 1.15667
+  EXPECT_EQ(c.tick_ms(6), std::nullopt);  // 5.842 + 1.156 = 7.0 s
+  EXPECT_EQ(c.tick_ms(7), 0);
+  EXPECT_EQ(c.tick_ms(8), 5);     // after the last: every loop_period_us
+  EXPECT_EQ(c.tick_ms(-1), 495);  // before the first: likewise
+  EXPECT_FALSE(c.whole_seconds());
+}
+
+// One core; main passes only, on loop ticks 200 ms into every second. J1 (run 10) starts
+// at 0.2 s; J2, submitted at 5, waits for it.
+SlurmConfig ticks_at_200ms(std::int32_t end_latency_ms) {
+  SlurmConfig c = controller_clock();
+  c.backfill_enabled = false;
+  c.subsecond.loop_tick_us = 200000;
+  c.subsecond.end_latency_ms = end_latency_ms;
+  return c;
+}
+
+TEST(SlurmSubsecond, APassBeforeAJobsSubsecondEndDoesNotSeeItsNodes) {
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                                     {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  // No latency: J1 ends at 10.2, exactly at the tick, which sees it; J2 starts at 10.
+  const SimResult at_tick = replay(c, w, ticks_at_200ms(0));
+  EXPECT_EQ(at_tick.records[0].end, 10);
+  EXPECT_EQ(at_tick.records[1].start, 10);
+  EXPECT_EQ(at_tick.records[1].start_ms, 200);
+  // 100 ms latency: J1 ends at 10.3, after the tick at 10.2 (which had nothing to do); its
+  // end asks for a pass, which the next tick runs: J2 starts at 11.2.
+  const SimResult late = replay(c, w, ticks_at_200ms(100));
+  EXPECT_EQ(late.records[0].end, 10);
+  EXPECT_EQ(late.records[1].start, 11);
+  // J3, submitted at 10.0, makes the tick at 10.2 run a pass, before J1's end (n1 still
+  // busy): batch_sched_delay then holds J2 until 13.2.
+  Workload three = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                                   {.ntasks = 1, .limit = 60, .run = 10, .submit = 5},
+                                   {.ntasks = 1, .limit = 60, .run = 10, .submit = 10}});
+  EXPECT_EQ(replay(c, three, ticks_at_200ms(100)).records[1].start, 13);
+}
+
+TEST(SlurmSubsecond, AnEndLatencyCrossingASecondEndsTheJobInTheNext) {
+  // Ticks 950 ms into each second: J1 starts at 0.95 s and, with 100 ms of end latency,
+  // ends at 11.05 s, in second 11 (the invariant checker, in replay(), agrees).
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10}});
+  SlurmConfig config = ticks_at_200ms(100);
+  config.subsecond.loop_tick_us = 950000;
+  const SimResult r = replay(c, w, config);
+  EXPECT_EQ(r.records[0].start, 0);
+  EXPECT_EQ(r.records[0].end, 11);
+}
+
+TEST(SlurmSubsecond, BackfillAndMainPassRunInTheirSubsecondOrder) {
+  // The blocked partition (J1 on n1 until 200, J2 needs both nodes), J3 arriving at 70:
+  // only backfill can start J3. With backfill cycles 100 ms into their second, J3 starts
+  // at 70.1 s, as the backfill pass's StartDecision says.
+  const Cluster c = make_cluster(2, 1);
+  const Workload w = workload_of(c, blocked_partition(70, 60));
+  SlurmConfig config = controller_clock();
+  config.subsecond.backfill_ms = 100;
+  config.subsecond.loop_tick_us = 600000;
+  const SimResult r = replay(c, w, config);
+  EXPECT_EQ(r.records[2].start, 70);
+  EXPECT_EQ(r.records[2].start_ms, 100);
+  // J1 (submitted at 0): the backfill cycle at 0.1 s runs before the main tick at 0.6 s.
+  EXPECT_EQ(r.records[0].start_ms, 100);
+}
+
+TEST(SlurmSubsecond, ASubmissionAfterThePassOfItsSecondWaitsForTheNextTick) {
+  // Ticks 200 ms into every second. Submitted at 5.1 s, J1 is in the queue of the pass at
+  // 5.2 s; submitted at 5.3 s, it asks for a pass that the next tick, 6.2 s, runs.
+  const Cluster c = make_cluster(1, 1);
+  Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  w.jobs[0].submit_ms = 100;
+  EXPECT_EQ(replay(c, w, ticks_at_200ms(0)).records[0].start, 5);
+  w.jobs[0].submit_ms = 300;
+  EXPECT_EQ(replay(c, w, ticks_at_200ms(0)).records[0].start, 6);
+  SlurmConfig grid;  // the grid clock has no sub-second timing
+  EXPECT_EQ(replay(c, w, grid).records[0].start, 5);
+}
+
+TEST(SlurmSubsecond, SubsecondOptionsNeedTheControllerClock) {
+  Params real = Params::parse(
+      "clock=controller,loop_period_us=1005000,loop_tick_us=-250000,backfill_ms=640,"
+      "end_latency_ms=110",
+      "<test>");
+  const SlurmConfig c = slurm_config_from(real);
+  EXPECT_EQ(c.subsecond.loop_period_us, 1005000);
+  EXPECT_EQ(c.subsecond.loop_tick_us, -250000);
+  EXPECT_EQ(c.subsecond.backfill_ms, 640);
+  EXPECT_EQ(c.subsecond.end_latency_ms, 110);
+  Params grid = Params::parse("end_latency_ms=100", "<test>");
+  EXPECT_THROW(slurm_config_from(grid), InputError);
+  Params bad = Params::parse("clock=controller,backfill_ms=1000", "<test>");
+  EXPECT_THROW(slurm_config_from(bad), InputError);
+}
+
 }  // namespace
 }  // namespace hs::slurm

@@ -32,12 +32,14 @@ struct PassState {
   bool use_topology = true;
   bool lowest_top_switch = false;
   GpuBias* gpu_bias = nullptr;                // clock=controller only (gpu_bias.hpp)
+  std::int32_t start_ms = 0;                  // the pass's time within `now` (subsecond_clock.hpp)
+  std::int32_t end_latency_ms = 0;
 
   const Job& job(JobRef j) const { return workload->jobs[j]; }
   void start(JobRef j, Allocation alloc) {
     free->take(alloc);
     (*started)[j] = 1;
-    starts->push_back({j, std::move(alloc)});
+    starts->push_back({j, std::move(alloc), start_ms, end_latency_ms});
   }
 };
 

@@ -3,10 +3,32 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "io/text_file.hpp"
 #include "policy/slurm/main_pass.hpp"
 #include "policy/slurm/select.hpp"
 
 namespace hs::slurm {
+
+namespace {
+// loop_ticks=FILE: one tick per line, µs after t = 0, ascending; '#' starts a comment.
+std::vector<std::int64_t> read_observed_ticks(const std::string& path) {
+  std::vector<std::int64_t> ticks;
+  const std::string text = text::read_text_file(path);
+  int line_no = 0;
+  for (std::string_view line : text::split_lines(text)) {
+    ++line_no;
+    line = text::trim(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    const std::int64_t us = text::parse_int_in(line, -1000000000000000LL, 1000000000000000LL,
+                                                {path, line_no}, "tick");
+    if (!ticks.empty() && us <= ticks.back())
+      throw InputError({path, line_no}, "tick", std::string(line),
+                       "ticks must be in ascending order");
+    ticks.push_back(us);
+  }
+  return ticks;
+}
+}  // namespace
 
 SlurmConfig slurm_config_from(Params& p) {
   SlurmConfig c;
@@ -52,7 +74,28 @@ SlurmConfig slurm_config_from(Params& p) {
       "wall_clock", 0, 0, 100000000000LL,
       "clock=controller: Unix time of t = 0; bf_resolution and the will-run 30 s groups "
       "round the wall clock");
-  for (const char* key : {"controller_start", "wall_clock", "startup_pass"})
+  SubsecondClock& sub = c.subsecond;
+  sub.loop_period_us = p.get_int(
+      "loop_period_us", 1000000, 500000, 2000000,
+      "clock=controller: period of slurmctld's background loop in µs (about 1005000 in "
+      "practice; fidelity.sh passes the run's)");
+  sub.loop_tick_us = p.get_int(
+      "loop_tick_us", 0, -1000000000000LL, 1000000000000LL,
+      "clock=controller: time of one tick of that loop, µs after t = 0 (main passes run on "
+      "its ticks)");
+  sub.backfill_ms = static_cast<std::int32_t>(p.get_int(
+      "backfill_ms", 0, 0, 999, "clock=controller: backfill cycles' time within their second"));
+  const std::string ticks = p.get_text(
+      "loop_ticks", "",
+      "clock=controller: file of the loop's ticks seen in a real run (µs after t = 0, one per "
+      "line); main passes follow them (fidelity.sh writes it from the run's main passes)");
+  if (!ticks.empty()) sub.observed_ticks_us = read_observed_ticks(ticks);
+  sub.end_latency_ms = static_cast<std::int32_t>(p.get_int(
+      "end_latency_ms", 0, 0, 60000,
+      "clock=controller: a job ends (frees its nodes) this long after its start + run time "
+      "(about 100 in practice)"));
+  for (const char* key : {"controller_start", "wall_clock", "startup_pass", "loop_period_us",
+                          "loop_tick_us", "loop_ticks", "backfill_ms", "end_latency_ms"})
     if (c.clock == ClockMode::Grid && p.has(key))
       throw InputError({"<options>", 0}, key, p.values().at(key),
                        "applies to clock=controller only (the grid clock starts at t = 0)");
@@ -106,6 +149,10 @@ void SlurmScheduler::attach(const SystemView& view) {
   if (config_.clock == ClockMode::Controller) gpu_bias_.resize(view.cluster->node_count());
   free_.reset();
   started_.assign(view.workload->jobs.size(), 0);
+  started_runs_.clear();
+  lingering_.clear();
+  later_events_.clear();
+  next_later_ = 0;
   order_.clear();
   full_dirty_ = ended_since_main_ = false;
   main_request_ = change_since_backfill_ = last_change_ = kNoTime;
@@ -209,32 +256,109 @@ void SlurmScheduler::catch_up(Time now) {
 void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> events,
                             Decisions& out) {
   for (const Event& e : events) {
-    mark_full_dirty(view.now);
-    record_change(view.now);
-    changed_since_main_ = true;
-    // Every submission and end asks for a main pass (slurmctld's job_sched_cnt++); the
-    // grid clock counts only submissions the model queues.
-    const bool ended = e.kind == EventKind::Ended;
-    if (ended || config_.clock == ClockMode::Controller) request_main_pass(view.now, ended);
-    if (ended) continue;
-    const Job& job = view.job(e.job);
-    if (config_.clock == ClockMode::Controller) {  // job_allocate's test at submission
-      const auto& nodes = partitions_.nodes[partitions_.of_job[e.job]];
-      gpu_bias_.reset(nodes);
-      gpu_bias_.note_test(*view.cluster, *idle_, job, nodes);
-    }
-    SelectOptions options;
-    options.use_topology = config_.topology;
-    options.lowest_top_switch = config_.lowest_top_switch;
-    if (!select_nodes(*view.cluster, *idle_, job, options)) {
-      out.rejections.push_back(
-          {e.job, "Slurm's node selection cannot place this job even on its idle partition"});
-      continue;
-    }
-    priority_.on_submit(e.job, view.now);
-    queue_->insert(order_, e.job);
-    if (config_.clock == ClockMode::Grid) request_main_pass(view.now, false);
+    if (e.kind == EventKind::Ended) note_end(e);
+    // clock=controller: an event later in this second than a pass happens after it.
+    if (e.at_ms > 0 && config_.clock == ClockMode::Controller)
+      later_events_.push_back(e);
+    else
+      absorb_one(view, e, out);
   }
+  std::stable_sort(later_events_.begin(), later_events_.end(),
+                   [](const Event& a, const Event& b) { return a.at_ms < b.at_ms; });
+}
+
+void SlurmScheduler::absorb_events_until(const SystemView& view, std::int32_t ms,
+                                         Decisions& out) {
+  while (next_later_ < later_events_.size() && later_events_[next_later_].at_ms <= ms)
+    absorb_one(view, later_events_[next_later_++], out);
+}
+
+void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decisions& out) {
+  mark_full_dirty(view.now);
+  record_change(view.now);
+  changed_since_main_ = true;
+  // Every submission and end asks for a main pass (slurmctld's job_sched_cnt++); the
+  // grid clock counts only submissions the model queues.
+  const bool ended = e.kind == EventKind::Ended;
+  if (ended || config_.clock == ClockMode::Controller)
+    request_main_pass(main_tick_passed_ ? view.now + 1 : view.now, ended);
+  if (ended) return;
+  const Job& job = view.job(e.job);
+  if (config_.clock == ClockMode::Controller) {  // job_allocate's test at submission
+    const auto& nodes = partitions_.nodes[partitions_.of_job[e.job]];
+    gpu_bias_.reset(nodes);
+    gpu_bias_.note_test(*view.cluster, *idle_, job, nodes);
+  }
+  SelectOptions options;
+  options.use_topology = config_.topology;
+  options.lowest_top_switch = config_.lowest_top_switch;
+  if (!select_nodes(*view.cluster, *idle_, job, options)) {
+    out.rejections.push_back(
+        {e.job, "Slurm's node selection cannot place this job even on its idle partition"});
+    return;
+  }
+  priority_.on_submit(e.job, view.now);
+  queue_->insert(order_, e.job);
+  if (config_.clock == ClockMode::Grid) request_main_pass(view.now, false);
+}
+
+// Sub-second timing: remembers what a started job holds, so that its end can be replayed
+// at its sub-second time. Nothing is kept in whole seconds.
+void SlurmScheduler::remember_starts(const std::vector<StartDecision>& starts, Time now) {
+  if (config_.subsecond.whole_seconds()) return;
+  for (const StartDecision& d : starts) {
+    const Time limit = workload_->jobs[d.job].req.time_limit;
+    started_runs_[d.job] = {now, limit > kNoTime - now ? kNoTime : now + limit, d.alloc};
+  }
+}
+
+void SlurmScheduler::note_end(const Event& e) {
+  const auto it = started_runs_.find(e.job);
+  if (it == started_runs_.end()) return;
+  if (e.at_ms > 0) lingering_.push_back({std::move(it->second), e.job, e.at_ms, false});
+  started_runs_.erase(it);
+}
+
+// At the start of the call every job that ended in this second still holds its nodes;
+// each pass then releases those that ended before it.
+void SlurmScheduler::hold_lingering(PassState& s) {
+  for (Lingering& l : lingering_) {
+    s.free->take(l.run.alloc);
+    l.held = true;
+  }
+}
+
+void SlurmScheduler::release_lingering_until(PassState& s, std::int32_t ms) {
+  for (Lingering& l : lingering_)
+    if (l.held && l.end_ms <= ms) {
+      s.free->release(l.run.alloc);
+      l.held = false;
+    }
+}
+
+void SlurmScheduler::main_pass_at(PassState& s, const SystemView& view, std::int32_t ms,
+                                  Decisions& out) {
+  absorb_events_until(view, ms, out);
+  release_lingering_until(s, ms);
+  s.start_ms = ms;
+  run_main(s, view);
+  // Requests from now on (later events of this second) wait for the next tick.
+  main_tick_passed_ = config_.clock == ClockMode::Controller;
+}
+
+void SlurmScheduler::backfill_pass_at(PassState& s, const SystemView& view, std::int32_t ms,
+                                      Decisions& out) {
+  absorb_events_until(view, ms, out);
+  release_lingering_until(s, ms);
+  s.start_ms = ms;
+  std::span<const RunningJob> running = view.running;
+  if (!lingering_.empty()) {
+    running_scratch_.assign(view.running.begin(), view.running.end());
+    for (const Lingering& l : lingering_)
+      if (l.held) running_scratch_.push_back({l.job, l.run.start, l.run.limit_end, &l.run.alloc});
+    running = running_scratch_;
+  }
+  run_backfill(s, view, running, out);
 }
 
 void SlurmScheduler::run_main(PassState& s, const SystemView& view) {
@@ -263,14 +387,15 @@ void SlurmScheduler::run_main(PassState& s, const SystemView& view) {
   }
 }
 
-void SlurmScheduler::run_backfill(PassState& s, const SystemView& view, Decisions& out) {
+void SlurmScheduler::run_backfill(PassState& s, const SystemView& view,
+                                  std::span<const RunningJob> running, Decisions& out) {
   const Time now = view.now;
   if (!config_.backfill_enabled || change_since_backfill_ == kNoTime ||
       now < backfill_pass_due())
     return;
   std::size_t started = 0;
   if (out.starts.size() < order_.size()) {  // someone is still waiting
-    const BackfillStats st = backfill_.run(s, order_, partitions_, view.running);
+    const BackfillStats st = backfill_.run(s, order_, partitions_, running);
     started = st.started;
     backfill_tested_ += static_cast<std::int64_t>(st.tested);
     backfill_stopped_early_ += st.stopped_early;
@@ -307,9 +432,28 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   s.started = &started_;
   s.use_topology = config_.topology;
   s.lowest_top_switch = config_.lowest_top_switch;
-  if (config_.clock == ClockMode::Controller) s.gpu_bias = &gpu_bias_;
-  run_main(s, view);
-  run_backfill(s, view, out);
+  if (config_.clock == ClockMode::Grid) {
+    main_pass_at(s, view, 0, out);
+    backfill_pass_at(s, view, 0, out);
+    return;
+  }
+  s.gpu_bias = &gpu_bias_;
+  s.end_latency_ms = config_.subsecond.end_latency_ms;
+  hold_lingering(s);
+  // The two loops' passes in the order they run within this second; the main loop may
+  // have no tick in it (its period is a little longer than a second).
+  const std::optional<std::int32_t> main_ms = config_.subsecond.tick_ms(now);
+  const std::int32_t backfill_ms = config_.subsecond.backfill_ms;
+  if (!main_ms) {  // a second without a tick: what was due runs at the next one
+    if (main_request_ != kNoTime && main_request_ <= now) main_request_ = now + 1;
+    if (full_dirty_ && next_full_ <= now) next_full_ = now + 1;
+  }
+  if (main_ms && *main_ms <= backfill_ms) main_pass_at(s, view, *main_ms, out);
+  backfill_pass_at(s, view, backfill_ms, out);
+  if (main_ms && *main_ms > backfill_ms) main_pass_at(s, view, *main_ms, out);
+  absorb_events_until(view, 999, out);  // after every pass of this second
+  later_events_.clear();
+  next_later_ = 0;
 }
 
 void SlurmScheduler::forget_started(const std::vector<StartDecision>& starts) {
@@ -335,10 +479,14 @@ std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
 Decisions SlurmScheduler::decide(const SystemView& view, std::span<const Event> events) {
   if (workload_ != view.workload || view.now < last_now_) attach(view);
   last_now_ = view.now;
+  main_tick_passed_ =
+      config_.clock == ClockMode::Controller && !config_.subsecond.tick_ms(view.now);
   Decisions out;
   catch_up(view.now);
   absorb(view, events, out);
   run_passes(view, out);
+  remember_starts(out.starts, view.now);
+  lingering_.clear();
   forget_started(out.starts);
   out.wake_at = next_wake(view);
   return out;

@@ -3,11 +3,13 @@
 // select/cons_tres + priority/basic or multifactor), as docs/slurm-model.md describes.
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "policy/slurm/backfill_pass.hpp"
 #include "policy/slurm/pass_state.hpp"
 #include "policy/slurm/priority.hpp"
+#include "policy/slurm/subsecond_clock.hpp"
 #include "sim/scheduler.hpp"
 #include "util/params.hpp"
 
@@ -39,6 +41,9 @@ struct SlurmConfig {
   // runs one soon after its start, once its nodes register); batch_sched_delay counts from
   // it. kNoTime = none, the controller's start counts.
   Time startup_pass = kNoTime;
+  // ClockMode::Controller only: where in each second its passes run and when a job's end
+  // frees its nodes (subsecond_clock.hpp; the default is whole seconds).
+  SubsecondClock subsecond;
   BackfillConfig backfill;           // window, resolution, max_job_test, reserve_depth
   bool topology = true;              // topology/tree when the cluster has switches
   bool lowest_top_switch = false;    // topology_top=lowest: Slurm 2.x's top-switch rule
@@ -68,6 +73,9 @@ class SlurmScheduler : public Scheduler {
  private:
   void attach(const SystemView& view);
   void absorb(const SystemView& view, std::span<const Event> events, Decisions& out);
+  void absorb_one(const SystemView& view, const Event& e, Decisions& out);
+  // clock=controller: events of this second up to `ms` into it (later_events_).
+  void absorb_events_until(const SystemView& view, std::int32_t ms, Decisions& out);
   void run_passes(const SystemView& view, Decisions& out);
   std::optional<Time> next_wake(const SystemView& view) const;
   void forget_started(const std::vector<StartDecision>& starts);
@@ -82,7 +90,16 @@ class SlurmScheduler : public Scheduler {
   Time main_pass_due(Time now, bool idle) const;
   Time backfill_pass_due() const;
   void run_main(PassState& s, const SystemView& view);
-  void run_backfill(PassState& s, const SystemView& view, Decisions& out);
+  void run_backfill(PassState& s, const SystemView& view, std::span<const RunningJob> running,
+                    Decisions& out);
+  // Sub-second timing (clock=controller): jobs that ended in this second but after a pass
+  // of it still hold their nodes in that pass.
+  void note_end(const Event& e);
+  void hold_lingering(PassState& s);
+  void release_lingering_until(PassState& s, std::int32_t ms);
+  void main_pass_at(PassState& s, const SystemView& view, std::int32_t ms, Decisions& out);
+  void backfill_pass_at(PassState& s, const SystemView& view, std::int32_t ms, Decisions& out);
+  void remember_starts(const std::vector<StartDecision>& starts, Time now);
 
   SlurmConfig config_;
   PriorityModel priority_;
@@ -94,6 +111,23 @@ class SlurmScheduler : public Scheduler {
   std::optional<ClusterState> free_;   // scratch copy of the free resources for one call
   std::vector<JobRef> order_;        // pending jobs in queue order
   std::vector<char> started_;        // per JobRef, scratch for one call
+  struct StartedRun {                // sub-second timing only: what a job it started holds
+    Time start;
+    Time limit_end;
+    Allocation alloc;
+  };
+  struct Lingering {                 // a job that ended in this call's second
+    StartedRun run;
+    JobRef job;
+    std::int32_t end_ms;
+    bool held;
+  };
+  std::unordered_map<JobRef, StartedRun> started_runs_;
+  std::vector<Lingering> lingering_;
+  std::vector<RunningJob> running_scratch_;
+  std::vector<Event> later_events_;  // this second's events after its start, by their time
+  std::size_t next_later_ = 0;
+  bool main_tick_passed_ = false;    // this second has no main pass left: requests wait
   const Workload* workload_ = nullptr;
 
   // Pass timing. A submission or an end asks for a main pass (slurmctld's job_sched_cnt);

@@ -1,0 +1,57 @@
+#include "policy/slurm/subsecond_clock.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hs::slurm {
+
+namespace {
+constexpr std::int64_t kSecond = 1000000;
+constexpr Time kObservedRange = 1000000000;  // |s| beyond this (µs overflow) uses the line
+
+std::int64_t mod(std::int64_t a, std::int64_t m) { return (a % m + m) % m; }
+
+std::optional<std::int32_t> ms_until(std::int64_t tick, std::int64_t second_start) {
+  const std::int64_t to_next = tick - second_start;
+  if (to_next >= kSecond) return std::nullopt;
+  return static_cast<std::int32_t>(to_next / 1000);
+}
+}  // namespace
+
+std::optional<std::int32_t> SubsecondClock::tick_ms(Time s) const {
+  if (observed_ticks_us.empty() || s > kObservedRange || s < -kObservedRange)
+    return line_tick_ms(s);
+  return observed_tick_ms(s);
+}
+
+std::optional<std::int32_t> SubsecondClock::observed_tick_ms(Time s) const {
+  const std::int64_t start = s * kSecond;
+  const std::vector<std::int64_t>& seen = observed_ticks_us;
+  const auto next = std::upper_bound(seen.begin(), seen.end(), start - 1);  // first >= start
+  if (next == seen.begin())  // before the first seen tick: step back from it
+    return ms_until(seen.front() - (seen.front() - start) / loop_period_us * loop_period_us,
+                    start);
+  const std::int64_t from = *(next - 1);
+  if (next == seen.end())  // after the last seen tick: every loop_period_us
+    return ms_until(from + (start - from + loop_period_us - 1) / loop_period_us * loop_period_us,
+                    start);
+  // Tick j of the gap is at from + j * gap / ticks; the first at or after `start`.
+  const std::int64_t gap = *next - from;
+  const std::int64_t ticks = std::max<std::int64_t>(
+      1, std::llround(static_cast<double>(gap) / static_cast<double>(loop_period_us)));
+  std::int64_t j = ((start - from) * ticks + gap - 1) / gap;
+  while (from + j * gap / ticks < start) ++j;
+  return ms_until(from + j * gap / ticks, start);
+}
+
+std::optional<std::int32_t> SubsecondClock::line_tick_ms(Time s) const {
+  const std::int64_t period = loop_period_us;
+  // (s * kSecond - loop_tick_us) mod period, without forming s * kSecond (it may overflow).
+  const std::int64_t since_tick =
+      mod(mod(s, period) * mod(kSecond, period) - mod(loop_tick_us, period), period);
+  const std::int64_t to_next = since_tick == 0 ? 0 : period - since_tick;
+  if (to_next >= kSecond) return std::nullopt;
+  return static_cast<std::int32_t>(to_next / 1000);
+}
+
+}  // namespace hs::slurm

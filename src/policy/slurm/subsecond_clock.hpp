@@ -1,0 +1,41 @@
+#pragma once
+// clock=controller's sub-second timing (docs/slurm-model.md, "Sub-second timing"). Whether a
+// pass sees a job's end often depends on fractions of a second: slurmctld's background loop
+// ticks about every 1.005 s, so its phase within the second drifts; the backfill agent wakes
+// bf_interval after its previous cycle ended, at a phase of its own; and a batch job ends
+// (and frees its nodes) about 0.1 s after its start + run time, its start being the moment
+// of the pass that started it. The defaults (a tick at the start of every second, backfill
+// there too, no end latency) are the whole-second model.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "model/job.hpp"
+
+namespace hs::slurm {
+
+struct SubsecondClock {
+  std::int64_t loop_period_us = 1000000;  // the background loop's period
+  std::int64_t loop_tick_us = 0;          // one of its ticks, in µs after t = 0
+  std::int32_t backfill_ms = 0;           // backfill cycles, ms into their second
+  std::int32_t end_latency_ms = 0;        // a job's end after its start + run time
+  // Ticks seen in a real run (its main passes, µs after t = 0, ascending). The loop's
+  // period varies with its load, so a replay of that run follows them: between two, the
+  // ticks are spread evenly (their count rounded from loop_period_us); outside, every
+  // loop_period_us. Empty = the straight line through loop_tick_us.
+  std::vector<std::int64_t> observed_ticks_us;
+
+  bool whole_seconds() const {
+    return loop_period_us == 1000000 && loop_tick_us % 1000000 == 0 && backfill_ms == 0 &&
+           end_latency_ms == 0 && observed_ticks_us.empty();
+  }
+  // Milliseconds into second s of the loop's first tick in it; none when the loop's period
+  // (longer than a second) steps over s.
+  std::optional<std::int32_t> tick_ms(Time s) const;
+
+ private:
+  std::optional<std::int32_t> line_tick_ms(Time s) const;
+  std::optional<std::int32_t> observed_tick_ms(Time s) const;
+};
+
+}  // namespace hs::slurm
