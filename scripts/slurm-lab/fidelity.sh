@@ -169,7 +169,9 @@ model_jobs() {
     { if ($1 in at) $2 = at[$1]; print }' "$OUT/real_raw.csv" FS=' ' "$OUT/jobs.txt" > "$OUT/model_jobs.txt"
 }
 
-# OUT/model_options: the options the model ran with (the reports quote them).
+# OUT/model_options: the options the model ran with (the reports quote them);
+# OUT/model_plans.csv: the model's backfill reservations, pass by pass (time,job,
+# planned_start,nodes), beside controller_timing.csv's real "plan" rows.
 run_model() {
   local clock
   clock=$(clock_options)
@@ -177,7 +179,7 @@ run_model() {
   echo "$clock ${MODEL_OPTS:-}" | sed 's/^ *//; s/ *$//' > "$OUT/model_options"
   # shellcheck disable=SC2086
   "$HETSCHED" simulate --cluster "$SLURM_CONF" --workload "$OUT/model_jobs.txt" --scheduler backfill \
-    $clock ${MODEL_OPTS:-} --out "$OUT/model" >/dev/null
+    $clock ${MODEL_OPTS:-} --out "$OUT/model" --dump-plans "$OUT/model_plans.csv" >/dev/null
 }
 
 # Node lists as sorted, space-separated node names. Slurm's (real.csv): "n[1-5+11-12+15]"

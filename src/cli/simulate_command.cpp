@@ -34,6 +34,10 @@ Args simulate_args() {
   args.declare({"swf-partitions", "MAP", "SWF partition numbers to slurm.conf partitions, e.g. 1=cpu,2=gpu", ""});
   args.declare({"progress", "", "show progress even when stderr is not a terminal", ""});
   args.declare({"dump-windows", "DIR", "save every window solve as a window file (hetsched solve)", ""});
+  args.declare({"dump-plans", "FILE",
+                "the Slurm model's backfill reservations, every pass (CSV: time,job,"
+                "planned_start,nodes)",
+                ""});
   return args;
 }
 
@@ -151,6 +155,7 @@ int run_simulate_command(int argc, char** argv) {
   request.periodic_interval = args.get_int("interval", 0, 0, 365LL * 86400);
   request.show_progress = args.has("progress");
   request.dump_windows_dir = args.get("dump-windows", "");
+  request.dump_plans_path = args.get("dump-plans", "");
   const RunOutcome run = run_checked(cluster, workload, request);
 
   print_header(cluster, workload, workload_spec, transformations, run, seed);

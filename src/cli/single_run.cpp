@@ -3,6 +3,7 @@
 #include <chrono>
 #include <utility>
 
+#include "cli/plan_dump.hpp"
 #include "cli/progress.hpp"
 #include "cli/window_dump.hpp"
 #include "util/error.hpp"
@@ -26,6 +27,15 @@ RunOutcome run_checked(const Cluster& cluster, Workload workload, const RunReque
                            outcome.scheduler_name + ")");
     window::observe_solves(*built.scheduler,
                            make_window_dumper(request.dump_windows_dir, outcome.scheduler_name));
+  }
+
+  if (!request.dump_plans_path.empty()) {
+    if (!slurm::observe_backfill_plans(*built.scheduler, {}))
+      throw InputError({"<command line>", 0}, "--dump-plans", request.dump_plans_path,
+                       "only the Slurm model (backfill, backfill-easy) makes backfill plans "
+                       "(scheduler: " + outcome.scheduler_name + ")");
+    slurm::observe_backfill_plans(
+        *built.scheduler, make_plan_dumper(request.dump_plans_path, cluster, outcome.bound));
   }
 
   SimConfig config;

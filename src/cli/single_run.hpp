@@ -23,6 +23,7 @@ struct RunRequest {
   Time periodic_interval = 0;
   bool show_progress = false;
   std::string dump_windows_dir;  // non-empty: save every window solve there (window_dump.hpp)
+  std::string dump_plans_path;   // non-empty: the Slurm model's backfill plans (plan_dump.hpp)
 };
 
 struct RunOutcome {

@@ -400,6 +400,7 @@ void SlurmScheduler::run_backfill(PassState& s, const SystemView& view,
     backfill_tested_ += static_cast<std::int64_t>(st.tested);
     backfill_stopped_early_ += st.stopped_early;
     ++backfill_passes_;
+    if (plan_observer_) plan_observer_(now, backfill_.plan());
   }
   last_backfill_ = now;
   if (started > 0) {
@@ -490,6 +491,12 @@ Decisions SlurmScheduler::decide(const SystemView& view, std::span<const Event> 
   forget_started(out.starts);
   out.wake_at = next_wake(view);
   return out;
+}
+
+bool observe_backfill_plans(Scheduler& scheduler, PlanObserver observer) {
+  auto* slurm = dynamic_cast<SlurmScheduler*>(&scheduler);
+  if (slurm) slurm->observe_plans(std::move(observer));
+  return slurm != nullptr;
 }
 
 std::unique_ptr<Scheduler> make_slurm_scheduler(const SlurmConfig& config) {

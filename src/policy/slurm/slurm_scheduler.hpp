@@ -1,7 +1,9 @@
 #pragma once
 // The baseline: Slurm 22.05's own scheduling (main priority pass + sched/backfill +
 // select/cons_tres + priority/basic or multifactor), as docs/slurm-model.md describes.
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -52,6 +54,10 @@ struct SlurmConfig {
 // Reads every option (documented through Params' getters) and builds the config.
 SlurmConfig slurm_config_from(Params& params);
 
+// Called after every backfill pass with its time and its reservations (the model's side of
+// slurmctld's DebugFlags=Backfill "_dump_job_sched" lines; `simulate --dump-plans`).
+using PlanObserver = std::function<void(Time now, std::span<const PlannedStart> plan)>;
+
 class SlurmScheduler : public Scheduler {
  public:
   explicit SlurmScheduler(const SlurmConfig& config);
@@ -69,6 +75,7 @@ class SlurmScheduler : public Scheduler {
   std::int64_t backfill_passes() const { return backfill_passes_; }
   std::int64_t backfill_jobs_tested() const { return backfill_tested_; }
   std::int64_t backfill_stopped_early() const { return backfill_stopped_early_; }
+  void observe_plans(PlanObserver observer) { plan_observer_ = std::move(observer); }
 
  private:
   void attach(const SystemView& view);
@@ -149,7 +156,11 @@ class SlurmScheduler : public Scheduler {
   std::int64_t backfill_passes_ = 0;
   std::int64_t backfill_tested_ = 0;
   std::int64_t backfill_stopped_early_ = 0;
+  PlanObserver plan_observer_;
 };
+
+// Sets the observer when `scheduler` is the Slurm model; false otherwise.
+bool observe_backfill_plans(Scheduler& scheduler, PlanObserver observer);
 
 std::unique_ptr<Scheduler> make_slurm_scheduler(const SlurmConfig& config);
 std::unique_ptr<Scheduler> make_slurm_scheduler(Params& params);
