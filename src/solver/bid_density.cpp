@@ -38,11 +38,9 @@ std::vector<double> density_keys(const CompactProblem& p, const std::vector<doub
 void density_keys(const CompactProblem& p, const std::vector<double>& lambda,
                   std::int64_t& effort, std::vector<double>& key) {
   key.assign(static_cast<std::size_t>(p.bid_count()), 0.0);
-  switch (p.dims) {
-    case 2: fill_density<2>(p, lambda, key, effort); break;
-    case 3: fill_density<3>(p, lambda, key, effort); break;
-    default: fill_density<0>(p, lambda, key, effort); break;
-  }
+  with_fixed_dims(p.dims, [&](auto dims) {
+    fill_density<decltype(dims)::value>(p, lambda, key, effort);
+  });
 }
 
 }  // namespace hs::solver

@@ -21,27 +21,31 @@ bool fits_in(const CompactProblem& p, const std::vector<std::int32_t>& remaining
   return true;
 }
 
+template <int Dims>
+void add_amounts(const CompactProblem& p, std::vector<std::int32_t>& remaining, std::int32_t bid,
+                 std::int32_t sign) {
+  const std::size_t dims = Dims > 0 ? Dims : static_cast<std::size_t>(p.dims);
+  for (std::int32_t u = p.use_begin[bid]; u < p.use_begin[bid + 1]; ++u) {
+    const std::int32_t* amount = &p.use_amount[static_cast<std::size_t>(u) * dims];
+    std::int32_t* left = &remaining[static_cast<std::size_t>(p.use_node[u]) * dims];
+    for (std::size_t d = 0; d < dims; ++d) left[d] += sign * amount[d];
+  }
+}
+
 }  // namespace
 
 bool CapacityLedger::fits(std::int32_t bid) const {
   const CompactProblem& p = *problem_;
   const std::int32_t begin = p.use_begin[bid], end = p.use_begin[bid + 1];
   *effort_ += end - begin + 1;
-  switch (p.dims) {
-    case 2: return fits_in<2>(p, remaining_, begin, end);
-    case 3: return fits_in<3>(p, remaining_, begin, end);
-    default: return fits_in<0>(p, remaining_, begin, end);
-  }
+  return with_fixed_dims(p.dims, [&](auto dims) {
+    return fits_in<decltype(dims)::value>(p, remaining_, begin, end);
+  });
 }
 
 void CapacityLedger::take(std::int32_t bid) {
-  const CompactProblem& p = *problem_;
-  const std::int32_t dims = p.dims;
-  *effort_ += p.use_count(bid) + 1;
-  for (std::int32_t u = p.use_begin[bid]; u < p.use_begin[bid + 1]; ++u)
-    for (std::int32_t d = 0; d < dims; ++d)
-      remaining_[static_cast<std::size_t>(p.use_node[u]) * dims + d] -=
-          p.use_amount[static_cast<std::size_t>(u) * dims + d];
+  *effort_ += problem_->use_count(bid) + 1;
+  add_uses(bid, -1);
 }
 
 void CapacityLedger::release(std::int32_t bid) {
@@ -49,13 +53,15 @@ void CapacityLedger::release(std::int32_t bid) {
   give_back(bid);
 }
 
-void CapacityLedger::give_back(std::int32_t bid) {
+void CapacityLedger::give_back(std::int32_t bid) { add_uses(bid, +1); }
+
+// remaining += sign * the bid's amounts, with the dimension count fixed at compile time
+// where it is usual (the same integer sums in the same order).
+void CapacityLedger::add_uses(std::int32_t bid, std::int32_t sign) {
   const CompactProblem& p = *problem_;
-  const std::int32_t dims = p.dims;
-  for (std::int32_t u = p.use_begin[bid]; u < p.use_begin[bid + 1]; ++u)
-    for (std::int32_t d = 0; d < dims; ++d)
-      remaining_[static_cast<std::size_t>(p.use_node[u]) * dims + d] +=
-          p.use_amount[static_cast<std::size_t>(u) * dims + d];
+  with_fixed_dims(p.dims, [&](auto dims) {
+    add_amounts<decltype(dims)::value>(p, remaining_, bid, sign);
+  });
 }
 
 }  // namespace hs::solver

@@ -23,6 +23,8 @@ class CapacityLedger {
   }
 
  private:
+  void add_uses(std::int32_t bid, std::int32_t sign);
+
   const CompactProblem* problem_;
   std::int64_t* effort_;
   std::vector<std::int32_t> remaining_;

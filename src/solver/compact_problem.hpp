@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "solver/window_problem.hpp"
@@ -31,6 +32,20 @@ struct CompactProblem {
   std::int32_t bid_count() const { return static_cast<std::int32_t>(value.size()); }
   std::int32_t use_count(std::int32_t bid) const { return use_begin[bid + 1] - use_begin[bid]; }
 };
+
+// Calls f(std::integral_constant<int, D>{}) with D = dims for the usual dimension counts
+// (2 to 5: cores, a gres type, memory, and the reservation's cores and gres), so that loops
+// over one use's dimensions unroll, and with D = 0 (read p.dims at run time) otherwise.
+template <typename F>
+decltype(auto) with_fixed_dims(std::int32_t dims, F&& f) {
+  switch (dims) {
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    default: return f(std::integral_constant<int, 0>{});
+  }
+}
 
 // Structural problems (bad indices, unsorted uses, non-positive or non-finite values,
 // negative amounts or capacities) as a message; nullopt when the problem is well formed.

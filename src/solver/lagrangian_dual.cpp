@@ -29,6 +29,21 @@ void fill_reduced(const CompactProblem& p, const std::vector<double>& lambda,
     reduced[b] = p.value[b] - priced;
   }
 }
+// Adds the amounts of every chosen bid to `usage` (nodes * dims), bid by bid in choice
+// order as before; Dims > 0 fixes the dimension count so the loop unrolls.
+template <int Dims>
+void add_usage(const CompactProblem& p, const std::vector<std::int32_t>& choice,
+               std::vector<double>& usage) {
+  const std::size_t dims = Dims > 0 ? Dims : static_cast<std::size_t>(p.dims);
+  for (std::int32_t bid : choice) {
+    if (bid < 0) continue;
+    for (std::int32_t u = p.use_begin[bid]; u < p.use_begin[bid + 1]; ++u) {
+      double* used = &usage[static_cast<std::size_t>(p.use_node[u]) * dims];
+      const std::int32_t* amount = &p.use_amount[static_cast<std::size_t>(u) * dims];
+      for (std::size_t d = 0; d < dims; ++d) used[d] += amount[d];
+    }
+  }
+}
 }  // namespace
 
 LagrangianDual::LagrangianDual(const CompactProblem& problem, std::int64_t& effort)
@@ -55,11 +70,9 @@ LagrangianDual::LagrangianDual(const CompactProblem& problem, std::int64_t& effo
 
 double LagrangianDual::evaluate() {
   const CompactProblem& p = problem_;
-  switch (p.dims) {
-    case 2: fill_reduced<2>(p, lambda_, reduced_); break;
-    case 3: fill_reduced<3>(p, lambda_, reduced_); break;
-    default: fill_reduced<0>(p, lambda_, reduced_); break;
-  }
+  with_fixed_dims(p.dims, [&](auto dims) {
+    fill_reduced<decltype(dims)::value>(p, lambda_, reduced_);
+  });
   *effort_ += static_cast<std::int64_t>(p.use_node.size()) + p.bid_count();
   double bound = 0.0;
   for (double m : mu_) bound += m;
@@ -88,16 +101,12 @@ bool LagrangianDual::step(double distance_to_target, double theta) {
   const CompactProblem& p = problem_;
   const std::int32_t dims = p.dims;
   for (std::int32_t e : rows_) usage_[e] = 0.0;
-  for (std::int32_t bid : choice_) {
-    if (bid < 0) continue;
-    for (std::int32_t u = p.use_begin[bid]; u < p.use_begin[bid + 1]; ++u)
-      for (std::int32_t d = 0; d < dims; ++d)
-        usage_[static_cast<std::size_t>(p.use_node[u]) * dims + d] +=
-            p.use_amount[static_cast<std::size_t>(u) * dims + d];
-  }
+  with_fixed_dims(dims, [&](auto fixed) {
+    add_usage<decltype(fixed)::value>(p, choice_, usage_);
+  });
   double norm = 0.0;
   std::vector<double>& slope = slope_;
-  slope.assign(rows_.size(), 0.0);
+  slope.resize(rows_.size());  // every entry is written below
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     const std::int32_t e = rows_[i];
     // An unused row's slope is exactly 1 - 0 / C = 1: no division needed.

@@ -105,6 +105,36 @@ void repair_keys(const CompactProblem& p, const LagrangianDual& dual, int iterat
   budget.effort() += p.bid_count();
 }
 
+// The last repair of one key kind: greedy insertion along an order is deterministic, so an
+// order seen before gives the same incumbent and charges the same effort. That incumbent
+// was no better than `best` then, and `best` only improves, so it cannot replace `best`:
+// only its effort is charged again.
+struct RepairMemo {
+  std::vector<std::int32_t> order;
+  std::int64_t effort = 0;
+  bool known = false;
+
+  bool repeats(const std::vector<std::int32_t>& next) const { return known && next == order; }
+  void remember(const std::vector<std::int32_t>& next, std::int64_t charged) {
+    order = next;
+    effort = charged;
+    known = true;
+  }
+};
+
+// Greedy insertion along `order` into the emptied `trial`, unless `memo` knows the order.
+void repair(const CompactProblem& p, const std::vector<std::int32_t>& order, RepairMemo& memo,
+            Budget& budget, Incumbent& trial, Incumbent& best) {
+  if (memo.repeats(order)) {
+    budget.effort() += memo.effort;
+    return;
+  }
+  const std::int64_t before = budget.spent();
+  insert_in_order(p, order, trial);
+  memo.remember(order, budget.spent() - before);
+  if (trial.objective > best.objective) std::swap(best, trial);
+}
+
 // Subgradient iterations with a greedy repair after each; keeps the best repair. The
 // repair's incumbent, keys and order are reused across iterations (emptied, not rebuilt),
 // and the best bound's multipliers are kept as the (smaller) per-row snapshot.
@@ -118,6 +148,7 @@ DualPhaseResult run_dual_phase(const CompactProblem& p, Budget& budget, std::int
   Incumbent trial(p, budget.effort());
   std::vector<double> keys, best_mu;
   DescendingOrder order;
+  RepairMemo memo[3];  // per repair key kind (repair_keys rotates three)
   bool bound_found = false;
   for (int iteration = 0; budget.spent() < effort_cap && !budget.exhausted() &&
                           budget.affordable(iteration_cost);
@@ -135,8 +166,7 @@ DualPhaseResult run_dual_phase(const CompactProblem& p, Budget& budget, std::int
     if (phase.bound - best.objective <= optimality_tolerance(phase.bound)) break;
     trial.clear();
     repair_keys(p, dual, iteration, budget, keys);
-    insert_in_order(p, order.of(keys, budget.effort()), trial);
-    if (trial.objective > best.objective) std::swap(best, trial);
+    repair(p, order.of(keys, budget.effort()), memo[iteration % 3], budget, trial, best);
     if (phase.bound - best.objective <= optimality_tolerance(phase.bound)) break;
     if (theta < kMinTheta || !dual.step(value - best.objective, theta)) break;
   }

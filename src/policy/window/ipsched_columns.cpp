@@ -83,9 +83,18 @@ struct NodeKey {
   NodeIndex node;
 };
 
-// Sorts `nodes` for the shape and fills `caps` (core_cap, parallel to the sorted nodes).
-// Both orders end on the node index, so they are total: the order is the only one possible.
-void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape,
+// Puts the `keep` smallest items first, in order: a selection, then a sort of only those.
+template <typename Less>
+void sort_prefix(std::vector<NodeKey>& keys, std::size_t keep, Less less) {
+  const auto middle = keys.begin() + static_cast<std::ptrdiff_t>(keep);
+  if (keep < keys.size()) std::nth_element(keys.begin(), middle, keys.end(), less);
+  std::sort(keys.begin(), middle, less);
+}
+
+// Sorts `nodes` for the shape and fills `caps` (core_cap, parallel to the sorted nodes),
+// keeping only the first `keep` of them. Both orders end on the node index, so they are
+// total: the kept prefix is that of the full sort, whether it was sorted fully or partially.
+void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape, std::size_t keep,
                std::vector<NodeIndex>& nodes, std::vector<std::int32_t>& caps) {
   thread_local std::vector<NodeKey> keys;
   keys.clear();
@@ -99,11 +108,14 @@ void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape,
     if (a.spare != b.spare) return a.spare < b.spare;
     return by_cores(a, b);
   };
+  keep = std::min(keep, keys.size());
   if (shape == ColumnShape::GresSaving)
-    std::sort(keys.begin(), keys.end(), by_gres);
+    sort_prefix(keys, keep, by_gres);
   else
-    std::sort(keys.begin(), keys.end(), by_cores);
-  caps.resize(keys.size());
+    sort_prefix(keys, keep, by_cores);
+  keys.resize(keep);
+  nodes.resize(keep);
+  caps.resize(keep);
   for (std::size_t k = 0; k < keys.size(); ++k) {
     nodes[k] = keys[k].node;
     caps[k] = keys[k].cap;
@@ -205,15 +217,18 @@ bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
     return contiguous_column(free, job, eligible, shape, out);
   }
   if (eligible.empty()) return false;
+  // Best fit reads the whole order; the other shapes read at most the first nmax nodes
+  // (take_prefix gives up there, Spread takes that many), so only those are sorted.
+  const bool whole = shape == ColumnShape::BestFit && job.nodes_min <= 1 && job.cores_per_node == 0;
+  const auto nmax = static_cast<std::size_t>(effective_nodes_max(job, free.node_count()));
   std::vector<NodeIndex> nodes = eligible;
   std::vector<std::int32_t> caps;
-  order_for(free, job, shape, nodes, caps);
+  order_for(free, job, shape, whole ? nodes.size() : nmax, nodes, caps);
   out = Candidate{};
   out.slot = slot;
   out.cls = BidClass::Column;
   out.gres_per_node = job.gres_type >= 0 ? job.gres_min : 0;
-  if (shape == ColumnShape::BestFit && job.nodes_min <= 1 && job.cores_per_node == 0)
-    return best_fit(nodes, caps, job, free.node_count(), out);
+  if (whole) return best_fit(nodes, caps, job, free.node_count(), out);
   if (shape != ColumnShape::Spread) {
     if (!take_prefix(nodes, caps, job, free.node_count(), out)) return false;
     normalise(out);
