@@ -34,7 +34,7 @@ class Run {
   Run(const Cluster& cluster, const Workload& workload, Scheduler& scheduler,
       const SimConfig& config)
       : cluster_(cluster), workload_(workload), scheduler_(scheduler), config_(config),
-        free_(cluster), phase_(workload.jobs.size(), Phase::Unsubmitted) {
+        free_(cluster), runnable_(cluster), phase_(workload.jobs.size(), Phase::Unsubmitted) {
     result_.records.resize(workload.jobs.size());
     submit_order_.resize(workload.jobs.size());
     std::iota(submit_order_.begin(), submit_order_.end(), 0);
@@ -104,7 +104,7 @@ class Run {
       const JobRef j = submit_order_[next_submit_++];
       const Job& job = workload_.jobs[j];
       auto reason = binding_problem(cluster_, job);
-      if (!reason) reason = never_runnable_reason(cluster_, job);
+      if (!reason) reason = runnable_.reason(job);
       if (!reason) reason = unsupported_request(job, scheduler_.supports(), scheduler_.name());
       if (reason) {
         reject(j, std::move(*reason));
@@ -243,6 +243,7 @@ class Run {
   Scheduler& scheduler_;
   const SimConfig& config_;
   ClusterState free_;
+  RunnableMemo runnable_;  // never_runnable_reason per request shape
   std::vector<Phase> phase_;
   std::vector<JobRef> submit_order_;
   std::size_t next_submit_ = 0;
