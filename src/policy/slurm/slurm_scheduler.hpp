@@ -1,10 +1,12 @@
 #pragma once
 // The baseline: Slurm 22.05's own scheduling (main priority pass + sched/backfill +
 // select/cons_tres + priority/basic or multifactor), as docs/slurm-model.md describes.
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "model/request_shape.hpp"
 #include "policy/slurm/backfill_pass.hpp"
 #include "policy/slurm/pass_state.hpp"
 #include "policy/slurm/priority.hpp"
@@ -83,6 +85,8 @@ class SlurmScheduler : public Scheduler {
   Time backfill_pass_due() const;
   void run_main(PassState& s, const SystemView& view);
   void run_backfill(PassState& s, const SystemView& view, Decisions& out);
+  bool fits_idle(const Cluster& cluster, const Job& job);
+  void sync_free(const SystemView& view);
 
   SlurmConfig config_;
   PriorityModel priority_;
@@ -91,7 +95,9 @@ class SlurmScheduler : public Scheduler {
   PartitionIndex partitions_;
   GpuBias gpu_bias_;                 // clock=controller: what GPU jobs' tests left (gpu_bias.hpp)
   std::optional<ClusterState> idle_;
+  std::map<RequestShape, bool> fits_idle_;  // select_nodes on idle_, per request shape
   std::optional<ClusterState> free_;   // scratch copy of the free resources for one call
+  bool free_synced_ = false;           // free_ holds this call's view.free (sync_free)
   std::vector<JobRef> order_;        // pending jobs in queue order
   std::vector<char> started_;        // per JobRef, scratch for one call
   const Workload* workload_ = nullptr;
