@@ -372,8 +372,10 @@ std::optional<std::string> bind_to_cluster(const Cluster& cluster, Job& job) {
   return std::nullopt;
 }
 
-std::optional<std::string> never_runnable_reason(const Cluster& cluster, const Job& job) {
-  if (auto bad = malformed_reason(job)) return bad;
+namespace {
+
+// never_runnable_reason once the request is known to be well formed.
+std::optional<std::string> placement_reason(const Cluster& cluster, const Job& job) {
   if (auto bad = partition_problem(cluster, job)) return bad;
   const std::vector<char> ok = eligible_nodes(cluster, job);
   for (NodeIndex n : job.req.node_rules().required)
@@ -392,6 +394,23 @@ std::optional<std::string> never_runnable_reason(const Cluster& cluster, const J
     if (!why.empty()) *reason += " (" + why + ")";
   }
   return reason;
+}
+
+}  // namespace
+
+std::optional<std::string> never_runnable_reason(const Cluster& cluster, const Job& job) {
+  if (auto bad = malformed_reason(job)) return bad;
+  return placement_reason(cluster, job);
+}
+
+std::optional<std::string> RunnableMemo::reason(const Job& job) {
+  if (auto bad = malformed_reason(job)) return bad;
+  std::optional<RequestShape> shape = request_shape(job);
+  if (!shape) return placement_reason(cluster_, job);
+  if (auto it = known_.find(*shape); it != known_.end()) return it->second;
+  std::optional<std::string> answer = placement_reason(cluster_, job);
+  if (known_.size() < kMaxShapes) known_.emplace(std::move(*shape), answer);
+  return answer;
 }
 
 std::optional<std::string> allocation_violates_request(const Cluster& cluster, const Job& job,

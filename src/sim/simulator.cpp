@@ -34,7 +34,7 @@ class Run {
   Run(const Cluster& cluster, const Workload& workload, Scheduler& scheduler,
       const SimConfig& config)
       : cluster_(cluster), workload_(workload), scheduler_(scheduler), config_(config),
-        free_(cluster), phase_(workload.jobs.size(), Phase::Unsubmitted),
+        free_(cluster), runnable_(cluster), phase_(workload.jobs.size(), Phase::Unsubmitted),
         end_ms_(workload.jobs.size(), 0) {
     result_.records.resize(workload.jobs.size());
     submit_order_.resize(workload.jobs.size());
@@ -105,7 +105,7 @@ class Run {
       const JobRef j = submit_order_[next_submit_++];
       const Job& job = workload_.jobs[j];
       auto reason = binding_problem(cluster_, job);
-      if (!reason) reason = never_runnable_reason(cluster_, job);
+      if (!reason) reason = runnable_.reason(job);
       if (!reason) reason = unsupported_request(job, scheduler_.supports(), scheduler_.name());
       if (reason) {
         reject(j, std::move(*reason));
@@ -250,6 +250,7 @@ class Run {
   Scheduler& scheduler_;
   const SimConfig& config_;
   ClusterState free_;
+  RunnableMemo runnable_;  // never_runnable_reason per request shape
   std::vector<Phase> phase_;
   std::vector<std::int32_t> end_ms_;  // per JobRef: sub-second part of its end
   std::vector<JobRef> submit_order_;

@@ -76,12 +76,11 @@ BackfillStats BackfillPass::run(PassState& s, const std::vector<JobRef>& order,
   reserved_list_.clear();
   unreserved_free_ = s.free->free_cores();
   reservations_.assign(partitions.count(), 0);
-  if (!future_) future_.emplace(*s.cluster);
+  future_synced_ = false;
   max_cores_ = 0;
   for (const Node& n : s.cluster->nodes) max_cores_ = std::max(max_cores_, n.cores);
   changed_ = true;
   possible_ = 0;
-  mask_words_.clear();
   memo_.clear();
   for (std::size_t k = 0; k < jobs_.size(); ++k) {
     if (changed_ || k > possible_) {
@@ -102,7 +101,7 @@ std::optional<Allocation> BackfillPass::select_on(const PassState& s, const Clus
   SelectOptions options;
   options.use_topology = s.use_topology;
   options.lowest_top_switch = s.lowest_top_switch;
-  options.usable = mask_;
+  options.usable = mask();
   if (s.gpu_bias) options.gpu_bias = s.gpu_bias->values();
   return select_nodes(*s.cluster, state, s.job(j), options);
 }
@@ -152,16 +151,16 @@ BackfillPass::Capacity BackfillPass::capacity(const ClusterState& state) const {
 }
 
 // capacity(*s.free) for the job under test: the free nodes change only when a job starts,
-// the candidates only with the reservations, and most jobs share a few shapes.
+// and most jobs share a few shapes and a few candidate sets (with a reservation, a job's
+// candidates depend on whether its limit reaches the reserved slots).
 BackfillPass::Capacity BackfillPass::capacity_now(const PassState& s) {
-  if (memo_words_ != candidates_.words()) {
-    memo_.clear();
-    memo_words_ = candidates_.words();
-  }
+  const auto& words = candidates_.words();
   for (const CapacityMemo& m : memo_)
-    if (m.per_node == shape_.per_node && m.any_gres == shape_.any_gres && m.gres == shape_.gres)
+    if (m.per_node == shape_.per_node && m.any_gres == shape_.any_gres && m.gres == shape_.gres &&
+        m.words == words)
       return m.capacity;
-  memo_.push_back({shape_.per_node, shape_.gres, shape_.any_gres, capacity(*s.free)});
+  if (memo_.size() >= kMemoSize) memo_.erase(memo_.begin());
+  memo_.push_back({shape_.per_node, shape_.gres, shape_.any_gres, words, capacity(*s.free)});
   return memo_.back().capacity;
 }
 
@@ -181,10 +180,10 @@ bool BackfillPass::may_fit(const Capacity& c) const {
 // Releases one running job into `future`, keeping `c` current for the candidate nodes.
 void BackfillPass::release(ClusterState& future, const Allocation& alloc, Capacity& c) const {
   for (const NodeShare& sh : alloc.shares)
-    if (mask_[sh.node]) count_node(c, future.node(sh.node), -1);
+    if (mask()[sh.node]) count_node(c, future.node(sh.node), -1);
   future.release(alloc);
   for (const NodeShare& sh : alloc.shares)
-    if (mask_[sh.node]) count_node(c, future.node(sh.node), 1);
+    if (mask()[sh.node]) count_node(c, future.node(sh.node), 1);
 }
 
 // The will-run test: release running jobs in limit-end order, in groups that end within a
@@ -195,8 +194,23 @@ void BackfillPass::release(ClusterState& future, const Allocation& alloc, Capaci
 std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobRef j,
                                                         Capacity c, Time cutoff,
                                                         std::optional<Allocation>& alloc) {
+  if (!future_synced_) {  // once per pass; start_now keeps it equal to *s.free after that
+    if (future_)
+      *future_ = *s.free;  // reuses the buffer
+    else
+      future_.emplace(*s.free);
+    future_synced_ = true;
+  }
+  const std::optional<Time> found = release_until_fit(s, j, c, cutoff, alloc);
+  for (const Allocation* a : released_) future_->take(*a);  // back to *s.free
+  released_.clear();
+  return found;
+}
+
+// earliest_future_start's search on future_, noting every released job in released_.
+std::optional<Time> BackfillPass::release_until_fit(const PassState& s, JobRef j, Capacity c,
+                                                    Time cutoff, std::optional<Allocation>& alloc) {
   ClusterState& future = *future_;
-  future = *s.free;
   Time barrier = -1, window = kGroupWindow;
   std::size_t k = 0;
   while (k < running_.size()) {
@@ -206,6 +220,7 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
       if (!touches(*r.alloc, candidates_)) continue;
       if (barrier < 0) barrier = round_down(r.end, kGroupWindow) + kGroupWindow;
       release(future, *r.alloc, c);
+      released_.push_back(r.alloc);
       last_end = r.end;
       if (k < running_.size() && running_[k].end > barrier + window) break;
     }
@@ -224,13 +239,13 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
 
 // Every will-run test of a GPU job leaves its mark on the nodes' weights (gpu_bias.hpp).
 void BackfillPass::note_test(const PassState& s, const ClusterState& state, JobRef j) {
-  if (s.gpu_bias) s.gpu_bias->note_test(*s.cluster, state, s.job(j), part_nodes_, mask_);
+  if (s.gpu_bias) s.gpu_bias->note_test(*s.cluster, state, s.job(j), part_nodes_, mask());
 }
 
 void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st) {
   if (s.gpu_bias) {  // _start_job goes through the controller's own selection
     s.gpu_bias->reset(part_nodes_);
-    s.gpu_bias->note_test(*s.cluster, *s.free, s.job(j), part_nodes_, mask_);
+    s.gpu_bias->note_test(*s.cluster, *s.free, s.job(j), part_nodes_, mask());
   }
   for (const NodeShare& sh : alloc.shares)
     if (first_reserved_[sh.node] == kNoTime) unreserved_free_ -= sh.cores;
@@ -239,6 +254,7 @@ void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillS
   running_.insert(std::upper_bound(running_.begin(), running_.end(), entry,
                                    [](const Running& a, const Running& b) { return a.end < b.end; }),
                   entry);
+  if (future_synced_) future_->take(alloc);
   s.start(j, std::move(alloc));
   memo_.clear();
   ++st.started;
@@ -259,15 +275,24 @@ std::pair<Time, Time> BackfillPass::reserved_interval(Time start, Time limit) co
   return {begin, std::max(round_down(start + limit, res), begin + res)};
 }
 
+// Points mask() at the mask of candidates_, built unless one of the last few sets is it.
 void BackfillPass::load_mask(int node_count) {
-  if (mask_words_ == candidates_.words() && mask_.size() == static_cast<std::size_t>(node_count))
-    return;
-  mask_words_ = candidates_.words();
-  mask_.assign(node_count, 0);
   const auto& words = candidates_.words();
+  const auto size = static_cast<std::size_t>(node_count);
+  for (const MaskEntry& e : masks_)
+    if (e.words == words && e.mask.size() == size) {
+      mask_at_ = static_cast<std::size_t>(&e - masks_.data());
+      return;
+    }
+  if (masks_.size() < kMasks) masks_.emplace_back();
+  mask_at_ = next_mask_;
+  MaskEntry& e = masks_[next_mask_];
+  next_mask_ = (next_mask_ + 1) % kMasks;
+  e.words = words;
+  e.mask.assign(size, 0);
   for (std::size_t w = 0; w < words.size(); ++w)
     for (std::uint64_t bits = words[w]; bits; bits &= bits - 1)
-      mask_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))] = 1;
+      e.mask[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))] = 1;
 }
 
 void BackfillPass::add_reservation(const PassState& s, JobRef j, Time start,

@@ -81,12 +81,14 @@ class BackfillPass {
   void release(ClusterState& future, const Allocation& alloc, Capacity& c) const;
   std::optional<Time> earliest_future_start(const PassState& s, JobRef j, Capacity c, Time cutoff,
                                             std::optional<Allocation>& alloc);
+  std::optional<Time> release_until_fit(const PassState& s, JobRef j, Capacity c, Time cutoff,
+                                        std::optional<Allocation>& alloc);
   void note_test(const PassState& s, const ClusterState& state, JobRef j);
   void start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st);
   void add_reservation(const PassState& s, JobRef j, Time start, const Allocation& alloc);
   std::pair<Time, Time> reserved_interval(Time start, Time limit) const;
   Time round_down(Time t, Time step) const;  // on the wall clock (config_.epoch)
-  void load_mask(int node_count);  // mask_ = candidates_ as one char per node
+  void load_mask(int node_count);  // mask() = candidates_ as one char per node
 
   BackfillConfig config_;
   NodeSpace space_;
@@ -98,20 +100,35 @@ class BackfillPass {
   std::int64_t unreserved_free_ = 0;     // free cores on nodes without any reservation
   std::vector<std::size_t> reservations_;  // per partition
   NodeBits candidates_, reserved_nodes_;
-  std::vector<char> mask_;
-  std::vector<std::uint64_t> mask_words_;  // the candidates mask_ was loaded from
-  // Capacities on the free nodes per job shape, for candidates_ == memo_words_; cleared
-  // whenever the free nodes change.
+  // candidates_ as one char per node (load_mask), from a few recent candidate sets: jobs
+  // of one pass switch between a few of them.
+  struct MaskEntry {
+    std::vector<std::uint64_t> words;
+    std::vector<char> mask;
+  };
+  static constexpr std::size_t kMasks = 4;
+  std::vector<MaskEntry> masks_;
+  std::size_t next_mask_ = 0;
+  std::size_t mask_at_ = 0;  // the entry load_mask chose last
+  std::span<const char> mask() const { return masks_[mask_at_].mask; }
+  // Capacities on the free nodes per job shape and candidate set; cleared whenever the
+  // free nodes change.
   struct CapacityMemo {
     std::int32_t per_node;
     GresCounts gres;
     bool any_gres;
+    std::vector<std::uint64_t> words;  // the candidates
     Capacity capacity;
   };
+  static constexpr std::size_t kMemoSize = 16;
   std::vector<CapacityMemo> memo_;
-  std::vector<std::uint64_t> memo_words_;
   std::span<const NodeIndex> part_nodes_;  // the partition of the job under test
+  // *s.free with running jobs released for a will-run test. Copied at a pass's first test,
+  // then kept equal to *s.free between tests (the releases are taken back, starts taken
+  // too): copying the whole state per test cost more than the test on a large machine.
   std::optional<ClusterState> future_;
+  bool future_synced_ = false;
+  std::vector<const Allocation*> released_;  // by the running test, in order
   std::vector<PlannedStart> plan_;
   Shape shape_;
   std::int32_t max_cores_ = 0;           // most cores of any node

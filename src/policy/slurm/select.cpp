@@ -3,6 +3,7 @@
 #include "policy/slurm/select.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -28,6 +29,8 @@ struct Needs {
   bool contiguous = false;
   bool exclusive = false;       // --exclusive: idle nodes only, each taken whole
   bool any_gres = false;
+  std::array<std::int8_t, kMaxGresTypes> asked{};  // types with gres[t] > 0 (asked_count)
+  std::int32_t asked_count = 0;
   std::span<const std::uint8_t> bias;  // SelectOptions::gpu_bias, for jobs without gres
   std::span<const NodeIndex> required;  // -w: picked first, all of them
 };
@@ -46,6 +49,8 @@ Needs needs_of(const Job& job, int node_count) {
     g.for_each_type([&](int t, std::int32_t min, std::int32_t) {
       if (t >= 0 && t < kMaxGresTypes) n.gres[t] = min, n.any_gres = n.any_gres || min > 0;
     });
+  for (int t = 0; t < kMaxGresTypes; ++t)
+    if (n.gres[t] > 0) n.asked[n.asked_count++] = static_cast<std::int8_t>(t);
   if (n.per_node > 0) {
     // cons_common raises min_nodes to ceil(ntasks / ntasks_per_node).
     const std::int32_t nodes = (n.cpus + n.per_node - 1) / n.per_node;
@@ -73,10 +78,22 @@ bool enough_nodes(std::int32_t avail, std::int32_t rem, const Needs& n) {
   return avail >= needed;
 }
 
+// The nodes that offer the job something, ascending, with their offers (all > 0).
+struct Offers {
+  std::vector<NodeIndex> node;
+  std::vector<std::int32_t> cpus;
+  std::vector<std::int32_t> drop_at;  // choose_nodes' retries only (fill_drop_counts)
+  void clear() { node.clear(), cpus.clear(), drop_at.clear(); }
+};
+
 // Scratch space reused across calls: select runs thousands of times per scheduling pass.
+// avail and taken are per node but only the loaded nodes are ever non-zero, so an
+// evaluation costs the offering nodes, not the cluster.
 struct Workspace {
   std::vector<std::int32_t> avail;   // CPUs the job could use per node (0 = unusable)
   std::vector<char> taken;
+  std::vector<NodeIndex> loaded;     // the nodes whose avail was set by the last load
+  std::int32_t most_avail = 0;       // the largest offer loaded
   std::vector<NodeIndex> picked;     // in the order Slurm adds them
   std::vector<std::int32_t> start, end, cpus, nodes;  // consecutive node sets
   std::vector<std::int64_t> weight;                   // the sets' scheduling weight
@@ -109,8 +126,8 @@ std::int32_t node_offer(const Node& node, const NodeFree& f, const Needs& n) {
   if (n.exclusive && f.cores < node.cores) return 0;  // someone runs there
   if (f.cores < std::max(1, n.per_node)) return 0;
   if (n.mem > 0 && node.memory_mb > 0 && f.mem_mb < n.mem) return 0;
-  for (int t = 0; t < kMaxGresTypes; ++t)
-    if (f.gres[t] < n.gres[t]) return 0;
+  for (std::int32_t k = 0; k < n.asked_count; ++k)  // free counts are never negative
+    if (f.gres[n.asked[k]] < n.gres[n.asked[k]]) return 0;
   return f.cores;
 }
 
@@ -148,31 +165,31 @@ void add_node(Workspace& ws, NodeIndex i, Progress& p, const Needs& n) {
   --p.max_nodes;
 }
 
+// A node adds at most the largest offer, so once the CPUs still needed exceed that times
+// the nodes still allowed, the evaluation can only fail: it may stop there.
+bool hopeless(const Workspace& ws, const Progress& p) {
+  return p.rem_cpus > static_cast<std::int64_t>(std::max(p.max_nodes, 0)) * ws.most_avail;
+}
+
 bool succeeded(const Progress& p, const Needs& n) {
   return p.rem_cpus <= 0 && enough_nodes(0, p.rem_nodes, n);
 }
 
 // Splits the usable nodes into runs of consecutive nodes (broken by unusable nodes and,
-// unless --contiguous, by a change of scheduling weight).
+// unless --contiguous, by a change of scheduling weight). Only the loaded nodes (ascending,
+// all offering) are visited: a gap in their indices is an unusable node.
 void build_sets(const Cluster& cluster, Workspace& ws, bool contiguous,
                 std::span<const std::uint8_t> bias) {
   ws.start.clear(), ws.end.clear(), ws.cpus.clear(), ws.nodes.clear(), ws.weight.clear();
-  const int count = static_cast<int>(ws.avail.size());
   const bool biased = !bias.empty();
   bool open = false;
-  for (int i = 0; i < count; ++i) {
-    if (ws.avail[i] <= 0) {
-      if (open) ws.end.back() = i - 1, open = false;
-      continue;
-    }
+  for (const NodeIndex i : ws.loaded) {
+    if (open && ws.end.back() != i - 1) open = false;
     // The scheduling weight _eval_nodes compares: the configured weight above a low byte
     // that GPU jobs' tests lower (gpu_bias.hpp).
     const std::int64_t w = static_cast<std::int64_t>(cluster.nodes[i].weight) * 256 +
                            (biased ? 0xff - bias[i] : 0xff);
-    if (open && !contiguous && w != ws.weight.back()) {
-      ws.end.back() = i - 1;
-      open = false;
-    }
+    if (open && !contiguous && w != ws.weight.back()) open = false;
     if (!open) {
       ws.start.push_back(i), ws.end.push_back(i), ws.cpus.push_back(0), ws.nodes.push_back(0);
       ws.weight.push_back(w);
@@ -249,7 +266,7 @@ bool add_required(Workspace& ws, Progress& p, const Needs& n) {
 bool eval_flat(const Cluster& cluster, Workspace& ws, const Needs& n) {
   build_sets(cluster, ws, n.contiguous, n.bias);
   Progress p = progress_of(n);
-  if (!add_required(ws, p, n)) return false;
+  if (!add_required(ws, p, n) || hopeless(ws, p)) return false;
   if (p.done()) return succeeded(p, n);
   while (p.max_nodes > 0) {
     bool sufficient = false;
@@ -266,6 +283,7 @@ bool eval_flat(const Cluster& cluster, Workspace& ws, const Needs& n) {
       if (ws.taken[i] || ws.avail[i] <= 0) continue;
       if (p.max_nodes == 1 && ws.avail[i] < p.rem_cpus) continue;
       add_node(ws, i, p, n);
+      if (hopeless(ws, p)) return false;
     }
     if (p.done()) return true;
     ws.cpus[s] = ws.nodes[s] = 0;
@@ -397,6 +415,7 @@ bool eval_topo(const Cluster& cluster, Workspace& ws, const Needs& n, bool lowes
       if (!ws.in_top[i] || ws.taken[i]) continue;
       add_node(ws, i, p, n);
       if (p.done()) return true;
+      if (hopeless(ws, p)) return false;
     }
     ws.sw_count[best] = 0;
   }
@@ -408,11 +427,27 @@ bool eval_topo(const Cluster& cluster, Workspace& ws, const Needs& n, bool lowes
 // How to evaluate: flat best fit, or the tree with one of the two top-switch rules.
 enum class Method { Flat, Tree, TreeLowestTop };
 
-bool evaluate(const Cluster& cluster, Workspace& ws, const Needs& n, Method m,
-              const std::vector<std::int32_t>& offer) {
-  ws.avail = offer;
-  ws.taken.assign(offer.size(), 0);
+// Zeroes what the last evaluation left in avail and taken.
+void unload(Workspace& ws) {
+  for (const NodeIndex i : ws.loaded) ws.avail[i] = 0;
+  for (const NodeIndex i : ws.picked) ws.taken[i] = 0;
+  ws.loaded.clear();
   ws.picked.clear();
+}
+
+void load(Workspace& ws, const Offers& offer) {
+  unload(ws);
+  ws.most_avail = 0;
+  for (std::size_t k = 0; k < offer.node.size(); ++k) {
+    ws.avail[offer.node[k]] = offer.cpus[k];
+    ws.most_avail = std::max(ws.most_avail, offer.cpus[k]);
+  }
+  ws.loaded = offer.node;
+}
+
+bool evaluate(const Cluster& cluster, Workspace& ws, const Needs& n, Method m,
+              const Offers& offer) {
+  load(ws, offer);
   ws.no_contiguous_set = false;
   if (m == Method::Flat) return eval_flat(cluster, ws, n);
   return eval_topo(cluster, ws, n, m == Method::TreeLowestTop);
@@ -430,29 +465,53 @@ std::int32_t resource_count(const NodeFree& f, std::int32_t offer, const Needs& 
   return r;
 }
 
+// Per offering node, the count choose_nodes' retries drop it by; a -w node never drops.
+void fill_drop_counts(const ClusterState& state, const Needs& n, Offers& offer) {
+  offer.drop_at.resize(offer.node.size());
+  for (std::size_t k = 0; k < offer.node.size(); ++k)
+    offer.drop_at[k] = is_required(n, offer.node[k])
+                           ? std::numeric_limits<std::int32_t>::max()
+                           : resource_count(state.node(offer.node[k]), offer.cpus[k], n);
+}
+
+// Drops (in index order, while more than min_nodes remain) the offering nodes whose
+// resource count is at most `count`. Returns the smallest count among those kept.
+std::int32_t drop_small(const Needs& n, std::int32_t count, Offers& offer) {
+  std::size_t kept = 0;
+  auto remaining = static_cast<std::int32_t>(offer.node.size());
+  std::int32_t next = std::numeric_limits<std::int32_t>::max();
+  for (std::size_t k = 0; k < offer.node.size(); ++k) {
+    if (remaining > n.min_nodes && offer.drop_at[k] <= count) {
+      --remaining;
+      continue;
+    }
+    next = std::min(next, offer.drop_at[k]);
+    offer.node[kept] = offer.node[k], offer.cpus[kept] = offer.cpus[k];
+    offer.drop_at[kept] = offer.drop_at[k], ++kept;
+  }
+  offer.node.resize(kept), offer.cpus.resize(kept), offer.drop_at.resize(kept);
+  return next;
+}
+
+// choose_nodes tries the resource counts 1, 2, ... below the largest; only a count at
+// which some node drops can change the (deterministic) evaluation, so the others are
+// skipped. Each tried count drops a node: more than min_nodes remain when it is tried.
 bool choose_nodes(const Cluster& cluster, const ClusterState& state, Workspace& ws,
-                  const Needs& n, Method topo, std::vector<std::int32_t>& offer) {
+                  const Needs& n, Method topo, Offers& offer) {
   if (evaluate(cluster, ws, n, topo, offer)) return true;
   if (ws.no_contiguous_set) return false;
-  std::int32_t remaining = 0, most = 0;
-  for (std::size_t i = 0; i < offer.size(); ++i) {
-    if (offer[i] <= 0) continue;
-    ++remaining;
-    most = std::max(most, resource_count(state.node(static_cast<NodeIndex>(i)), offer[i], n));
-  }
-  if (remaining <= n.min_nodes) return false;
-  for (std::int32_t count = 1; count < most; ++count) {
-    bool changed = false;
-    for (std::size_t i = 0; i < offer.size() && remaining > n.min_nodes; ++i) {
-      if (offer[i] <= 0 || is_required(n, static_cast<NodeIndex>(i))) continue;
-      if (resource_count(state.node(static_cast<NodeIndex>(i)), offer[i], n) > count) continue;
-      offer[i] = 0;
-      changed = true;
-      --remaining;
-    }
-    if (!changed && count != 1) continue;
+  std::int32_t most = 0;
+  for (std::size_t k = 0; k < offer.node.size(); ++k)
+    most = std::max(most, resource_count(state.node(offer.node[k]), offer.cpus[k], n));
+  const auto remaining = [&] { return static_cast<std::int32_t>(offer.node.size()); };
+  if (remaining() <= n.min_nodes) return false;
+  fill_drop_counts(state, n, offer);
+  std::int32_t count = *std::min_element(offer.drop_at.begin(), offer.drop_at.end());
+  while (count < most) {
+    const std::int32_t next = drop_small(n, count, offer);
     if (evaluate(cluster, ws, n, topo, offer)) return true;
-    if (remaining <= n.min_nodes) break;
+    if (remaining() <= n.min_nodes) break;
+    count = std::max(count + 1, next);
   }
   return false;
 }
@@ -508,8 +567,9 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   const int count = cluster.node_count();
   Needs n = needs_of(job, count);
   if (!n.any_gres) n.bias = options.gpu_bias;
-  thread_local std::vector<std::int32_t> offer, positive;
-  offer.assign(count, 0);
+  thread_local Offers offer;
+  thread_local std::vector<std::int32_t> positive;
+  offer.clear();
   positive.clear();
   const Partition* part = cluster.partitions.empty() ? nullptr : cluster.find_partition(job.partition);
   if (!cluster.partitions.empty() && !part) return std::nullopt;
@@ -518,11 +578,11 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   auto consider = [&](NodeIndex i) {
     if (!options.usable.empty() && !options.usable[i]) return;
     if (!node_allowed(job.req, i)) return;  // -C, -x
-    offer[i] = node_offer(cluster.nodes[i], state.node(i), n);
-    total += offer[i];
-    if (offer[i] <= 0) return;
+    const std::int32_t o = node_offer(cluster.nodes[i], state.node(i), n);
+    if (o <= 0) return;
+    total += o;
     ++usable;
-    positive.push_back(offer[i]);
+    offer.node.push_back(i), offer.cpus.push_back(o);
   };
   if (part) {
     for (NodeIndex i : part->nodes) consider(i);
@@ -532,6 +592,7 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   // Cheap necessary conditions first: most calls during backfill fail here.
   if (total < n.cpus || usable < n.min_nodes) return std::nullopt;
   if (n.per_node > 0 && usable < n.req_nodes) return std::nullopt;
+  positive = offer.cpus;
   if (!largest_offers_cover(positive, n)) return std::nullopt;
   // -w jobs are placed flat: the tree evaluation has no notion of required nodes here.
   const bool tree = options.use_topology && cluster.topology && !cluster.topology->switches.empty() &&
@@ -539,6 +600,10 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   const Method topo = !tree ? Method::Flat
                             : (options.lowest_top_switch ? Method::TreeLowestTop : Method::Tree);
   Workspace& ws = workspace();
+  if (ws.avail.size() != static_cast<std::size_t>(count)) {  // another cluster: start clean
+    ws.avail.assign(count, 0), ws.taken.assign(count, 0);
+    ws.loaded.clear(), ws.picked.clear();
+  }
   if (!choose_nodes(cluster, state, ws, n, topo, offer)) return std::nullopt;
   Allocation a = build_allocation(cluster, ws, n);
   // Slurm 22.05 can return a gap for --contiguous (it skips a node too small to be the

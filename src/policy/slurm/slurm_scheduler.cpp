@@ -146,6 +146,7 @@ void SlurmScheduler::attach(const SystemView& view) {
   queue_ = std::make_unique<QueueOrder>(*view.cluster, *view.workload, priority_);
   partitions_.build(*view.cluster, *view.workload);
   idle_.emplace(*view.cluster);
+  fits_idle_.clear();
   if (config_.clock == ClockMode::Controller) gpu_bias_.resize(view.cluster->node_count());
   free_.reset();
   started_.assign(view.workload->jobs.size(), 0);
@@ -289,10 +290,7 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
     gpu_bias_.reset(nodes);
     gpu_bias_.note_test(*view.cluster, *idle_, job, nodes);
   }
-  SelectOptions options;
-  options.use_topology = config_.topology;
-  options.lowest_top_switch = config_.lowest_top_switch;
-  if (!select_nodes(*view.cluster, *idle_, job, options)) {
+  if (!fits_idle(*view.cluster, job)) {
     out.rejections.push_back(
         {e.job, "Slurm's node selection cannot place this job even on its idle partition"});
     return;
@@ -300,6 +298,21 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
   priority_.on_submit(e.job, view.now);
   queue_->insert(order_, e.job);
   if (config_.clock == ClockMode::Grid) request_main_pass(view.now, false);
+}
+
+// Whether the job could start on the idle partition. The answer depends only on the job's
+// shape (the idle state and the options are fixed for a replay), so it is kept per shape:
+// the selection costs O(nodes), and most submissions repeat a known shape.
+bool SlurmScheduler::fits_idle(const Cluster& cluster, const Job& job) {
+  std::optional<RequestShape> shape = request_shape(job);
+  if (shape)
+    if (auto it = fits_idle_.find(*shape); it != fits_idle_.end()) return it->second;
+  SelectOptions options;
+  options.use_topology = config_.topology;
+  options.lowest_top_switch = config_.lowest_top_switch;
+  const bool fits = select_nodes(cluster, *idle_, job, options).has_value();
+  if (shape && fits_idle_.size() < 4096) fits_idle_.emplace(std::move(*shape), fits);
+  return fits;
 }
 
 // Sub-second timing: remembers what a started job holds, so that its end can be replayed
@@ -321,7 +334,9 @@ void SlurmScheduler::note_end(const Event& e) {
 
 // At the start of the call every job that ended in this second still holds its nodes;
 // each pass then releases those that ended before it.
-void SlurmScheduler::hold_lingering(PassState& s) {
+void SlurmScheduler::hold_lingering(PassState& s, const SystemView& view) {
+  if (lingering_.empty()) return;
+  sync_free(view);
   for (Lingering& l : lingering_) {
     s.free->take(l.run.alloc);
     l.held = true;
@@ -372,6 +387,7 @@ void SlurmScheduler::run_main(PassState& s, const SystemView& view) {
                       main_request_ != kNoTime;
   if (!order_.empty() && useful) {
     const std::size_t depth = full_due ? SIZE_MAX : config_.default_queue_depth;
+    sync_free(view);
     const MainPassStats st = run_main_pass(s, order_, partitions_, depth);
     if (st.started > 0) record_change(now);
     last_main_truncated_ = st.truncated;
@@ -395,6 +411,7 @@ void SlurmScheduler::run_backfill(PassState& s, const SystemView& view,
     return;
   std::size_t started = 0;
   if (out.starts.size() < order_.size()) {  // someone is still waiting
+    sync_free(view);
     const BackfillStats st = backfill_.run(s, order_, partitions_, running);
     started = st.started;
     backfill_tested_ += static_cast<std::int64_t>(st.tested);
@@ -414,6 +431,14 @@ void SlurmScheduler::run_backfill(PassState& s, const SystemView& view,
       config_.clock == ClockMode::Controller && last_change_ == now ? now : kNoTime;
 }
 
+// *free_ = *view.free once per call, and only when a pass runs: most calls run none, and
+// on a large machine the copy is not small.
+void SlurmScheduler::sync_free(const SystemView& view) {
+  if (free_synced_) return;
+  *free_ = *view.free;  // reuses the buffer
+  free_synced_ = true;
+}
+
 void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   const Time now = view.now;
   if (priority_.refresh(now, order_)) {
@@ -423,7 +448,7 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
     record_change(now);
   }
   if (!free_) free_.emplace(*view.cluster);
-  *free_ = *view.free;  // reuses the buffer
+  free_synced_ = false;
   PassState s;
   s.cluster = view.cluster;
   s.workload = view.workload;
@@ -440,7 +465,7 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   }
   s.gpu_bias = &gpu_bias_;
   s.end_latency_ms = config_.subsecond.end_latency_ms;
-  hold_lingering(s);
+  hold_lingering(s, view);
   // The two loops' passes in the order they run within this second; the main loop may
   // have no tick in it (its period is a little longer than a second).
   const std::optional<std::int32_t> main_ms = config_.subsecond.tick_ms(now);

@@ -2,12 +2,14 @@
 // The baseline: Slurm 22.05's own scheduling (main priority pass + sched/backfill +
 // select/cons_tres + priority/basic or multifactor), as docs/slurm-model.md describes.
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "model/request_shape.hpp"
 #include "policy/slurm/backfill_pass.hpp"
 #include "policy/slurm/pass_state.hpp"
 #include "policy/slurm/priority.hpp"
@@ -99,10 +101,12 @@ class SlurmScheduler : public Scheduler {
   void run_main(PassState& s, const SystemView& view);
   void run_backfill(PassState& s, const SystemView& view, std::span<const RunningJob> running,
                     Decisions& out);
+  bool fits_idle(const Cluster& cluster, const Job& job);
+  void sync_free(const SystemView& view);
   // Sub-second timing (clock=controller): jobs that ended in this second but after a pass
   // of it still hold their nodes in that pass.
   void note_end(const Event& e);
-  void hold_lingering(PassState& s);
+  void hold_lingering(PassState& s, const SystemView& view);
   void release_lingering_until(PassState& s, std::int32_t ms);
   void main_pass_at(PassState& s, const SystemView& view, std::int32_t ms, Decisions& out);
   void backfill_pass_at(PassState& s, const SystemView& view, std::int32_t ms, Decisions& out);
@@ -115,7 +119,9 @@ class SlurmScheduler : public Scheduler {
   PartitionIndex partitions_;
   GpuBias gpu_bias_;                 // clock=controller: what GPU jobs' tests left (gpu_bias.hpp)
   std::optional<ClusterState> idle_;
+  std::map<RequestShape, bool> fits_idle_;  // select_nodes on idle_, per request shape
   std::optional<ClusterState> free_;   // scratch copy of the free resources for one call
+  bool free_synced_ = false;           // free_ holds this call's view.free (sync_free)
   std::vector<JobRef> order_;        // pending jobs in queue order
   std::vector<char> started_;        // per JobRef, scratch for one call
   struct StartedRun {                // sub-second timing only: what a job it started holds
