@@ -405,12 +405,7 @@ std::optional<std::string> never_runnable_reason(const Cluster& cluster, const J
 
 std::optional<std::string> RunnableMemo::reason(const Job& job) {
   if (auto bad = malformed_reason(job)) return bad;
-  std::optional<RequestShape> shape = request_shape(job);
-  if (!shape) return placement_reason(cluster_, job);
-  if (auto it = known_.find(*shape); it != known_.end()) return it->second;
-  std::optional<std::string> answer = placement_reason(cluster_, job);
-  if (known_.size() < kMaxShapes) known_.emplace(std::move(*shape), answer);
-  return answer;
+  return known_.get(job, [&](const Job& j) { return placement_reason(cluster_, j); });
 }
 
 std::optional<std::string> allocation_violates_request(const Cluster& cluster, const Job& job,

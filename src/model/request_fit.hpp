@@ -1,7 +1,6 @@
 #pragma once
 // Rules that relate a job's request to the cluster and to a proposed allocation. These are
 // the independent checks every policy's proposal goes through before it is applied.
-#include <map>
 #include <optional>
 #include <string>
 
@@ -43,16 +42,15 @@ std::optional<std::string> never_runnable_reason(const Cluster& cluster, const J
 // never_runnable_reason on one cluster, with the placement part of the answer (everything
 // but the request's own consistency) kept per request shape for jobs without node rules.
 // The simulator asks once per submission; the O(nodes) placement test then runs once per
-// shape. Keeps at most kMaxShapes shapes.
+// shape.
 class RunnableMemo {
  public:
   explicit RunnableMemo(const Cluster& cluster) : cluster_(cluster) {}
   std::optional<std::string> reason(const Job& job);
 
  private:
-  static constexpr std::size_t kMaxShapes = 4096;
   const Cluster& cluster_;
-  std::map<RequestShape, std::optional<std::string>> known_;
+  PerShapeCache<std::optional<std::string>> known_;
 };
 
 // Reason why `alloc` does not satisfy the job's request (core total, node count range,

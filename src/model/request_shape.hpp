@@ -6,6 +6,7 @@
 #include <array>
 #include <compare>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,5 +28,26 @@ struct RequestShape {
 // The job's shape, or nullopt when it has -C/-w/-x rules (its nodes are then its own).
 // Leaves out what placement does not read: time limit, run time, names, user, submit time.
 std::optional<RequestShape> request_shape(const Job& job);
+
+// One answer per request shape: `compute(job)` runs once per shape (always for jobs with
+// node rules, which have none); at most kMaxShapes answers are kept.
+template <class Answer>
+class PerShapeCache {
+ public:
+  template <class Compute>
+  Answer get(const Job& job, Compute&& compute) {
+    std::optional<RequestShape> shape = request_shape(job);
+    if (!shape) return compute(job);
+    if (auto it = known_.find(*shape); it != known_.end()) return it->second;
+    Answer answer = compute(job);
+    if (known_.size() < kMaxShapes) known_.emplace(std::move(*shape), answer);
+    return answer;
+  }
+  void clear() { known_.clear(); }
+
+ private:
+  static constexpr std::size_t kMaxShapes = 4096;
+  std::map<RequestShape, Answer> known_;
+};
 
 }  // namespace hs

@@ -34,13 +34,11 @@ void check_record(const Cluster& cluster, const Job& job, const JobRecord& rec,
   if (auto bad = allocation_violates_request(cluster, job, rec.alloc))
     out.push_back(label(job) + "allocation violates the request: " + *bad);
   const RunEnd e = run_end(job, rec.alloc, rec.start, rec.start_ms, rec.end_latency_ms);
-  const bool killed = e.killed;
-  const Time expected_end = e.end;
-  if (rec.end != expected_end)
+  if (rec.end != e.end)
     out.push_back(label(job) + "ends at " + std::to_string(rec.end) + ", expected " +
-                  std::to_string(expected_end));
-  if (killed != (rec.status == JobStatus::Killed))
-    out.push_back(label(job) + (killed ? "should be Killed" : "should be Completed"));
+                  std::to_string(e.end));
+  if (e.killed != (rec.status == JobStatus::Killed))
+    out.push_back(label(job) + (e.killed ? "should be Killed" : "should be Completed"));
 }
 
 // One change of a node's usage: +share at a start, -share at an end.

@@ -304,15 +304,12 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
 // shape (the idle state and the options are fixed for a replay), so it is kept per shape:
 // the selection costs O(nodes), and most submissions repeat a known shape.
 bool SlurmScheduler::fits_idle(const Cluster& cluster, const Job& job) {
-  std::optional<RequestShape> shape = request_shape(job);
-  if (shape)
-    if (auto it = fits_idle_.find(*shape); it != fits_idle_.end()) return it->second;
-  SelectOptions options;
-  options.use_topology = config_.topology;
-  options.lowest_top_switch = config_.lowest_top_switch;
-  const bool fits = select_nodes(cluster, *idle_, job, options).has_value();
-  if (shape && fits_idle_.size() < 4096) fits_idle_.emplace(std::move(*shape), fits);
-  return fits;
+  return fits_idle_.get(job, [&](const Job& j) {
+    SelectOptions options;
+    options.use_topology = config_.topology;
+    options.lowest_top_switch = config_.lowest_top_switch;
+    return select_nodes(cluster, *idle_, j, options).has_value();
+  });
 }
 
 // Sub-second timing: remembers what a started job holds, so that its end can be replayed

@@ -2,7 +2,6 @@
 // The baseline: Slurm 22.05's own scheduling (main priority pass + sched/backfill +
 // select/cons_tres + priority/basic or multifactor), as docs/slurm-model.md describes.
 #include <functional>
-#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -119,7 +118,7 @@ class SlurmScheduler : public Scheduler {
   PartitionIndex partitions_;
   GpuBias gpu_bias_;                 // clock=controller: what GPU jobs' tests left (gpu_bias.hpp)
   std::optional<ClusterState> idle_;
-  std::map<RequestShape, bool> fits_idle_;  // select_nodes on idle_, per request shape
+  PerShapeCache<bool> fits_idle_;    // select_nodes on idle_, per request shape
   std::optional<ClusterState> free_;   // scratch copy of the free resources for one call
   bool free_synced_ = false;           // free_ holds this call's view.free (sync_free)
   std::vector<JobRef> order_;        // pending jobs in queue order
