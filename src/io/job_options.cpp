@@ -216,6 +216,7 @@ void infer_ntasks(JobRequest& req, const InputLocation& where) {
   if (tasks > kMaxCount)
     throw InputError(where, "-n", std::to_string(tasks), "too many tasks");
   req.ntasks = static_cast<std::int32_t>(tasks);
+  req.ntasks_implied = true;
 }
 
 // "2" or "1-3" (a count), as opposed to a gres type such as "a100" or "1080ti".
@@ -329,7 +330,7 @@ std::int64_t parse_memory_mb(std::string_view text, const InputLocation& where,
 std::string format_job_options(const JobRequest& req) {
   std::string text;
   auto add = [&](const std::string& part) { text += (text.empty() ? "" : " ") + part; };
-  if (req.ntasks > 0) add("-n " + std::to_string(req.units() ? req.unit_count() : req.ntasks));
+  if (req.ntasks > 0 && !req.ntasks_implied) add("-n " + std::to_string(req.units() ? req.unit_count() : req.ntasks));
   if (req.task_cores > 1) add("-c " + std::to_string(req.task_cores));
   if (req.nodes_min > 0 || req.nodes_max > 0) {
     if (req.nodes_min == req.nodes_max) add("-N " + std::to_string(req.nodes_min));

@@ -51,6 +51,9 @@ struct NodeRules {
 
 struct JobRequest {
   std::int32_t ntasks = 0;           // -n: total cores (one CPU per task)
+  // -n was not written and ntasks was inferred from -N: sbatch then sends no task count,
+  // which changes how cons_tres counts a GPU job's usable CPUs per node (slurm/select.cpp).
+  bool ntasks_implied = false;
   std::int32_t nodes_min = 0;        // -N a or -N a-b; 0 = not given
   std::int32_t nodes_max = 0;        // 0 = not given
   std::int32_t ntasks_per_node = 0;  // --ntasks-per-node; 0 = not given

@@ -21,6 +21,7 @@ void expect_same_request(const JobRequest& a, const JobRequest& b) {
   EXPECT_EQ(a.nodes_min, b.nodes_min);
   EXPECT_EQ(a.nodes_max, b.nodes_max);
   EXPECT_EQ(a.ntasks_per_node, b.ntasks_per_node);
+  EXPECT_EQ(a.ntasks_implied, b.ntasks_implied);
   EXPECT_EQ(a.contiguous, b.contiguous);
   EXPECT_EQ(a.mem_per_node_mb, b.mem_per_node_mb);
   EXPECT_EQ(a.time_limit, b.time_limit);
@@ -156,6 +157,9 @@ TEST(JobFile, OptionSpellings) {
   EXPECT_EQ(w.jobs[1].req.gres[0].per_node_min, 1);  // "gpu" alone = 1
   EXPECT_EQ(w.jobs[1].req.gres[1].name, "mic");
   EXPECT_EQ(w.jobs[2].req.ntasks, 3);               // one task per node by default
+  EXPECT_TRUE(w.jobs[2].req.ntasks_implied);        // ... which sbatch would not send
+  EXPECT_FALSE(w.jobs[1].req.ntasks_implied);
+  EXPECT_EQ(format_job_options(w.jobs[2].req), "-N 3");  // written back without -n
   EXPECT_EQ(w.jobs[3].req.mem_per_node_mb, 2);      // 1.5 MB rounded up
   EXPECT_EQ(w.jobs[3].req.gres[0].per_node_min, 0);
   EXPECT_EQ(w.jobs[4].req.mem_per_node_mb, 3);

@@ -122,6 +122,52 @@ TEST(SlurmSelect, GresPerNodeSkipsNodesWithoutFreeGpus) {
   for (const auto& sh : a.shares) EXPECT_EQ(sh.gres[0], 2);
 }
 
+// Free: n0-n4 whole (40 CPUs), n6-n9 five cores each (20), n11-n13 8+8+6 (22).
+const SelectOptions kTaskCap{.gres_task_cap = true};
+
+ClusterState three_gpu_sets(const Cluster& c) {
+  ClusterState s(c);
+  for (NodeIndex i : {5, 10}) occupy(s, i, 8);
+  for (NodeIndex i : {6, 7, 8, 9}) occupy(s, i, 3);
+  occupy(s, 13, 2);
+  return s;
+}
+
+// cons_tres counts one CPU per node for a gres job of one task per node (-n equal to an
+// exact -N): after n0-n4, the three nodes still needed come from the set with the fewest
+// nodes that holds them, not from the one with the fewest CPUs.
+TEST(SlurmSelect, GresJobOfOneTaskPerNodeWeighsSetsByNodes) {
+  const Cluster c = make_cluster(14, 8, 2);
+  const ClusterState s = three_gpu_sets(c);
+  const Job job = make_job({.ntasks = 8, .nodes_min = 8, .nodes_max = 8, .gpus = 1});
+  const Allocation a = must_select(c, s, job, kTaskCap);
+  EXPECT_EQ(nodes_of(a), (V{0, 1, 2, 3, 4, 11, 12, 13}));
+  EXPECT_EQ(cores_of(a), (C{1, 1, 1, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(nodes_of(must_select(c, s, job)), (V{0, 1, 2, 3, 4, 6, 7, 8}));  // option off
+}
+
+// The cap needs a task count Slurm was given: without -n (sbatch sends none), with more
+// tasks than nodes, or without gres, the sets are weighed by their free CPUs.
+TEST(SlurmSelect, NoTaskCapWithoutAGivenTaskCountOrGres) {
+  const Cluster c = make_cluster(14, 8, 2);
+  const ClusterState s = three_gpu_sets(c);
+  const V by_cpus{0, 1, 2, 3, 4, 6, 7, 8};
+  Job implied = make_job({.ntasks = 8, .nodes_min = 8, .nodes_max = 8, .gpus = 1});
+  implied.req.ntasks_implied = true;
+  EXPECT_EQ(nodes_of(must_select(c, s, implied, kTaskCap)), by_cpus);
+  EXPECT_EQ(nodes_of(must_select(c, s, make_job({.ntasks = 16, .nodes_min = 8, .nodes_max = 8, .gpus = 1}), kTaskCap)), by_cpus);
+  EXPECT_EQ(nodes_of(must_select(c, s, make_job({.ntasks = 8, .nodes_min = 8, .nodes_max = 8}), kTaskCap)), by_cpus);
+}
+
+// -n 1 with gres: every node counts one CPU, so the first node of the tightest set (by
+// node count) wins, not the node with the fewest free CPUs.
+TEST(SlurmSelect, SingleTaskGresJobTakesTheFirstNodeOfTheSmallestSet) {
+  const Cluster c = make_cluster(14, 8, 2);
+  const ClusterState s = three_gpu_sets(c);
+  EXPECT_EQ(nodes_of(must_select(c, s, make_job({.ntasks = 1, .gpus = 1}), kTaskCap)), (V{11}));
+  EXPECT_EQ(nodes_of(must_select(c, s, make_job({.ntasks = 1}), kTaskCap)), (V{6}));  // fewest CPUs
+}
+
 TEST(SlurmSelect, GresRangeGetsItsMinimum) {
   const Cluster c = make_cluster(2, 8, 3);
   const ClusterState s(c);

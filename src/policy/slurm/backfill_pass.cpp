@@ -101,6 +101,7 @@ std::optional<Allocation> BackfillPass::select_on(const PassState& s, const Clus
   SelectOptions options;
   options.use_topology = s.use_topology;
   options.lowest_top_switch = s.lowest_top_switch;
+  options.gres_task_cap = s.gres_task_cap;
   options.usable = mask();
   if (s.gpu_bias) options.gpu_bias = s.gpu_bias->values();
   return select_nodes(*s.cluster, state, s.job(j), options);

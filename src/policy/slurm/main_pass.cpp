@@ -28,6 +28,7 @@ MainPassStats run_main_pass(PassState& state, const std::vector<JobRef>& order,
     SelectOptions options;
     options.use_topology = state.use_topology;
     options.lowest_top_switch = state.lowest_top_switch;
+    options.gres_task_cap = state.gres_task_cap;
     options.usable = usable;
     if (auto alloc = select_nodes(*state.cluster, *state.free, state.job(j), options)) {
       state.start(j, std::move(*alloc));

@@ -31,6 +31,7 @@ struct PassState {
   std::vector<char>* started = nullptr;       // per JobRef: started during this call
   bool use_topology = true;
   bool lowest_top_switch = false;
+  bool gres_task_cap = false;
   GpuBias* gpu_bias = nullptr;                // clock=controller only (gpu_bias.hpp)
   std::int32_t start_ms = 0;                  // the pass's time within `now` (subsecond_clock.hpp)
   std::int32_t end_latency_ms = 0;

@@ -24,6 +24,7 @@ struct Needs {
   std::int32_t req_nodes = 1;   // the node count aimed at (-N a-b aims at b)
   std::int32_t per_node = 0;    // --ntasks-per-node: exactly this many CPUs per node
   std::int32_t task_cores = 0;  // units: CPUs of one task (JobRequest::task_cores), else 0
+  std::int32_t eval_cap = 0;    // the most CPUs _eval_nodes counts per node, 0 = no cap
   GresCounts gres{};            // per node (the minimum of a range); per task for units
   std::int64_t mem = 0;         // per node, 0 = not requested
   bool contiguous = false;
@@ -34,6 +35,17 @@ struct Needs {
   std::span<const std::uint8_t> bias;  // SelectOptions::gpu_bias, for jobs without gres
   std::span<const NodeIndex> required;  // -w: picked first, all of them
 };
+
+// _select_cores fixes a job's tasks per node when its task count (sent only with -n) is
+// 1, or equals an exact -N, or the job may use one node; gres_select_filter_sock_core then
+// caps a gres job's usable CPUs on every node at those tasks (one CPU each, as without
+// -c), so _eval_nodes weighs each node by that cap, not by its free CPUs.
+std::int32_t gres_cpu_cap_per_node(const JobRequest& r) {
+  if (r.units() || r.ntasks_per_node > 0 || r.ntasks_implied) return 0;
+  if (r.nodes_max == 1) return r.ntasks;
+  if (r.ntasks == 1 || (r.ntasks == r.nodes_min && r.ntasks == r.nodes_max)) return 1;
+  return 0;
+}
 
 Needs needs_of(const Job& job, int node_count) {
   const JobRequest& r = job.req;
@@ -435,19 +447,22 @@ void unload(Workspace& ws) {
   ws.picked.clear();
 }
 
-void load(Workspace& ws, const Offers& offer) {
+// The offers as _eval_nodes counts them (capped per node for some gres jobs); the retries'
+// drop counts keep the uncapped offers, as choose_nodes' resource counts do.
+void load(Workspace& ws, const Offers& offer, std::int32_t cap) {
   unload(ws);
   ws.most_avail = 0;
   for (std::size_t k = 0; k < offer.node.size(); ++k) {
-    ws.avail[offer.node[k]] = offer.cpus[k];
-    ws.most_avail = std::max(ws.most_avail, offer.cpus[k]);
+    const std::int32_t avail = cap > 0 ? std::min(offer.cpus[k], cap) : offer.cpus[k];
+    ws.avail[offer.node[k]] = avail;
+    ws.most_avail = std::max(ws.most_avail, avail);
   }
   ws.loaded = offer.node;
 }
 
 bool evaluate(const Cluster& cluster, Workspace& ws, const Needs& n, Method m,
               const Offers& offer) {
-  load(ws, offer);
+  load(ws, offer, n.eval_cap);
   ws.no_contiguous_set = false;
   if (m == Method::Flat) return eval_flat(cluster, ws, n);
   return eval_topo(cluster, ws, n, m == Method::TreeLowestTop);
@@ -567,6 +582,7 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   const int count = cluster.node_count();
   Needs n = needs_of(job, count);
   if (!n.any_gres) n.bias = options.gpu_bias;
+  if (n.any_gres && options.gres_task_cap) n.eval_cap = gres_cpu_cap_per_node(job.req);
   thread_local Offers offer;
   thread_local std::vector<std::int32_t> positive;
   offer.clear();

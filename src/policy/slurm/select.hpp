@@ -23,6 +23,9 @@ struct SelectOptions {
   // Per node, GPUs a GPU job's test last counted there (GpuBias, gpu_bias.hpp): for a job
   // without gres, lowers the node's weight in the flat best fit. Empty = weights as set.
   std::span<const std::uint8_t> gpu_bias = {};
+  // cons_tres's cap on the CPUs a gres job of fixed tasks per node counts per node
+  // (select.cpp, gres_task_cap). Off = every free CPU counts (the grid clock's default).
+  bool gres_task_cap = false;
 };
 
 // The allocation Slurm would choose for `job` on the resources free in `state`, or nullopt

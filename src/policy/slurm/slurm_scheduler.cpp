@@ -116,6 +116,11 @@ SlurmConfig slurm_config_from(Params& p) {
       p.get_choice("topology_top", "highest", {"highest", "lowest"},
                    "tree top switch: highest with enough nodes (22.05) or lowest that holds "
                    "the job (Slurm 2.x, as in the documents)") == "lowest";
+  c.gres_task_cap = p.get_bool(
+      "gres_task_cap", c.clock == ClockMode::Controller,
+      "count a gres job of one task per node (-n equal to -N, -n 1, or -N 1) as cons_tres "
+      "does: as many CPUs per node as tasks there (default on with clock=controller only, "
+      "so the grid clock's published replays stay as they are)");
   MultifactorConfig& m = c.multifactor;
   m.calc_period = 60 * p.get_int("priority_calc_period", 5, 1, 1440,
                                  "minutes between multifactor recomputations (PriorityCalcPeriod)");
@@ -308,6 +313,7 @@ bool SlurmScheduler::fits_idle(const Cluster& cluster, const Job& job) {
     SelectOptions options;
     options.use_topology = config_.topology;
     options.lowest_top_switch = config_.lowest_top_switch;
+    options.gres_task_cap = config_.gres_task_cap;
     return select_nodes(cluster, *idle_, j, options).has_value();
   });
 }
@@ -455,6 +461,7 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   s.started = &started_;
   s.use_topology = config_.topology;
   s.lowest_top_switch = config_.lowest_top_switch;
+  s.gres_task_cap = config_.gres_task_cap;
   if (config_.clock == ClockMode::Grid) {
     main_pass_at(s, view, 0, out);
     backfill_pass_at(s, view, 0, out);

@@ -50,6 +50,7 @@ struct SlurmConfig {
   BackfillConfig backfill;           // window, resolution, max_job_test, reserve_depth
   bool topology = true;              // topology/tree when the cluster has switches
   bool lowest_top_switch = false;    // topology_top=lowest: Slurm 2.x's top-switch rule
+  bool gres_task_cap = false;        // SelectOptions::gres_task_cap (default: clock=controller)
 };
 
 // Reads every option (documented through Params' getters) and builds the config.
