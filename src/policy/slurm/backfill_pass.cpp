@@ -244,8 +244,14 @@ void BackfillPass::note_test(const PassState& s, const ClusterState& state, JobR
 }
 
 void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillStats& st) {
-  if (s.gpu_bias) {  // _start_job goes through the controller's own selection
+  if (s.gpu_bias) {
+    // _start_job selects the nodes again through the controller's own selection
+    // (select_nodes, _pick_best_nodes) on the same candidates, with the weights as
+    // configured: the test's choice under GPU jobs' marks is not what starts. Should that
+    // selection fail (weights only split sets, so it does not in practice), the test's
+    // choice is kept.
     s.gpu_bias->reset(part_nodes_);
+    if (std::optional<Allocation> again = select_on(s, *s.free, j)) alloc = std::move(*again);
     s.gpu_bias->note_test(*s.cluster, *s.free, s.job(j), part_nodes_, mask());
   }
   for (const NodeShare& sh : alloc.shares)
