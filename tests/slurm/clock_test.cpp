@@ -133,6 +133,26 @@ TEST(SlurmClock, TheDefaultGridClockKeepsTheReproductionSchedule) {
   EXPECT_EQ(starts, (std::vector<Time>{0, 200, 90}));
 }
 
+TEST(SlurmClock, ABackfillStartSelectsWithTheWeightsAsConfigured) {
+  // D holds the GPUs of n0-n3 until 1000, F those of n4-n5 until 300. B (a GPU on each of
+  // 4 nodes) cannot start; backfill's will-run test of B marks n6-n7 now and n4-n7 once F
+  // is released (gpu_bias.hpp), so C (-n 7, cores only) is tested with n4-n7 weighted
+  // first and fits on n4. _start_job then selects again with the weights as configured:
+  // best fit takes n0, the first node with exactly 7 free cores.
+  const Cluster c = make_cluster(8, 8, 2);
+  const Workload w = workload_of(
+      c, {{.ntasks = 4, .nodes_min = 4, .nodes_max = 4, .gpus = 2, .limit = 1000, .run = 1000},
+          {.ntasks = 2, .nodes_min = 2, .nodes_max = 2, .gpus = 2, .limit = 300, .run = 300},
+          {.ntasks = 4, .nodes_min = 4, .nodes_max = 4, .gpus = 1, .limit = 100, .run = 100, .submit = 5},
+          {.ntasks = 7, .limit = 30, .run = 30, .submit = 6}});
+  const SimResult r = replay(c, w, controller_clock());
+  ASSERT_EQ(r.records[0].alloc.nodes(), (std::vector<NodeIndex>{0, 1, 2, 3}));
+  ASSERT_EQ(r.records[1].alloc.nodes(), (std::vector<NodeIndex>{4, 5}));
+  EXPECT_GE(r.records[2].start, 300);
+  EXPECT_LT(r.records[3].start, 100);  // by backfill: the main pass stops at B
+  EXPECT_EQ(r.records[3].alloc.nodes(), (std::vector<NodeIndex>{0}));
+}
+
 TEST(SlurmClock, ControllerOptionsNeedTheControllerClock) {
   Params real = Params::parse("clock=controller,controller_start=-3,wall_clock=1700000000",
                               "<test>");
