@@ -10,8 +10,10 @@
 # timing"; the first live run with it: every target met, 47/47), but one run of a real
 # controller on a shared machine is still noisy, so this test stays a drift guard that a
 # broken model or harness fails (the harness that submitted everything at t = 0 gave 8 % of
-# starts within 5 s) and run-to-run noise does not: aggregates within 15 %, starts within
-# 5 s >= 50 %, the same node set >= 25 %.
+# starts within 5 s) and run-to-run noise does not. The three live runs with sub-second
+# timing (2026-11-25/26) gave 45-47 of 47 node sets, 46-47 starts within 5 s and aggregates within 4.1 %
+# (one late job moves the makespan), so: aggregates within 10 %, starts within 5 s >= 75 %,
+# the same node set >= 60 % (was 15 / 50 / 25 before those runs).
 # $1: output directory.
 # HETSCHED_LAB and LAB_PORT_BASE choose the lab (run.sh sets them).
 set -uo pipefail
@@ -24,9 +26,9 @@ bash "$SUITE" --fg "$OUT" short || { echo "fidelity: the short workload did not 
 cat "$OUT/short/report.md"
 # The drift guard (see above): looser than the targets, which the report still shows.
 misses=$(awk -F, 'NR > 1 {
-    floor = ($1 == "same_node_set_pct") ? 25 : ($1 == "starts_within_5s_pct") ? 50 : -1
+    floor = ($1 == "same_node_set_pct") ? 60 : ($1 == "starts_within_5s_pct") ? 75 : -1
     if (floor >= 0) { if ($2 < floor) print $1 " " $2 " < " floor }
-    else { r = ($2 < 0) ? -$2 : $2; if (r > 15) print $1 " " $2 " beyond ±15" } }' \
+    else { r = ($2 < 0) ? -$2 : $2; if (r > 10) print $1 " " $2 " beyond ±10" } }' \
   "$OUT/short/run/targets.csv")
 if [[ -z "$misses" ]]; then
   echo "fidelity: no drift on the short workload ($(grep same_node "$OUT/short/run/targets.csv"))"
