@@ -87,13 +87,29 @@ clock_options() {
     "$OUT/controller_timing.csv")
   local subsecond=""
   if [[ "${MODEL_SUBSECOND:-1}" != 0 ]]; then
+    split_main_passes
     subsecond=$(subsecond_options)
-    # The loop's ticks as the run's main passes show them (its period varies with load).
-    awk -F, '$1 == "main_pass" { printf "%d\n", ($2 < 0) ? $2 * 1e6 - 0.5 : $2 * 1e6 + 0.5 }' \
-      "$OUT/controller_timing.csv" > "$OUT/loop_ticks.txt"
     [[ -s "$OUT/loop_ticks.txt" ]] && subsecond="$subsecond,loop_ticks=$(cd "$OUT" && pwd)/loop_ticks.txt"
+    [[ -s "$OUT/agent_passes.txt" ]] && subsecond="$subsecond,agent_passes=$(cd "$OUT" && pwd)/agent_passes.txt"
   fi
   echo "--opt clock=controller,controller_start=$start,wall_clock=$epoch${startup:+,startup_pass=$startup}${subsecond:+,$subsecond}"
+}
+
+# The run's main passes in µs after the epoch, split by what ran them: the background loop
+# (OUT/loop_ticks.txt: its ticks, as the passes show them; its period varies with load) or
+# the scheduling thread woken directly (OUT/agent_passes.txt: an epilog completion calls
+# schedule()). The loop runs a default-depth pass only batch_sched_delay (3 s) after its
+# previous pass, counted in time()'s whole seconds; a default-depth pass sooner is not its.
+split_main_passes() {
+  awk -F, -v loop="$OUT/loop_ticks.txt" -v agent="$OUT/agent_passes.txt" '
+    BEGIN { printf "" > loop; printf "" > agent }
+    function us(t) { return sprintf("%d", (t < 0) ? t * 1e6 - 0.5 : t * 1e6 + 0.5) }
+    function sec(t) { return (t < 0 && t != int(t)) ? int(t) - 1 : int(t) }
+    $1 == "main_pass" {
+      t = $2 + 0
+      if ($3 != "full" && last != "" && sec(t) - sec(last) < 3) { print us(t) > agent; next }
+      print us(t) > loop; last = t
+    }' "$OUT/controller_timing.csv"
 }
 
 # The controller's sub-second timing (docs/slurm-model.md, "Sub-second timing"): its main
@@ -106,7 +122,7 @@ clock_options() {
 subsecond_options() {
   awk -F, -v jobs="$OUT/jobs.txt" '
     FILENAME == jobs { if ($0 !~ /^#/) { split($0, f, " "); run[f[1]] = f[3] }; next }
-    $1 == "main_pass" { p[++n] = $2 + 0 }
+    FILENAME ~ /loop_ticks.txt$/ { p[++n] = $1 / 1e6; next }
     $1 == "backfill_begin" && bf == "" { bf = $2 + 0 }
     $1 == "start" { split($3, f, " "); st[f[1]] = $2 + 0 }
     $1 == "end" { en[$3] = $2 + 0 }
@@ -143,7 +159,7 @@ subsecond_options() {
         out = out (out == "" ? "" : ",") sprintf("end_latency_ms=%d", (L > 0 ? round(L * 1000) : 0))
       }
       print out
-    }' "$OUT/jobs.txt" "$OUT/controller_timing.csv"
+    }' "$OUT/jobs.txt" "$OUT/loop_ticks.txt" "$OUT/controller_timing.csv"
 }
 
 # OUT/model_jobs.txt: jobs.txt with each job's submit time as the controller recorded it:

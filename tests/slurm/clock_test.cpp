@@ -272,6 +272,31 @@ TEST(SlurmSubsecond, ASubmissionAfterThePassOfItsSecondWaitsForTheNextTick) {
   EXPECT_EQ(replay(c, w, grid).records[0].start, 5);
 }
 
+TEST(SlurmSubsecond, APassOutsideTheLoopIgnoresBatchSchedDelay) {
+  // As in APassBeforeAJobsSubsecondEndDoesNotSeeItsNodes with J3: J1 ends at 10.3 s, and
+  // the loop's pass at 10.2 s holds J2 until 13.2 s. An epilog completion's pass at 10.35 s
+  // (schedule() called directly) starts J2 at once, and the loop's pass counts from 10.2.
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                                     {.ntasks = 1, .limit = 60, .run = 10, .submit = 5},
+                                     {.ntasks = 1, .limit = 60, .run = 10, .submit = 10}});
+  SlurmConfig config = ticks_at_200ms(100);
+  config.subsecond.agent_passes_us = {10350000};
+  const SimResult r = replay(c, w, config);
+  EXPECT_EQ(r.records[1].start, 10);
+  EXPECT_EQ(r.records[1].start_ms, 350);
+  // J3 waits for J2's end (20.45 s): the next loop pass at or after it, 21.2 s.
+  EXPECT_EQ(r.records[2].start, 21);
+  SubsecondClock clock;
+  clock.agent_passes_us = {-1500000, 10350000, 10900000};
+  EXPECT_EQ(clock.agent_pass_ms(-2), 500);
+  EXPECT_EQ(clock.agent_pass_ms(10), 350);  // the first of the second
+  EXPECT_EQ(clock.agent_pass_ms(11), std::nullopt);
+  EXPECT_EQ(clock.next_agent_pass_after(-2), 10);
+  EXPECT_EQ(clock.next_agent_pass_after(10), std::nullopt);
+  EXPECT_FALSE(clock.whole_seconds());
+}
+
 TEST(SlurmSubsecond, SubsecondOptionsNeedTheControllerClock) {
   Params real = Params::parse(
       "clock=controller,loop_period_us=1005000,loop_tick_us=-250000,backfill_ms=640,"

@@ -1,7 +1,9 @@
 #include "policy/slurm/slurm_scheduler.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <utility>
 
 #include "io/text_file.hpp"
 #include "policy/slurm/main_pass.hpp"
@@ -90,12 +92,19 @@ SlurmConfig slurm_config_from(Params& p) {
       "clock=controller: file of the loop's ticks seen in a real run (µs after t = 0, one per "
       "line); main passes follow them (fidelity.sh writes it from the run's main passes)");
   if (!ticks.empty()) sub.observed_ticks_us = read_observed_ticks(ticks);
+  const std::string agent = p.get_text(
+      "agent_passes", "",
+      "clock=controller: file of main passes outside the loop seen in a real run (µs after "
+      "t = 0, one per line): schedule() called directly, as on an epilog completion; not "
+      "gated by batch_sched_delay (fidelity.sh writes it from the run)");
+  if (!agent.empty()) sub.agent_passes_us = read_observed_ticks(agent);
   sub.end_latency_ms = static_cast<std::int32_t>(p.get_int(
       "end_latency_ms", 0, 0, 60000,
       "clock=controller: a job ends (frees its nodes) this long after its start + run time "
       "(about 100 in practice)"));
   for (const char* key : {"controller_start", "wall_clock", "startup_pass", "loop_period_us",
-                          "loop_tick_us", "loop_ticks", "backfill_ms", "end_latency_ms"})
+                          "loop_tick_us", "loop_ticks", "agent_passes", "backfill_ms",
+                          "end_latency_ms"})
     if (c.clock == ClockMode::Grid && p.has(key))
       throw InputError({"<options>", 0}, key, p.values().at(key),
                        "applies to clock=controller only (the grid clock starts at t = 0)");
@@ -364,6 +373,21 @@ void SlurmScheduler::main_pass_at(PassState& s, const SystemView& view, std::int
   main_tick_passed_ = config_.clock == ClockMode::Controller;
 }
 
+// schedule() called outside the background loop (an epilog completion): a main pass of the
+// default depth that neither waits for batch_sched_delay nor restarts it (only the loop
+// sets last_sched_time), and leaves a requested loop pass requested.
+void SlurmScheduler::agent_pass_at(PassState& s, const SystemView& view, std::int32_t ms,
+                                   Decisions& out) {
+  absorb_events_until(view, ms, out);
+  release_lingering_until(s, ms);
+  s.start_ms = ms;
+  if (order_.empty()) return;
+  sync_free(view);
+  const MainPassStats st = run_main_pass(s, order_, partitions_, config_.default_queue_depth);
+  if (st.started > 0) record_change(view.now);
+  ++main_passes_;
+}
+
 void SlurmScheduler::backfill_pass_at(PassState& s, const SystemView& view, std::int32_t ms,
                                       Decisions& out) {
   absorb_events_until(view, ms, out);
@@ -478,9 +502,21 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
     if (main_request_ != kNoTime && main_request_ <= now) main_request_ = now + 1;
     if (full_dirty_ && next_full_ <= now) next_full_ = now + 1;
   }
-  if (main_ms && *main_ms <= backfill_ms) main_pass_at(s, view, *main_ms, out);
-  backfill_pass_at(s, view, backfill_ms, out);
-  if (main_ms && *main_ms > backfill_ms) main_pass_at(s, view, *main_ms, out);
+  // In time order; at equal times the loop's pass, then backfill, then one outside the loop.
+  const std::optional<std::int32_t> agent_ms = config_.subsecond.agent_pass_ms(now);
+  enum class Pass { Main, Backfill, Agent };
+  std::array<std::pair<std::int32_t, Pass>, 3> passes{};
+  std::size_t count = 0;
+  if (main_ms) passes[count++] = {*main_ms, Pass::Main};
+  passes[count++] = {backfill_ms, Pass::Backfill};
+  if (agent_ms) passes[count++] = {*agent_ms, Pass::Agent};
+  std::sort(passes.begin(), passes.begin() + static_cast<std::ptrdiff_t>(count));
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto [ms, pass] = passes[k];
+    if (pass == Pass::Main) main_pass_at(s, view, ms, out);
+    if (pass == Pass::Backfill) backfill_pass_at(s, view, ms, out);
+    if (pass == Pass::Agent) agent_pass_at(s, view, ms, out);
+  }
   absorb_events_until(view, 999, out);  // after every pass of this second
   later_events_.clear();
   next_later_ = 0;
@@ -502,6 +538,8 @@ std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
     best = std::min(best, std::max(next_full_, now + 1));
   if (change_since_backfill_ != kNoTime && config_.backfill_enabled)
     best = std::min(best, std::max(backfill_pass_due(), now + 1));
+  if (const std::optional<Time> agent = config_.subsecond.next_agent_pass_after(now))
+    best = std::min(best, *agent);
   if (best == kNoTime) return std::nullopt;
   return best;
 }

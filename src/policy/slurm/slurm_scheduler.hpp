@@ -110,6 +110,7 @@ class SlurmScheduler : public Scheduler {
   void release_lingering_until(PassState& s, std::int32_t ms);
   void main_pass_at(PassState& s, const SystemView& view, std::int32_t ms, Decisions& out);
   void backfill_pass_at(PassState& s, const SystemView& view, std::int32_t ms, Decisions& out);
+  void agent_pass_at(PassState& s, const SystemView& view, std::int32_t ms, Decisions& out);
   void remember_starts(const std::vector<StartDecision>& starts, Time now);
 
   SlurmConfig config_;

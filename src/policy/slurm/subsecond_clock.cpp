@@ -16,7 +16,25 @@ std::optional<std::int32_t> ms_until(std::int64_t tick, std::int64_t second_star
   if (to_next >= kSecond) return std::nullopt;
   return static_cast<std::int32_t>(to_next / 1000);
 }
+// The second a time in µs falls in (rounding down, also before t = 0).
+Time second_of(std::int64_t us) {
+  return static_cast<Time>(us >= 0 ? us / kSecond : -((-us + kSecond - 1) / kSecond));
+}
 }  // namespace
+
+std::optional<std::int32_t> SubsecondClock::agent_pass_ms(Time s) const {
+  if (agent_passes_us.empty() || s > kObservedRange || s < -kObservedRange) return std::nullopt;
+  const auto it = std::lower_bound(agent_passes_us.begin(), agent_passes_us.end(), s * kSecond);
+  if (it == agent_passes_us.end() || second_of(*it) != s) return std::nullopt;
+  return static_cast<std::int32_t>((*it - s * kSecond) / 1000);
+}
+
+std::optional<Time> SubsecondClock::next_agent_pass_after(Time s) const {
+  if (agent_passes_us.empty() || s >= kObservedRange || s < -kObservedRange) return std::nullopt;
+  const auto it = std::lower_bound(agent_passes_us.begin(), agent_passes_us.end(), (s + 1) * kSecond);
+  if (it == agent_passes_us.end()) return std::nullopt;
+  return second_of(*it);
+}
 
 std::optional<std::int32_t> SubsecondClock::tick_ms(Time s) const {
   if (observed_ticks_us.empty() || s > kObservedRange || s < -kObservedRange)

@@ -24,14 +24,22 @@ struct SubsecondClock {
   // ticks are spread evenly (their count rounded from loop_period_us); outside, every
   // loop_period_us. Empty = the straight line through loop_tick_us.
   std::vector<std::int64_t> observed_ticks_us;
+  // Main passes outside the loop seen in a real run (µs after t = 0, ascending): the
+  // scheduling thread woken directly (an epilog completion calls schedule()), neither gated
+  // by batch_sched_delay nor restarting it. Empty = none (they cannot be predicted).
+  std::vector<std::int64_t> agent_passes_us;
 
   bool whole_seconds() const {
     return loop_period_us == 1000000 && loop_tick_us % 1000000 == 0 && backfill_ms == 0 &&
-           end_latency_ms == 0 && observed_ticks_us.empty();
+           end_latency_ms == 0 && observed_ticks_us.empty() && agent_passes_us.empty();
   }
   // Milliseconds into second s of the loop's first tick in it; none when the loop's period
   // (longer than a second) steps over s.
   std::optional<std::int32_t> tick_ms(Time s) const;
+  // Milliseconds into second s of the first pass outside the loop in it, if any.
+  std::optional<std::int32_t> agent_pass_ms(Time s) const;
+  // The first second after s with a pass outside the loop.
+  std::optional<Time> next_agent_pass_after(Time s) const;
 
  private:
   std::optional<std::int32_t> line_tick_ms(Time s) const;
