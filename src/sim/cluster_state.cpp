@@ -8,6 +8,8 @@ namespace hs {
 ClusterState::ClusterState(const Cluster& cluster) : cluster_(&cluster) {
   free_.reserve(cluster.nodes.size());
   for (const auto& n : cluster.nodes) free_.push_back({n.cores, n.gres, n.memory_mb});
+  has_cores_.assign((free_.size() + 63) / 64, 0);
+  for (NodeIndex n = 0; n < node_count(); ++n) note_cores(n);
 }
 
 bool ClusterState::can_hold(const Allocation& alloc) const {
@@ -27,6 +29,7 @@ void ClusterState::take(const Allocation& alloc) {
     f.cores -= s.cores;
     f.mem_mb -= s.mem_mb;
     for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] -= s.gres[t];
+    note_cores(s.node);
   }
 }
 
@@ -37,6 +40,7 @@ bool ClusterState::take_clamped(const Allocation& alloc) {
     f.cores = std::max(0, f.cores - s.cores);
     f.mem_mb = std::max<std::int64_t>(0, f.mem_mb - s.mem_mb);
     for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] = std::max(0, f.gres[t] - s.gres[t]);
+    note_cores(s.node);
   }
   return fits;
 }
@@ -48,6 +52,7 @@ void ClusterState::release(const Allocation& alloc) {
     f.mem_mb += s.mem_mb;
     for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] += s.gres[t];
     assert(f.cores <= cluster_->nodes[s.node].cores);
+    note_cores(s.node);
   }
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 // Free resources of every node at one moment. Policies copy it to plan "as if" starts.
+#include <cstdint>
+#include <span>
 #include <vector>
 
 #include "model/allocation.hpp"
@@ -27,12 +29,26 @@ class ClusterState {
   // is there, never below zero; false when something did not fit.
   bool take_clamped(const Allocation& alloc);
   // Nothing on node `n` is free any more (a drained or down node).
-  void block(NodeIndex n) { free_[n] = NodeFree{}; }
+  void block(NodeIndex n) {
+    free_[n] = NodeFree{};
+    note_cores(n);
+  }
   std::int64_t free_cores() const;
+  // The nodes with at least one free core as a bitset (node n is bit n % 64 of word
+  // n / 64). On a loaded machine most nodes are full: node selections visit only these.
+  std::span<const std::uint64_t> nodes_with_free_cores() const { return has_cores_; }
 
  private:
+  void note_cores(NodeIndex n) {
+    const std::uint64_t bit = std::uint64_t{1} << (n & 63);
+    if (free_[n].cores > 0)
+      has_cores_[n >> 6] |= bit;
+    else
+      has_cores_[n >> 6] &= ~bit;
+  }
   const Cluster* cluster_;
   std::vector<NodeFree> free_;
+  std::vector<std::uint64_t> has_cores_;
 };
 
 // Per node and resource the smaller of two states of the same cluster, e.g. what is free now

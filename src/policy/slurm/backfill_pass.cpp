@@ -102,6 +102,7 @@ std::optional<Allocation> BackfillPass::select_on(const PassState& s, const Clus
   options.use_topology = s.use_topology;
   options.lowest_top_switch = s.lowest_top_switch;
   options.usable = mask();
+  options.within = candidates_.words();  // within the job's partition
   if (s.gpu_bias) options.gpu_bias = s.gpu_bias->values();
   return select_nodes(*s.cluster, state, s.job(j), options);
 }
@@ -140,9 +141,11 @@ void BackfillPass::count_node(Capacity& c, const NodeFree& f, int sign) const {
 BackfillPass::Capacity BackfillPass::capacity(const ClusterState& state) const {
   Capacity c;
   c.by_cores.assign(static_cast<std::size_t>(max_cores_) + 1, 0);
+  // A node without free cores hosts nothing (could_host asks for at least one).
   const auto& words = candidates_.words();
+  const std::span<const std::uint64_t> free = state.nodes_with_free_cores();
   for (std::size_t w = 0; w < words.size(); ++w) {
-    for (std::uint64_t bits = words[w]; bits; bits &= bits - 1) {
+    for (std::uint64_t bits = words[w] & free[w]; bits; bits &= bits - 1) {
       const auto n = static_cast<NodeIndex>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
       count_node(c, state.node(n), 1);
     }

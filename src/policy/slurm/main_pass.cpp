@@ -29,6 +29,7 @@ MainPassStats run_main_pass(PassState& state, const std::vector<JobRef>& order,
     options.use_topology = state.use_topology;
     options.lowest_top_switch = state.lowest_top_switch;
     options.usable = usable;
+    options.within = partitions.bits[p].words();
     if (auto alloc = select_nodes(*state.cluster, *state.free, state.job(j), options)) {
       state.start(j, std::move(*alloc));
       ++stats.started;
