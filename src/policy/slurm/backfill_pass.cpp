@@ -199,7 +199,7 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
                                                         std::optional<Allocation>& alloc) {
   if (!future_synced_) {  // once per pass; start_now keeps it equal to *s.free after that
     if (future_)
-      *future_ = *s.free;  // reuses the buffer
+      future_->assign_from(*s.free);  // copies what changed since the last pass
     else
       future_.emplace(*s.free);
     future_synced_ = true;
@@ -207,6 +207,7 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
   const std::optional<Time> found = release_until_fit(s, j, c, cutoff, alloc);
   for (const Allocation* a : released_) future_->take(*a);  // back to *s.free
   released_.clear();
+  future_->note_equal_to(*s.free);  // the next pass's assign_from need not copy them
   return found;
 }
 
