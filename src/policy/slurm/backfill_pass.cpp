@@ -334,7 +334,7 @@ void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partit
     Time later = 0;
     space_.usable_during(start_res, start_res + limit, partitions.bits[part], candidates_, later);
     const auto retry_from = [&](Time t) { start_res = t > start_res ? t : start_res + config_.resolution; };
-    if (candidates_.count() < min_nodes) {
+    if (!candidates_.has_at_least(min_nodes)) {
       if (later && may_reserve) {
         retry_from(later);
         continue;
