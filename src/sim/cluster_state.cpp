@@ -1,13 +1,73 @@
 #include "sim/cluster_state.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <cassert>
 
 namespace hs {
 
-ClusterState::ClusterState(const Cluster& cluster) : cluster_(&cluster) {
+namespace {
+std::uint64_t new_history() {
+  static std::atomic<std::uint64_t> last{0};
+  return ++last;
+}
+}  // namespace
+
+ClusterState::ClusterState(const Cluster& cluster) : cluster_(&cluster), history_(new_history()) {
   free_.reserve(cluster.nodes.size());
   for (const auto& n : cluster.nodes) free_.push_back({n.cores, n.gres, n.memory_mb});
+  has_cores_.assign((free_.size() + 63) / 64, 0);
+  for (NodeIndex n = 0; n < node_count(); ++n) note_cores(n);
+}
+
+ClusterState::ClusterState(const ClusterState& other)
+    : cluster_(other.cluster_), free_(other.free_), has_cores_(other.has_cores_),
+      history_(new_history()) {}
+
+ClusterState& ClusterState::operator=(const ClusterState& other) {
+  if (this == &other) return *this;
+  cluster_ = other.cluster_;
+  free_ = other.free_;
+  has_cores_ = other.has_cores_;
+  history_ = new_history();  // followers of this state must copy it whole
+  synced_ = {};
+  return *this;
+}
+
+void ClusterState::assign_from(const ClusterState& source) {
+  if (this == &source) return;
+  if (can_catch_up(source))
+    catch_up(source);
+  else
+    *this = source;
+  note_equal_to(source);
+}
+
+void ClusterState::note_equal_to(const ClusterState& source) {
+  assert(free_.size() == source.free_.size());
+  source.log_.start();
+  log_.start();
+  synced_ = {source.history_, source.log_.count(), log_.count()};
+}
+
+bool ClusterState::can_catch_up(const ClusterState& source) const {
+  return synced_.history == source.history_ && source.log_.holds_since(synced_.source_changes) &&
+         log_.holds_since(synced_.own_changes);
+}
+
+// Copies every node either state changed since they were last equal. Copying logs the
+// node again here (followers of this state need it), so the list is gathered first.
+void ClusterState::catch_up(const ClusterState& source) {
+  thread_local std::vector<NodeIndex> nodes;
+  nodes.clear();
+  for (std::uint64_t k = synced_.source_changes; k < source.log_.count(); ++k)
+    nodes.push_back(source.log_.at(k));
+  for (std::uint64_t k = synced_.own_changes; k < log_.count(); ++k) nodes.push_back(log_.at(k));
+  for (const NodeIndex n : nodes) {
+    free_[n] = source.free_[n];
+    changed(n);
+  }
 }
 
 bool ClusterState::can_hold(const Allocation& alloc) const {
@@ -27,6 +87,7 @@ void ClusterState::take(const Allocation& alloc) {
     f.cores -= s.cores;
     f.mem_mb -= s.mem_mb;
     for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] -= s.gres[t];
+    changed(s.node);
   }
 }
 
@@ -37,6 +98,7 @@ bool ClusterState::take_clamped(const Allocation& alloc) {
     f.cores = std::max(0, f.cores - s.cores);
     f.mem_mb = std::max<std::int64_t>(0, f.mem_mb - s.mem_mb);
     for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] = std::max(0, f.gres[t] - s.gres[t]);
+    changed(s.node);
   }
   return fits;
 }
@@ -48,12 +110,15 @@ void ClusterState::release(const Allocation& alloc) {
     f.mem_mb += s.mem_mb;
     for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] += s.gres[t];
     assert(f.cores <= cluster_->nodes[s.node].cores);
+    changed(s.node);
   }
 }
 
 std::int64_t ClusterState::free_cores() const {
   std::int64_t sum = 0;
-  for (const auto& f : free_) sum += f.cores;
+  for (std::size_t w = 0; w < has_cores_.size(); ++w)
+    for (std::uint64_t bits = has_cores_[w]; bits; bits &= bits - 1)
+      sum += free_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))].cores;
   return sum;
 }
 

@@ -1,9 +1,12 @@
 #pragma once
 // Free resources of every node at one moment. Policies copy it to plan "as if" starts.
+#include <cstdint>
+#include <span>
 #include <vector>
 
 #include "model/allocation.hpp"
 #include "model/cluster.hpp"
+#include "sim/node_change_log.hpp"
 
 namespace hs {
 
@@ -16,6 +19,17 @@ struct NodeFree {
 class ClusterState {
  public:
   explicit ClusterState(const Cluster& cluster);  // everything free
+  // Copies start a history of their own (see assign_from).
+  ClusterState(const ClusterState& other);
+  ClusterState& operator=(const ClusterState& other);
+  // Makes this state equal to `source`. When this state was last made equal to the same
+  // source (assign_from or note_equal_to) and both changed at few nodes since, only those
+  // nodes are copied: a scheduler's copy of the simulator's state renewed for every pass
+  // costs the nodes that jobs started or ended on, not the machine.
+  void assign_from(const ClusterState& source);
+  // The caller vouches that this state equals `source` now (it undid its own changes);
+  // later assign_from calls from `source` catch up from here.
+  void note_equal_to(const ClusterState& source);
   const NodeFree& node(NodeIndex n) const { return free_[n]; }
   const std::vector<NodeFree>& nodes() const { return free_; }
   int node_count() const { return static_cast<int>(free_.size()); }
@@ -27,12 +41,39 @@ class ClusterState {
   // is there, never below zero; false when something did not fit.
   bool take_clamped(const Allocation& alloc);
   // Nothing on node `n` is free any more (a drained or down node).
-  void block(NodeIndex n) { free_[n] = NodeFree{}; }
+  void block(NodeIndex n) {
+    free_[n] = NodeFree{};
+    changed(n);
+  }
   std::int64_t free_cores() const;
+  // The nodes with at least one free core as a bitset (node n is bit n % 64 of word
+  // n / 64). On a loaded machine most nodes are full: node selections visit only these.
+  std::span<const std::uint64_t> nodes_with_free_cores() const { return has_cores_; }
 
  private:
+  void note_cores(NodeIndex n) {
+    const std::uint64_t bit = std::uint64_t{1} << (n & 63);
+    if (free_[n].cores > 0)
+      has_cores_[n >> 6] |= bit;
+    else
+      has_cores_[n >> 6] &= ~bit;
+  }
+  void changed(NodeIndex n) {  // after every change of free_[n]
+    note_cores(n);
+    log_.record(n);
+  }
+  bool can_catch_up(const ClusterState& source) const;
+  void catch_up(const ClusterState& source);
+
   const Cluster* cluster_;
   std::vector<NodeFree> free_;
+  std::vector<std::uint64_t> has_cores_;
+  // Identifies this state's sequence of changes: a whole assignment starts a new one.
+  std::uint64_t history_;
+  mutable NodeChangeLog log_;  // a source's log starts when a copy first follows it
+  struct SyncMark {            // this state equalled the source `history` at these counts
+    std::uint64_t history = 0, source_changes = 0, own_changes = 0;
+  } synced_;
 };
 
 // Per node and resource the smaller of two states of the same cluster, e.g. what is free now

@@ -103,6 +103,7 @@ std::optional<Allocation> BackfillPass::select_on(const PassState& s, const Clus
   options.lowest_top_switch = s.lowest_top_switch;
   options.gres_task_cap = s.gres_task_cap;
   options.usable = mask();
+  options.within = candidates_.words();  // within the job's partition
   if (s.gpu_bias) options.gpu_bias = s.gpu_bias->values();
   return select_nodes(*s.cluster, state, s.job(j), options);
 }
@@ -141,9 +142,11 @@ void BackfillPass::count_node(Capacity& c, const NodeFree& f, int sign) const {
 BackfillPass::Capacity BackfillPass::capacity(const ClusterState& state) const {
   Capacity c;
   c.by_cores.assign(static_cast<std::size_t>(max_cores_) + 1, 0);
+  // A node without free cores hosts nothing (could_host asks for at least one).
   const auto& words = candidates_.words();
+  const std::span<const std::uint64_t> free = state.nodes_with_free_cores();
   for (std::size_t w = 0; w < words.size(); ++w) {
-    for (std::uint64_t bits = words[w]; bits; bits &= bits - 1) {
+    for (std::uint64_t bits = words[w] & free[w]; bits; bits &= bits - 1) {
       const auto n = static_cast<NodeIndex>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
       count_node(c, state.node(n), 1);
     }
@@ -197,7 +200,7 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
                                                         std::optional<Allocation>& alloc) {
   if (!future_synced_) {  // once per pass; start_now keeps it equal to *s.free after that
     if (future_)
-      *future_ = *s.free;  // reuses the buffer
+      future_->assign_from(*s.free);  // copies what changed since the last pass
     else
       future_.emplace(*s.free);
     future_synced_ = true;
@@ -205,6 +208,7 @@ std::optional<Time> BackfillPass::earliest_future_start(const PassState& s, JobR
   const std::optional<Time> found = release_until_fit(s, j, c, cutoff, alloc);
   for (const Allocation* a : released_) future_->take(*a);  // back to *s.free
   released_.clear();
+  future_->note_equal_to(*s.free);  // the next pass's assign_from need not copy them
   return found;
 }
 
@@ -337,7 +341,7 @@ void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partit
     Time later = 0;
     space_.usable_during(start_res, start_res + limit, partitions.bits[part], candidates_, later);
     const auto retry_from = [&](Time t) { start_res = t > start_res ? t : start_res + config_.resolution; };
-    if (candidates_.count() < min_nodes) {
+    if (!candidates_.has_at_least(min_nodes)) {
       if (later && may_reserve) {
         retry_from(later);
         continue;

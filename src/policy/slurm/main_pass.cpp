@@ -30,6 +30,7 @@ MainPassStats run_main_pass(PassState& state, const std::vector<JobRef>& order,
     options.lowest_top_switch = state.lowest_top_switch;
     options.gres_task_cap = state.gres_task_cap;
     options.usable = usable;
+    options.within = partitions.bits[p].words();
     if (auto alloc = select_nodes(*state.cluster, *state.free, state.job(j), options)) {
       state.start(j, std::move(*alloc));
       ++stats.started;

@@ -17,6 +17,15 @@ int NodeBits::count() const {
   return c;
 }
 
+bool NodeBits::has_at_least(int n) const {
+  int c = 0;
+  for (std::uint64_t w : words_) {
+    if (c >= n) return true;
+    c += std::popcount(w);
+  }
+  return c >= n;
+}
+
 void NodeSpace::reset(Time begin, Time window_end, int node_count) {
   const NodeBits all(node_count, true);
   words_ = all.words().size();

@@ -19,6 +19,8 @@ class NodeBits {
   void reset(int n) { words_[n >> 6] &= ~bit(n); }
   bool test(int n) const { return (words_[n >> 6] & bit(n)) != 0; }
   int count() const;
+  // count() >= n, stopping as soon as that is known.
+  bool has_at_least(int n) const;
   int size() const { return nodes_; }
   const std::vector<std::uint64_t>& words() const { return words_; }
   std::vector<std::uint64_t>& words() { return words_; }

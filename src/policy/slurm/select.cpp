@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -571,6 +572,18 @@ bool largest_offers_cover(std::vector<std::int32_t>& positive, const Needs& n) {
   return sum >= n.cpus;
 }
 
+// Calls f(i), ascending, for every node i of `within` that has a free core: a node without
+// one offers nothing to any job, so the offers are those of a visit of all of `within`.
+template <typename F>
+void for_each_with_free_cores(const ClusterState& state, std::span<const std::uint64_t> within,
+                              F&& f) {
+  const std::span<const std::uint64_t> free = state.nodes_with_free_cores();
+  const std::size_t words = std::min(within.size(), free.size());
+  for (std::size_t w = 0; w < words; ++w)
+    for (std::uint64_t bits = within[w] & free[w]; bits; bits &= bits - 1)
+      f(static_cast<NodeIndex>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+}
+
 }  // namespace
 
 std::int32_t max_node_count(const Job& job, int node_count) {
@@ -600,7 +613,9 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
     ++usable;
     offer.node.push_back(i), offer.cpus.push_back(o);
   };
-  if (part) {
+  if (!options.within.empty()) {
+    for_each_with_free_cores(state, options.within, consider);
+  } else if (part) {
     for (NodeIndex i : part->nodes) consider(i);
   } else {
     for (NodeIndex i = 0; i < count; ++i) consider(i);

@@ -16,6 +16,10 @@ namespace hs::slurm {
 struct SelectOptions {
   bool use_topology = true;            // topology/tree when the cluster has a switch tree
   std::span<const char> usable = {};   // optional mask per node (1 = may be used)
+  // Optional: nodes of the job's partition as a bitset (node n is bit n % 64 of word
+  // n / 64), e.g. PartitionIndex::bits. With it only those of them with free cores are
+  // visited (ClusterState::nodes_with_free_cores) instead of the whole partition.
+  std::span<const std::uint64_t> within = {};
   // topology/tree: false = Slurm 22.05 (the highest switch with enough free nodes is the
   // top; leaves are then chosen by fit and closeness); true = Slurm 2.x as the documents
   // used it (the lowest switch with enough free nodes and CPUs, tightest at equal level).

@@ -458,11 +458,11 @@ void SlurmScheduler::run_backfill(PassState& s, const SystemView& view,
       config_.clock == ClockMode::Controller && last_change_ == now ? now : kNoTime;
 }
 
-// *free_ = *view.free once per call, and only when a pass runs: most calls run none, and
-// on a large machine the copy is not small.
+// *free_ = *view.free once per call, and only when a pass runs: most calls run none.
+// assign_from copies only the nodes where jobs started or ended since the last time.
 void SlurmScheduler::sync_free(const SystemView& view) {
   if (free_synced_) return;
-  *free_ = *view.free;  // reuses the buffer
+  free_->assign_from(*view.free);
   free_synced_ = true;
 }
 
