@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "policy/slurm/select.hpp"
@@ -363,8 +364,12 @@ bool reuse_bids(BidMemo& memo, JobRef job, int slot, std::vector<Candidate>& out
 
 std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const AuctionConfig& config,
                                              BidMemo* memo) {
-  const FreeArrays free = FreeArrays::from(*in.cluster, *in.state);
-  ClusterState slurm_state = *in.state;
+  std::optional<FreeArrays> built;
+  if (in.free == nullptr) built = FreeArrays::from(*in.cluster, *in.state);
+  const FreeArrays& free = in.free != nullptr ? *in.free : *built;
+  // Only AUCSCHED1's Slurm bids plan on a copy of the state (each takes its allocation).
+  std::optional<ClusterState> slurm_state;
+  if (config.slurm_bids) slurm_state = *in.state;
   std::vector<Candidate> out;
   NodesetCache cache;  // `free` stays fixed for the whole call
   if (config.slurm_bids) memo = nullptr;
@@ -377,8 +382,8 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
     const std::size_t first = out.size();
     int count = 0;
     if (config.slurm_bids) {
-      if (auto c = slurm_bid(in, slurm_state, slot)) {
-        slurm_state.take(to_allocation(*in.cluster, *c, in.window[slot]));
+      if (auto c = slurm_bid(in, *slurm_state, slot)) {
+        slurm_state->take(to_allocation(*in.cluster, *c, in.window[slot]));
         out.push_back(std::move(*c));
         ++count;
       }

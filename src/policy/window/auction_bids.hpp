@@ -31,6 +31,7 @@ struct AuctionInput {
   std::span<const WindowJob> window;         // priority order
   std::span<const Job* const> jobs;          // parallel to window
   std::span<const std::vector<char>> masks;  // per window job: nodes it may use
+  const FreeArrays* free = nullptr;  // `state` as arrays when the caller has them (else built)
 };
 
 // Bids for one job from the nodesets at gres level g: A bids, then B, then C, appended to

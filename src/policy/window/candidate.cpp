@@ -12,17 +12,17 @@ std::int64_t Candidate::total_cores() const {
 
 FreeArrays FreeArrays::from(const Cluster& cluster, const ClusterState& state) {
   FreeArrays f;
-  const int n = state.node_count();
-  f.cores.resize(n);
-  f.gres.resize(n);
-  f.mem.resize(n);
-  f.mem_modelled.resize(n);
-  for (int i = 0; i < n; ++i) {
-    f.cores[i] = state.node(i).cores;
-    f.gres[i] = state.node(i).gres;
-    f.mem[i] = state.node(i).mem_mb;
-    f.mem_modelled[i] = cluster.nodes[i].memory_mb > 0;
+  const std::size_t n = state.nodes().size();
+  f.cores.reserve(n);  // reserved and appended: no zero fill before the copy
+  f.gres.reserve(n);
+  f.mem.reserve(n);
+  f.mem_modelled.reserve(n);
+  for (const NodeFree& node : state.nodes()) {
+    f.cores.push_back(node.cores);
+    f.gres.push_back(node.gres);
+    f.mem.push_back(node.mem_mb);
   }
+  for (const Node& node : cluster.nodes) f.mem_modelled.push_back(node.memory_mb > 0);
   return f;
 }
 
@@ -43,6 +43,15 @@ void FreeArrays::take(const Candidate& c, const WindowJob& job) {
     cores[n] -= c.cores[k];
     if (job.gres_type >= 0) gres[n][job.gres_type] -= c.gres_per_node;
     if (job.mem_per_node_mb > 0 && mem_modelled[n]) mem[n] -= job.mem_per_node_mb;
+  }
+}
+
+void FreeArrays::give_back(const Candidate& c, const WindowJob& job) {
+  for (std::size_t k = 0; k < c.nodes.size(); ++k) {
+    const NodeIndex n = c.nodes[k];
+    cores[n] += c.cores[k];
+    if (job.gres_type >= 0) gres[n][job.gres_type] += c.gres_per_node;
+    if (job.mem_per_node_mb > 0 && mem_modelled[n]) mem[n] += job.mem_per_node_mb;
   }
 }
 

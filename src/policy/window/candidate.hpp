@@ -35,6 +35,7 @@ struct FreeArrays {
   static FreeArrays from(const Cluster& cluster, const ClusterState& state);
   int node_count() const { return static_cast<int>(cores.size()); }
   void take(const Candidate& c, const WindowJob& job);
+  void give_back(const Candidate& c, const WindowJob& job);  // undoes take(c, job) exactly
   bool fits(const Candidate& c, const WindowJob& job) const;
   bool operator==(const FreeArrays&) const = default;
 };

@@ -338,19 +338,23 @@ constexpr ColumnShape kShapes[] = {ColumnShape::Packed, ColumnShape::GresSaving,
                                    ColumnShape::Spread, ColumnShape::BestFit};
 
 // One pass over the window in `order`, each job placed on what the earlier ones left.
-void sequential_fill(const FreeArrays& free, std::span<const WindowJob> window,
+// `work` is the free state of `on_free` (a separate copy): the columns are taken on it and
+// given back at the end, instead of filling a copy of the whole free state per call.
+void sequential_fill(FreeArrays& work, std::span<const WindowJob> window,
                      std::span<const std::vector<char>> masks, const std::vector<int>& order,
                      ColumnShape shape, EligibleCache& on_free, ColumnPool& pool) {
-  FreeArrays residual = free;
+  std::vector<Candidate> taken;
   for (int slot : order) {
     Candidate c;
-    const auto nodes = still_eligible(residual, window[slot], masks[slot], on_free.of(slot));
-    if (!build_column_on(residual, window[slot], slot, nodes, shape, c) &&
-        !build_column_on(residual, window[slot], slot, nodes, ColumnShape::Packed, c))
+    const auto nodes = still_eligible(work, window[slot], masks[slot], on_free.of(slot));
+    if (!build_column_on(work, window[slot], slot, nodes, shape, c) &&
+        !build_column_on(work, window[slot], slot, nodes, ColumnShape::Packed, c))
       continue;
-    residual.take(c, window[slot]);
+    work.take(c, window[slot]);
+    taken.push_back(c);
     pool.add(std::move(c));
   }
+  for (const Candidate& c : taken) work.give_back(c, window[c.slot]);
 }
 
 }  // namespace
@@ -372,51 +376,45 @@ void initial_columns(const FreeArrays& free, std::span<const WindowJob> window,
   by_size = by_window;
   std::stable_sort(by_size.begin(), by_size.end(),
                    [&](int a, int b) { return window[a].cores < window[b].cores; });
+  FreeArrays work = free;  // a copy: `eligible` reads `free` lazily
   for (const auto* order : {&by_window, &by_size})
     for (ColumnShape shape : kShapes)
-      sequential_fill(free, window, masks, *order, shape, eligible, pool);
+      sequential_fill(work, window, masks, *order, shape, eligible, pool);
 }
 
 namespace {
 
-void release(FreeArrays& free, const Candidate& c, const WindowJob& job) {
-  for (std::size_t k = 0; k < c.nodes.size(); ++k) {
-    free.cores[c.nodes[k]] += c.cores[k];
-    if (job.gres_type >= 0) free.gres[c.nodes[k]][job.gres_type] += c.gres_per_node;
-    if (job.mem_per_node_mb > 0 && free.mem_modelled[c.nodes[k]])
-      free.mem[c.nodes[k]] += job.mem_per_node_mb;
-  }
-}
-
-// The loser placed where the winner was, the winner re-placed on what is left. `eligible`
-// holds both jobs' eligible nodes on `residual`; opening the winner's nodes and taking the
-// loser's column change eligibility only on those nodes.
-int repack_pair(const FreeArrays& residual, std::span<const WindowJob> window,
+// The loser placed where the winner was, the winner re-placed on what is left. `work` holds
+// the residual on entry and again on return: the winner's and the loser's columns are given
+// back and taken on it instead of on copies of the whole free state. `eligible` holds both
+// jobs' eligible nodes on the residual; opening the winner's nodes and taking the loser's
+// column change eligibility only on those nodes.
+int repack_pair(FreeArrays& work, std::span<const WindowJob> window,
                 std::span<const std::vector<char>> masks, int loser, const Candidate& winner,
                 EligibleCache& eligible, ColumnPool& pool) {
-  FreeArrays opened = residual;
-  release(opened, winner, window[winner.slot]);
   const int ws_slot = winner.slot;
+  work.give_back(winner, window[ws_slot]);
   const auto loser_nodes =
-      eligible_after_change(opened, window[loser], masks[loser], eligible.of(loser), winner.nodes);
-  const auto winner_opened = eligible_after_change(opened, window[ws_slot], masks[ws_slot],
+      eligible_after_change(work, window[loser], masks[loser], eligible.of(loser), winner.nodes);
+  const auto winner_opened = eligible_after_change(work, window[ws_slot], masks[ws_slot],
                                                    eligible.of(ws_slot), winner.nodes);
   int added = 0;
   for (ColumnShape ls : kShapes) {
     Candidate lc;
-    if (!build_column_on(opened, window[loser], loser, loser_nodes, ls, lc)) continue;
-    FreeArrays rest = opened;
-    rest.take(lc, window[loser]);
+    if (!build_column_on(work, window[loser], loser, loser_nodes, ls, lc)) continue;
+    work.take(lc, window[loser]);
     const auto winner_nodes =
-        eligible_after_change(rest, window[ws_slot], masks[ws_slot], winner_opened, lc.nodes);
+        eligible_after_change(work, window[ws_slot], masks[ws_slot], winner_opened, lc.nodes);
     for (ColumnShape ws : kShapes) {
       Candidate wc;
-      if (!build_column_on(rest, window[ws_slot], ws_slot, winner_nodes, ws, wc)) continue;
+      if (!build_column_on(work, window[ws_slot], ws_slot, winner_nodes, ws, wc)) continue;
       added += pool.add(lc) ? 1 : 0;
       added += pool.add(std::move(wc)) ? 1 : 0;
       break;
     }
+    work.give_back(lc, window[loser]);
   }
+  work.take(winner, window[ws_slot]);
   return added;
 }
 
@@ -447,12 +445,13 @@ int residual_columns(const FreeArrays& residual_in, std::span<const WindowJob> w
     }
   }
   int losers = 0, pairs = 0;
+  FreeArrays work = residual_in;  // each repack_pair leaves it as it found it
   for (int slot = 0; slot < static_cast<int>(window.size()) && losers < repack_losers; ++slot) {
     if (started[slot]) continue;
     ++losers;
     for (const Candidate& w : winners) {
       if (pairs++ >= repack_pairs) return added;
-      added += repack_pair(residual_in, window, masks, slot, w, eligible, pool);
+      added += repack_pair(work, window, masks, slot, w, eligible, pool);
     }
   }
   return added;

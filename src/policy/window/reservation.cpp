@@ -57,7 +57,13 @@ bool try_place(const FreeArrays& free, const WindowJob& job, int slot,
 
 std::optional<Reservation> plan_reservation(const SystemView& view, const WindowJob& job,
                                             int slot, std::span<const char> mask) {
-  FreeArrays free = FreeArrays::from(*view.cluster, *view.free);
+  return plan_reservation(view, FreeArrays::from(*view.cluster, *view.free), job, slot, mask);
+}
+
+std::optional<Reservation> plan_reservation(const SystemView& view, const FreeArrays& free_now,
+                                            const WindowJob& job, int slot,
+                                            std::span<const char> mask) {
+  FreeArrays free = free_now;
   std::vector<const RunningJob*> running;
   for (const RunningJob& r : view.running) running.push_back(&r);
   std::stable_sort(running.begin(), running.end(),
@@ -120,7 +126,7 @@ std::optional<Reservation> ReservationMemo::plan(const SystemView& view, const F
     now_ = view.now;
     return answer_;
   }
-  answer_ = plan_reservation(view, job, slot, mask);
+  answer_ = plan_reservation(view, free, job, slot, mask);
   remember(view, free, job.ref, slot);
   return answer_;
 }

@@ -22,6 +22,10 @@ struct Reservation {
 // nullopt when the job never fits even after every running job ended.
 std::optional<Reservation> plan_reservation(const SystemView& view, const WindowJob& job,
                                             int slot, std::span<const char> mask);
+// The same search from `free`, the view's free state as arrays.
+std::optional<Reservation> plan_reservation(const SystemView& view, const FreeArrays& free,
+                                            const WindowJob& job, int slot,
+                                            std::span<const char> mask);
 
 // plan_reservation with the last answer kept: while the free state (`free`, read from the
 // view), the running jobs (order, time limits) and the job are those of the last call, and
