@@ -40,6 +40,23 @@ struct FreeArrays {
   bool operator==(const FreeArrays&) const = default;
 };
 
+// Numbers the free states of successive passes: a pass on a state equal to the last pass's
+// gets the same number, any other a new one. Memos keyed on the number need neither a copy
+// of the state nor a comparison with it (one comparison per pass instead); the last state
+// is moved in at the end of a pass, not copied.
+class FreeStateSerials {
+ public:
+  std::uint64_t number(const FreeArrays& free) {
+    if (serial_ == 0 || !(free == last_)) ++serial_;
+    return serial_;
+  }
+  void keep(FreeArrays&& free) { last_ = std::move(free); }
+
+ private:
+  std::uint64_t serial_ = 0;  // numbers start at 1
+  FreeArrays last_;
+};
+
 // Node n can host the job with g gres per node (cores >= max(1, cpn), gres, memory, mask).
 // Inline: the bid and column generators call these for every node they look at.
 inline bool node_fits(const FreeArrays& free, const WindowJob& job, std::span<const char> mask,

@@ -33,15 +33,17 @@ std::optional<Reservation> plan_reservation(const SystemView& view, const FreeAr
 // a reservation that started at the last call's now moving to this now (the job still fits).
 class ReservationMemo {
  public:
+  // `free_serial`: the FreeStateSerials number of `free` (equal numbers, equal states).
   std::optional<Reservation> plan(const SystemView& view, const FreeArrays& free,
-                                  const WindowJob& job, int slot, std::span<const char> mask);
+                                  std::uint64_t free_serial, const WindowJob& job, int slot,
+                                  std::span<const char> mask);
 
  private:
-  bool reusable(const SystemView& view, const FreeArrays& free, JobRef job, int slot) const;
-  void remember(const SystemView& view, const FreeArrays& free, JobRef job, int slot);
+  bool reusable(const SystemView& view, std::uint64_t free_serial, JobRef job, int slot) const;
+  void remember(const SystemView& view, std::uint64_t free_serial, JobRef job, int slot);
 
   bool valid_ = false;
-  FreeArrays free_;
+  std::uint64_t free_serial_ = 0;
   std::vector<std::pair<JobRef, Time>> running_;  // job and limit end, in the view's order
   JobRef job_ = -1;
   int slot_ = 0;

@@ -21,6 +21,7 @@ struct WindowScheduler::Pass {
   std::vector<const Job*> jobs;
   std::vector<std::vector<char>> masks;
   FreeArrays free;
+  std::uint64_t free_serial = 0;  // FreeStateSerials number of `free`
   DimensionLayout layout;
   std::optional<Reservation> reservation;
   std::vector<char> holds;  // per slot: bids still hold resources at the reservation start
@@ -141,12 +142,14 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   pass.window = take_window(view);
   if (pass.window.empty()) return;
   pass.free = FreeArrays::from(*view.cluster, *view.free);
+  pass.free_serial = free_serials_.number(pass.free);
   for (const WindowJob& w : pass.window) {
     pass.jobs.push_back(&view.job(w.ref));
     pass.masks.push_back(window_node_mask(*view.cluster, view.job(w.ref)));
   }
   if (config_.starvation == Starvation::Reserve && guard_due_at(pass) == kNoTime)
-    pass.reservation = reservation_memo_.plan(view, pass.free, pass.window[0], 0, pass.masks[0]);
+    pass.reservation = reservation_memo_.plan(view, pass.free, pass.free_serial, pass.window[0], 0,
+                                              pass.masks[0]);
   pass.layout = layouts_.of(*view.cluster, pass.reservation.has_value());
   pass.holds.assign(pass.window.size(), 0);
   if (pass.reservation)
@@ -161,6 +164,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
     stats.repeated = true;
     quiet_until_ = key_changes_at(pass);
     stats_.push_back(stats);
+    free_serials_.keep(std::move(pass.free));
     return;
   }
   const auto winners = solve_guarded(pass, stats);
@@ -173,6 +177,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   const bool idle = out.starts.empty() && !stats.timed_out && window_now_ == config_.window;
   idle_key_ = idle ? std::optional<PassKey>(key_of(pass)) : std::nullopt;
   if (idle) quiet_until_ = key_changes_at(pass);
+  free_serials_.keep(std::move(pass.free));
   stats.pass_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   stats_.push_back(stats);
@@ -220,6 +225,7 @@ std::vector<Candidate> WindowScheduler::auction_bids(const Pass& pass) {
   in.jobs = pass.jobs;
   in.masks = pass.masks;
   in.free = &pass.free;
+  in.free_serial = pass.free_serial;
   return generate_auction_bids(in, ac, &bid_memo_);
 }
 

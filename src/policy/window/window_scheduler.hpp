@@ -111,6 +111,7 @@ class WindowScheduler : public Scheduler {
   BidMemo bid_memo_;  // bids of the last passes' jobs on their free state
   ReservationMemo reservation_memo_;
   LayoutCache layouts_;
+  FreeStateSerials free_serials_;  // numbers the passes' free states for the memos
 };
 
 }  // namespace hs::window
