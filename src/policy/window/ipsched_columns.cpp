@@ -91,14 +91,15 @@ void sort_prefix(std::vector<NodeKey>& keys, std::size_t keep, Less less) {
   std::sort(keys.begin(), middle, less);
 }
 
-// Sorts `nodes` for the shape and fills `caps` (core_cap, parallel to the sorted nodes),
-// keeping only the first `keep` of them. Both orders end on the node index, so they are
-// total: the kept prefix is that of the full sort, whether it was sorted fully or partially.
+// The first `keep` of `eligible` sorted for the shape into `nodes`, with their core_cap in
+// `caps`. Both orders end on the node index, so they are total: the kept prefix is that of
+// the full sort, whether it was sorted fully or partially.
 void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape, std::size_t keep,
-               std::vector<NodeIndex>& nodes, std::vector<std::int32_t>& caps) {
+               const std::vector<NodeIndex>& eligible, std::vector<NodeIndex>& nodes,
+               std::vector<std::int32_t>& caps) {
   thread_local std::vector<NodeKey> keys;
   keys.clear();
-  for (NodeIndex n : nodes) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
+  for (NodeIndex n : eligible) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
   auto by_cores = [](const NodeKey& a, const NodeKey& b) {
     if (a.cap != b.cap) return a.cap > b.cap;
     if (a.spare != b.spare) return a.spare < b.spare;
@@ -221,9 +222,9 @@ bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
   // (take_prefix gives up there, Spread takes that many), so only those are sorted.
   const bool whole = shape == ColumnShape::BestFit && job.nodes_min <= 1 && job.cores_per_node == 0;
   const auto nmax = static_cast<std::size_t>(effective_nodes_max(job, free.node_count()));
-  std::vector<NodeIndex> nodes = eligible;
+  std::vector<NodeIndex> nodes;
   std::vector<std::int32_t> caps;
-  order_for(free, job, shape, whole ? nodes.size() : nmax, nodes, caps);
+  order_for(free, job, shape, whole ? eligible.size() : nmax, eligible, nodes, caps);
   out = Candidate{};
   out.slot = slot;
   out.cls = BidClass::Column;
@@ -427,31 +428,35 @@ int residual_columns(const FreeArrays& residual_in, std::span<const WindowJob> w
   std::vector<char> started(window.size(), 0);
   for (const Candidate& w : winners) started[w.slot] = 1;
   FreeArrays residual = residual_in;
+  std::vector<Candidate> taken;  // the columns taken on `residual` below
   EligibleCache eligible(residual_in, window, masks);
   int added = 0;
   for (int slot = 0; slot < static_cast<int>(window.size()); ++slot) {
     if (started[slot]) continue;
-    bool taken = false;
+    bool took = false;
     auto nodes = still_eligible(residual, window[slot], masks[slot], eligible.of(slot));
     for (ColumnShape shape : kShapes) {
       Candidate c;
       if (!build_column_on(residual, window[slot], slot, nodes, shape, c)) continue;
-      if (!taken) {
+      if (!took) {
         residual.take(c, window[slot]);
-        taken = true;
+        taken.push_back(c);
+        took = true;
         nodes = still_eligible(residual, window[slot], masks[slot], nodes);  // after the take
       }
       added += pool.add(std::move(c)) ? 1 : 0;
     }
   }
+  // Back to residual_in: the repacks below take and give back on it (each leaves it as it
+  // found it) instead of on copies of the whole state.
+  for (const Candidate& c : taken) residual.give_back(c, window[c.slot]);
   int losers = 0, pairs = 0;
-  FreeArrays work = residual_in;  // each repack_pair leaves it as it found it
   for (int slot = 0; slot < static_cast<int>(window.size()) && losers < repack_losers; ++slot) {
     if (started[slot]) continue;
     ++losers;
     for (const Candidate& w : winners) {
       if (pairs++ >= repack_pairs) return added;
-      added += repack_pair(work, window, masks, slot, w, eligible, pool);
+      added += repack_pair(residual, window, masks, slot, w, eligible, pool);
     }
   }
   return added;

@@ -118,17 +118,17 @@ void ReservationMemo::remember(const SystemView& view, std::uint64_t free_serial
   now_ = view.now;
 }
 
-std::optional<Reservation> ReservationMemo::plan(const SystemView& view, const FreeArrays& free,
+const Reservation* ReservationMemo::plan(const SystemView& view, const FreeArrays& free,
                                                  std::uint64_t free_serial, const WindowJob& job,
                                                  int slot, std::span<const char> mask) {
   if (reusable(view, free_serial, job.ref, slot)) {
     if (answer_ && answer_->start == now_) answer_->start = view.now;
     now_ = view.now;
-    return answer_;
+    return answer_ ? &*answer_ : nullptr;
   }
   answer_ = plan_reservation(view, free, job, slot, mask);
   remember(view, free_serial, job.ref, slot);
-  return answer_;
+  return answer_ ? &*answer_ : nullptr;
 }
 
 bool overlaps_reservation(const Reservation& r, const WindowJob& /*job*/, int slot, Time now,

@@ -34,7 +34,9 @@ std::optional<Reservation> plan_reservation(const SystemView& view, const FreeAr
 class ReservationMemo {
  public:
   // `free_serial`: the FreeStateSerials number of `free` (equal numbers, equal states).
-  std::optional<Reservation> plan(const SystemView& view, const FreeArrays& free,
+  // The answer (null: the job never fits) is the memo's, valid until the next call: handing
+  // out a copy would copy its spare capacity, every node, on every pass.
+  const Reservation* plan(const SystemView& view, const FreeArrays& free,
                                   std::uint64_t free_serial, const WindowJob& job, int slot,
                                   std::span<const char> mask);
 

@@ -23,7 +23,7 @@ struct WindowScheduler::Pass {
   FreeArrays free;
   std::uint64_t free_serial = 0;  // FreeStateSerials number of `free`
   DimensionLayout layout;
-  std::optional<Reservation> reservation;
+  const Reservation* reservation = nullptr;  // the ReservationMemo's answer, or none
   std::vector<char> holds;  // per slot: bids still hold resources at the reservation start
 };
 
@@ -112,7 +112,7 @@ bool WindowScheduler::repeats(const PassKey& key, const Pass& pass) {
   if (key.window.size() != pass.window.size()) return false;
   for (std::size_t s = 0; s < pass.window.size(); ++s)
     if (key.window[s] != std::pair(pass.window[s].ref, pass.window[s].priority)) return false;
-  if (key.holds != pass.holds || key.reservation.has_value() != pass.reservation.has_value())
+  if (key.holds != pass.holds || key.reservation.has_value() != (pass.reservation != nullptr))
     return false;
   if (pass.reservation &&
       (*key.reservation != std::pair(pass.reservation->slot, pass.reservation->start) ||
@@ -150,7 +150,7 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   if (config_.starvation == Starvation::Reserve && guard_due_at(pass) == kNoTime)
     pass.reservation = reservation_memo_.plan(view, pass.free, pass.free_serial, pass.window[0], 0,
                                               pass.masks[0]);
-  pass.layout = layouts_.of(*view.cluster, pass.reservation.has_value());
+  pass.layout = layouts_.of(*view.cluster, pass.reservation != nullptr);
   pass.holds.assign(pass.window.size(), 0);
   if (pass.reservation)
     for (int s = 0; s < static_cast<int>(pass.window.size()); ++s)
@@ -196,11 +196,11 @@ std::vector<Candidate> WindowScheduler::solve_guarded(Pass& pass, PassStats& sta
   if (!pass.reservation || pass.reservation->start > pass.view->now)
     return solve_model(pass, stats);
   const int top = pass.reservation->slot;
-  auto reservation = std::exchange(pass.reservation, std::nullopt);
+  const Reservation* reservation = std::exchange(pass.reservation, nullptr);
   auto holds = std::exchange(pass.holds, std::vector<char>(pass.window.size(), 0));
   auto layout = std::exchange(pass.layout, layouts_.of(*pass.view->cluster, false));
   auto winners = solve_model(pass, stats);
-  pass.reservation = std::move(reservation);
+  pass.reservation = reservation;
   pass.holds = std::move(holds);
   pass.layout = std::move(layout);
   const bool top_starts = std::any_of(winners.begin(), winners.end(),
@@ -318,7 +318,7 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   in.window = pass.window;
   in.candidates = cands;
   in.values = vals;
-  in.reservation = pass.reservation ? &*pass.reservation : nullptr;
+  in.reservation = pass.reservation;
   in.holds_at_reservation = pass.holds;
   const solver::WindowProblem problem = build_problem(in);
   if (observer_) observer_(problem);
