@@ -26,6 +26,33 @@ FreeArrays FreeArrays::from(const Cluster& cluster, const ClusterState& state) {
   return f;
 }
 
+namespace {
+
+// Rewrites node n of `free` from `node`; true when anything differed.
+bool refresh_node(FreeArrays& free, NodeIndex n, const NodeFree& node) {
+  if (free.cores[n] == node.cores && free.gres[n] == node.gres && free.mem[n] == node.mem_mb)
+    return false;
+  free.cores[n] = node.cores;
+  free.gres[n] = node.gres;
+  free.mem[n] = node.mem_mb;
+  return true;
+}
+
+}  // namespace
+
+FreeArrays FreeStateSerials::update(const Cluster& cluster, const ClusterState& state) {
+  FreeArrays free = std::move(last_);
+  bool changed = serial_ == 0 || free.node_count() != state.node_count();
+  if (changed) {
+    free = FreeArrays::from(cluster, state);
+  } else {
+    for (NodeIndex n = 0; n < state.node_count(); ++n)
+      changed = refresh_node(free, n, state.node(n)) || changed;
+  }
+  if (changed) ++serial_;
+  return free;
+}
+
 bool FreeArrays::fits(const Candidate& c, const WindowJob& job) const {
   for (std::size_t k = 0; k < c.nodes.size(); ++k) {
     const NodeIndex n = c.nodes[k];

@@ -40,16 +40,16 @@ struct FreeArrays {
   bool operator==(const FreeArrays&) const = default;
 };
 
-// Numbers the free states of successive passes: a pass on a state equal to the last pass's
-// gets the same number, any other a new one. Memos keyed on the number need neither a copy
-// of the state nor a comparison with it (one comparison per pass instead); the last state
-// is moved in at the end of a pass, not copied.
+// The free state of successive passes as FreeArrays, and a number for it: a pass on a
+// state equal to the last pass's gets the same number, any other a new one. The last
+// pass's arrays are moved out for the next pass and rewritten only on the nodes whose free
+// resources differ (no allocation, and the comparison is the rewrite's); memos keyed on the
+// number need neither a copy of the state nor a comparison with it.
 class FreeStateSerials {
  public:
-  std::uint64_t number(const FreeArrays& free) {
-    if (serial_ == 0 || !(free == last_)) ++serial_;
-    return serial_;
-  }
+  // The arrays of `state` (moved out: give them back with keep()) and their number.
+  FreeArrays update(const Cluster& cluster, const ClusterState& state);
+  std::uint64_t number() const { return serial_; }
   void keep(FreeArrays&& free) { last_ = std::move(free); }
 
  private:

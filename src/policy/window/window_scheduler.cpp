@@ -141,8 +141,8 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   pass.view = &view;
   pass.window = take_window(view);
   if (pass.window.empty()) return;
-  pass.free = FreeArrays::from(*view.cluster, *view.free);
-  pass.free_serial = free_serials_.number(pass.free);
+  pass.free = free_serials_.update(*view.cluster, *view.free);
+  pass.free_serial = free_serials_.number();
   for (const WindowJob& w : pass.window) {
     pass.jobs.push_back(&view.job(w.ref));
     pass.masks.push_back(window_node_mask(*view.cluster, view.job(w.ref)));
