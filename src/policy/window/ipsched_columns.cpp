@@ -83,6 +83,13 @@ struct NodeKey {
   NodeIndex node;
 };
 
+// The Packed order: most usable cores first, then fewest spare gres, then node index.
+bool packed_before(const NodeKey& a, const NodeKey& b) {
+  if (a.cap != b.cap) return a.cap > b.cap;
+  if (a.spare != b.spare) return a.spare < b.spare;
+  return a.node < b.node;
+}
+
 // Puts the `keep` smallest items first, in order: a selection, then a sort of only those.
 template <typename Less>
 void sort_prefix(std::vector<NodeKey>& keys, std::size_t keep, Less less) {
@@ -100,14 +107,10 @@ void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape, 
   thread_local std::vector<NodeKey> keys;
   keys.clear();
   for (NodeIndex n : eligible) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
-  auto by_cores = [](const NodeKey& a, const NodeKey& b) {
-    if (a.cap != b.cap) return a.cap > b.cap;
+  auto by_cores = packed_before;
+  auto by_gres = [](const NodeKey& a, const NodeKey& b) {
     if (a.spare != b.spare) return a.spare < b.spare;
-    return a.node < b.node;
-  };
-  auto by_gres = [&](const NodeKey& a, const NodeKey& b) {
-    if (a.spare != b.spare) return a.spare < b.spare;
-    return by_cores(a, b);
+    return packed_before(a, b);
   };
   keep = std::min(keep, keys.size());
   if (shape == ColumnShape::GresSaving)
@@ -161,30 +164,51 @@ bool contiguous_column(const FreeArrays& free, const WindowJob& job,
   return found;
 }
 
-// `nodes` sorted by cap, largest first: take whole large nodes until the smallest node
-// that can hold the remainder exists, then that node.
-bool best_fit(const std::vector<NodeIndex>& nodes, const std::vector<std::int32_t>& caps,
-              const WindowJob& job, std::int32_t node_count, Candidate& out) {
-  const std::int32_t nmax = effective_nodes_max(job, node_count);
-  std::vector<char> used(nodes.size(), 0);
+// `keys` sorted in the Packed order: take whole large nodes until the smallest node that
+// can hold the remainder exists, then that node.
+bool best_fit_sorted(const std::vector<NodeKey>& keys, const WindowJob& job, std::int32_t nmax,
+                     Candidate& out) {
+  std::vector<char> used(keys.size(), 0);
   std::int32_t left = job.cores;
   std::size_t next_large = 0;
   while (left > 0 && static_cast<std::int32_t>(out.nodes.size()) < nmax) {
-    std::size_t fit = nodes.size();
-    for (std::size_t k = nodes.size(); k-- > 0;)
-      if (!used[k] && caps[k] >= left) { fit = k; break; }
-    if (fit == nodes.size()) {
-      while (next_large < nodes.size() && used[next_large]) ++next_large;
-      if (next_large == nodes.size()) return false;
+    std::size_t fit = keys.size();
+    for (std::size_t k = keys.size(); k-- > 0;)
+      if (!used[k] && keys[k].cap >= left) { fit = k; break; }
+    if (fit == keys.size()) {
+      while (next_large < keys.size() && used[next_large]) ++next_large;
+      if (next_large == keys.size()) return false;
       fit = next_large;
     }
     used[fit] = 1;
-    const std::int32_t take = std::min(left, caps[fit]);
-    out.nodes.push_back(nodes[fit]);
+    const std::int32_t take = std::min(left, keys[fit].cap);
+    out.nodes.push_back(keys[fit].node);
     out.cores.push_back(take);
     left -= take;
   }
-  if (left > 0) return false;
+  return left <= 0;
+}
+
+// Best fit over the eligible nodes in the Packed order. Its first step takes the last node
+// in that order whose cap holds the whole job, if there is one, and is then done: that node
+// is found by one scan (the order is total), without sorting every eligible node, which
+// most columns of small jobs did for nothing. Otherwise the nodes are sorted as before.
+bool best_fit(const FreeArrays& free, const WindowJob& job, const std::vector<NodeIndex>& eligible,
+              Candidate& out) {
+  const std::int32_t nmax = effective_nodes_max(job, free.node_count());
+  thread_local std::vector<NodeKey> keys;
+  keys.clear();
+  for (NodeIndex n : eligible) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
+  std::size_t fit = keys.size();
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    if (keys[k].cap >= job.cores && (fit == keys.size() || packed_before(keys[fit], keys[k]))) fit = k;
+  if (fit < keys.size() && nmax >= 1 && job.cores > 0) {
+    out.nodes.push_back(keys[fit].node);
+    out.cores.push_back(job.cores);
+    return true;
+  }
+  std::sort(keys.begin(), keys.end(), packed_before);
+  if (!best_fit_sorted(keys, job, nmax, out)) return false;
   normalise(out);
   return true;
 }
@@ -221,15 +245,15 @@ bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
   // Best fit reads the whole order; the other shapes read at most the first nmax nodes
   // (take_prefix gives up there, Spread takes that many), so only those are sorted.
   const bool whole = shape == ColumnShape::BestFit && job.nodes_min <= 1 && job.cores_per_node == 0;
-  const auto nmax = static_cast<std::size_t>(effective_nodes_max(job, free.node_count()));
-  std::vector<NodeIndex> nodes;
-  std::vector<std::int32_t> caps;
-  order_for(free, job, shape, whole ? eligible.size() : nmax, eligible, nodes, caps);
   out = Candidate{};
   out.slot = slot;
   out.cls = BidClass::Column;
   out.gres_per_node = job.gres_type >= 0 ? job.gres_min : 0;
-  if (whole) return best_fit(nodes, caps, job, free.node_count(), out);
+  if (whole) return best_fit(free, job, eligible, out);
+  const auto nmax = static_cast<std::size_t>(effective_nodes_max(job, free.node_count()));
+  std::vector<NodeIndex> nodes;
+  std::vector<std::int32_t> caps;
+  order_for(free, job, shape, nmax, eligible, nodes, caps);
   if (shape != ColumnShape::Spread) {
     if (!take_prefix(nodes, caps, job, free.node_count(), out)) return false;
     normalise(out);
