@@ -107,7 +107,7 @@ void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape, 
   thread_local std::vector<NodeKey> keys;
   keys.clear();
   for (NodeIndex n : eligible) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
-  auto by_cores = packed_before;
+  auto by_cores = [](const NodeKey& a, const NodeKey& b) { return packed_before(a, b); };
   auto by_gres = [](const NodeKey& a, const NodeKey& b) {
     if (a.spare != b.spare) return a.spare < b.spare;
     return packed_before(a, b);
@@ -207,7 +207,8 @@ bool best_fit(const FreeArrays& free, const WindowJob& job, const std::vector<No
     out.cores.push_back(job.cores);
     return true;
   }
-  std::sort(keys.begin(), keys.end(), packed_before);
+  std::sort(keys.begin(), keys.end(),
+            [](const NodeKey& a, const NodeKey& b) { return packed_before(a, b); });
   if (!best_fit_sorted(keys, job, nmax, out)) return false;
   normalise(out);
   return true;
@@ -242,8 +243,8 @@ bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
     return contiguous_column(free, job, eligible, shape, out);
   }
   if (eligible.empty()) return false;
-  // Best fit reads the whole order; the other shapes read at most the first nmax nodes
-  // (take_prefix gives up there, Spread takes that many), so only those are sorted.
+  // Best fit reads the whole order (best_fit); the other shapes read at most the first nmax
+  // nodes (take_prefix gives up there, Spread takes that many), so only those are sorted.
   const bool whole = shape == ColumnShape::BestFit && job.nodes_min <= 1 && job.cores_per_node == 0;
   out = Candidate{};
   out.slot = slot;
