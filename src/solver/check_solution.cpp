@@ -1,4 +1,5 @@
 // Independent of every solver: re-derives node loads from the problem's bids.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -25,26 +26,73 @@ std::optional<std::string> check_choice(const WindowProblem& problem,
   return std::nullopt;
 }
 
-std::optional<std::string> check_capacity(const WindowProblem& problem,
-                                          const WindowSolution& solution) {
+std::optional<std::string> first_out_of_range(const WindowProblem& problem,
+                                              const WindowSolution& solution) {
+  for (std::int32_t bid : solution.bid_of_job) {
+    if (bid < 0) continue;
+    for (const NodeUse& use : problem.bids[bid].uses)
+      if (use.node < 0 || use.node >= problem.node_count)
+        return "bid " + std::to_string(bid) + " uses node out of range " + std::to_string(use.node);
+  }
+  return std::nullopt;
+}
+
+std::string overload_message(std::int32_t node, std::int32_t d, std::int64_t used,
+                             std::int32_t capacity) {
+  return "node " + std::to_string(node) + " dimension " + std::to_string(d) + " uses " +
+         std::to_string(used) + " of capacity " + std::to_string(capacity);
+}
+
+// Every node, in order: the first row whose load exceeds its capacity.
+std::optional<std::string> check_every_node(const WindowProblem& problem,
+                                            const WindowSolution& solution) {
   std::vector<std::int64_t> load(static_cast<std::size_t>(problem.node_count) * problem.dims, 0);
   for (std::int32_t bid : solution.bid_of_job) {
     if (bid < 0) continue;
-    for (const NodeUse& use : problem.bids[bid].uses) {
-      if (use.node < 0 || use.node >= problem.node_count)
-        return "bid " + std::to_string(bid) + " uses node out of range " + std::to_string(use.node);
+    for (const NodeUse& use : problem.bids[bid].uses)
       for (std::int32_t d = 0; d < problem.dims; ++d)
         load[static_cast<std::size_t>(use.node) * problem.dims + d] += use.amount[d];
-    }
   }
   for (std::int32_t node = 0; node < problem.node_count; ++node)
     for (std::int32_t d = 0; d < problem.dims; ++d) {
       const std::int64_t used = load[static_cast<std::size_t>(node) * problem.dims + d];
-      if (used > problem.cap(node, d))
-        return "node " + std::to_string(node) + " dimension " + std::to_string(d) + " uses " +
-               std::to_string(used) + " of capacity " + std::to_string(problem.cap(node, d));
+      if (used > problem.cap(node, d)) return overload_message(node, d, used, problem.cap(node, d));
     }
   return std::nullopt;
+}
+
+// The same answer as check_every_node when no capacity is negative (an unused node then
+// cannot be overloaded): only the used nodes' loads are summed and tested, in node order.
+std::optional<std::string> check_used_nodes(const WindowProblem& problem,
+                                            const WindowSolution& solution) {
+  std::vector<std::int32_t> nodes;
+  for (std::int32_t bid : solution.bid_of_job)
+    if (bid >= 0)
+      for (const NodeUse& use : problem.bids[bid].uses) nodes.push_back(use.node);
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  std::vector<std::int64_t> load(nodes.size() * problem.dims, 0);
+  for (std::int32_t bid : solution.bid_of_job) {
+    if (bid < 0) continue;
+    for (const NodeUse& use : problem.bids[bid].uses) {
+      const auto k = static_cast<std::size_t>(
+          std::lower_bound(nodes.begin(), nodes.end(), use.node) - nodes.begin());
+      for (std::int32_t d = 0; d < problem.dims; ++d) load[k * problem.dims + d] += use.amount[d];
+    }
+  }
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    for (std::int32_t d = 0; d < problem.dims; ++d)
+      if (load[k * problem.dims + d] > problem.cap(nodes[k], d))
+        return overload_message(nodes[k], d, load[k * problem.dims + d], problem.cap(nodes[k], d));
+  return std::nullopt;
+}
+
+std::optional<std::string> check_capacity(const WindowProblem& problem,
+                                          const WindowSolution& solution) {
+  if (auto defect = first_out_of_range(problem, solution)) return defect;
+  const bool any_negative = std::any_of(problem.capacity.begin(), problem.capacity.end(),
+                                        [](std::int32_t c) { return c < 0; });
+  return any_negative ? check_every_node(problem, solution) : check_used_nodes(problem, solution);
 }
 
 std::optional<std::string> check_objective(const WindowProblem& problem,

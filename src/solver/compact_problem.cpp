@@ -1,5 +1,6 @@
 #include "solver/compact_problem.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace hs::solver {
@@ -75,8 +76,9 @@ std::optional<std::string> find_problem_defect(const WindowProblem& problem) {
 
 namespace {
 
-// Mean usable bid value over the total capacity of each dimension.
-std::vector<double> base_prices(const CompactProblem& p) {
+// Mean usable bid value over the total capacity of each dimension, summed over every node of
+// `capacity` (the problem's, node by node).
+std::vector<double> base_prices(const CompactProblem& p, const std::vector<std::int32_t>& capacity) {
   double value_sum = 0.0;
   std::int32_t usable_count = 0;
   for (std::int32_t b = 0; b < p.bid_count(); ++b)
@@ -86,12 +88,39 @@ std::vector<double> base_prices(const CompactProblem& p) {
     }
   const double mean_value = usable_count > 0 ? value_sum / usable_count : 0.0;
   std::vector<double> price(p.dims, 0.0);
+  const std::size_t nodes = capacity.size() / static_cast<std::size_t>(p.dims);
   for (std::int32_t d = 0; d < p.dims; ++d) {
     double total = 0.0;
-    for (std::int32_t n = 0; n < p.nodes; ++n) total += p.capacity[static_cast<std::size_t>(n) * p.dims + d];
+    for (std::size_t n = 0; n < nodes; ++n) total += capacity[n * p.dims + d];
     if (total > 0.0) price[d] = mean_value / total;
   }
   return price;
+}
+
+// Bids, uses and amounts of `problem`, with each use's node passed through `node_index`.
+template <typename NodeIndexOf>
+void copy_bids(const WindowProblem& problem, NodeIndexOf node_index, CompactProblem& c) {
+  c.use_begin.push_back(0);
+  for (const Bid& bid : problem.bids) {
+    c.value.push_back(bid.value);
+    c.job_of_bid.push_back(bid.job);
+    for (const NodeUse& use : bid.uses) {
+      c.use_node.push_back(node_index(use.node));
+      for (std::int32_t d = 0; d < c.dims; ++d) {
+        c.use_amount.push_back(use.amount[d]);
+        c.use_amount_real.push_back(static_cast<double>(use.amount[d]));
+      }
+    }
+    c.use_begin.push_back(static_cast<std::int32_t>(c.use_node.size()));
+  }
+}
+
+// Usability, base prices (over every node of the problem) and the per-job grouping.
+void finish_compact(const WindowProblem& problem, CompactProblem& c) {
+  c.usable.resize(problem.bids.size());
+  for (std::int32_t b = 0; b < c.bid_count(); ++b) c.usable[b] = fits_empty_cluster(c, b);
+  c.base_price = base_prices(c, problem.capacity);
+  group_bids_by_job(c);
 }
 
 }  // namespace
@@ -100,25 +129,32 @@ CompactProblem compact(const WindowProblem& problem) {
   CompactProblem c;
   c.jobs = problem.job_count;
   c.nodes = problem.node_count;
+  c.charged_nodes = problem.node_count;
   c.dims = problem.dims;
   c.capacity = problem.capacity;
-  c.use_begin.push_back(0);
-  for (const Bid& bid : problem.bids) {
-    c.value.push_back(bid.value);
-    c.job_of_bid.push_back(bid.job);
-    for (const NodeUse& use : bid.uses) {
-      c.use_node.push_back(use.node);
-      for (std::int32_t d = 0; d < c.dims; ++d) {
-        c.use_amount.push_back(use.amount[d]);
-        c.use_amount_real.push_back(static_cast<double>(use.amount[d]));
-      }
-    }
-    c.use_begin.push_back(static_cast<std::int32_t>(c.use_node.size()));
-  }
-  c.usable.resize(problem.bids.size());
-  for (std::int32_t b = 0; b < c.bid_count(); ++b) c.usable[b] = fits_empty_cluster(c, b);
-  c.base_price = base_prices(c);
-  group_bids_by_job(c);
+  copy_bids(problem, [](std::int32_t node) { return node; }, c);
+  finish_compact(problem, c);
+  return c;
+}
+
+CompactProblem compact_used_nodes(const WindowProblem& problem) {
+  std::vector<std::int32_t> used;  // the problem's nodes some bid uses, ascending
+  for (const Bid& bid : problem.bids)
+    for (const NodeUse& use : bid.uses) used.push_back(use.node);
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  CompactProblem c;
+  c.jobs = problem.job_count;
+  c.nodes = static_cast<std::int32_t>(used.size());
+  c.charged_nodes = problem.node_count;
+  c.dims = problem.dims;
+  c.capacity.reserve(used.size() * static_cast<std::size_t>(c.dims));
+  for (std::int32_t node : used)
+    for (std::int32_t d = 0; d < c.dims; ++d) c.capacity.push_back(problem.cap(node, d));
+  copy_bids(problem, [&used](std::int32_t node) {
+    return static_cast<std::int32_t>(std::lower_bound(used.begin(), used.end(), node) - used.begin());
+  }, c);
+  finish_compact(problem, c);
   return c;
 }
 

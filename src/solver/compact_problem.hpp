@@ -16,6 +16,9 @@ struct CompactProblem {
   std::int32_t jobs = 0;
   std::int32_t nodes = 0;
   std::int32_t dims = 1;
+  // The window problem's node count: effort charges per node or capacity row are counted on
+  // it, so that they do not depend on whether the nodes were renumbered (compact_used_nodes).
+  std::int32_t charged_nodes = 0;
   std::vector<std::int32_t> capacity;    // nodes * dims
   std::vector<double> value;             // per bid
   std::vector<std::int32_t> job_of_bid;  // per bid
@@ -29,6 +32,7 @@ struct CompactProblem {
   // Per dimension: mean usable bid value / total capacity (the density ranking's base price).
   std::vector<double> base_price;
 
+  std::int64_t charged_rows() const { return static_cast<std::int64_t>(charged_nodes) * dims; }
   std::int32_t bid_count() const { return static_cast<std::int32_t>(value.size()); }
   std::int32_t use_count(std::int32_t bid) const { return use_begin[bid + 1] - use_begin[bid]; }
 };
@@ -53,6 +57,13 @@ std::optional<std::string> find_problem_defect(const WindowProblem& problem);
 
 // Requires a well-formed problem (see find_problem_defect).
 CompactProblem compact(const WindowProblem& problem);
+
+// compact() over only the nodes some bid uses, renumbered in ascending order (a node no bid
+// uses has no bearing on any choice). Base prices, effort charges and every order over nodes
+// or capacity rows are those of compact(problem), so the solvers decide and charge the same;
+// what no longer grows with the cluster is the solvers' per-node state (ledgers,
+// multipliers, node indices). Node numbers inside differ from the problem's.
+CompactProblem compact_used_nodes(const WindowProblem& problem);
 
 // Objective of a per-job bid choice (-1 = none).
 double objective_of(const CompactProblem& problem, const std::vector<std::int32_t>& bid_of_job);

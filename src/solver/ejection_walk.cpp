@@ -118,7 +118,7 @@ void EjectionWalk::load(const Incumbent& start) {
   objective_ = 0.0;
   for (std::int32_t job = 0; job < p.jobs; ++job)
     if (start.bid_of_job[job] >= 0) place(job, start.bid_of_job[job]);
-  budget_.effort() += p.jobs + p.nodes;
+  budget_.effort() += p.jobs + p.charged_nodes;
 }
 
 std::int32_t EjectionWalk::pop_most_valuable() {

@@ -7,7 +7,7 @@ namespace hs::solver {
 SolveResult GreedySolver::solve(const WindowProblem& problem, const SolverOptions& options) {
   if (auto defect = find_problem_defect(problem)) return defect_result(*defect);
   Budget budget(options.effort_limit > 0 ? options.effort_limit : INT64_MAX, options.time_limit_s);
-  const CompactProblem compact_problem = compact(problem);
+  const CompactProblem compact_problem = compact_used_nodes(problem);
   Incumbent incumbent(compact_problem, budget.effort());
   const std::vector<double> keys = density_keys(compact_problem, {}, budget.effort());
   insert_in_order(compact_problem, order_by_descending(keys, budget.effort()), incumbent);

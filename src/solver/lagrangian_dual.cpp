@@ -65,7 +65,7 @@ LagrangianDual::LagrangianDual(const CompactProblem& problem, std::int64_t& effo
   for (std::size_t e = 0; e < drawn.size(); ++e)
     if (drawn[e]) rows_.push_back(static_cast<std::int32_t>(e));
   mu_.assign(rows_.size(), 0.0);
-  effort += static_cast<std::int64_t>(problem.use_node.size()) + static_cast<std::int64_t>(drawn.size());
+  effort += static_cast<std::int64_t>(problem.use_node.size()) + problem.charged_rows();
 }
 
 double LagrangianDual::evaluate() {

@@ -44,7 +44,7 @@ std::int64_t density_order_cost(const CompactProblem& p) {
 
 // LagrangianDual's constructor.
 std::int64_t dual_setup_cost(const CompactProblem& p) {
-  return use_total(p) + static_cast<std::int64_t>(p.capacity.size());
+  return use_total(p) + p.charged_rows();
 }
 
 // One dual iteration: evaluate, repair keys, order, greedy insertion (a fit test and a take
@@ -52,7 +52,7 @@ std::int64_t dual_setup_cost(const CompactProblem& p) {
 std::int64_t dual_iteration_cost(const CompactProblem& p) {
   return 4 * use_total(p) + 6 * static_cast<std::int64_t>(p.bid_count()) +
          sort_effort(static_cast<std::size_t>(p.bid_count())) +
-         2 * static_cast<std::int64_t>(p.capacity.size()) + p.jobs;
+         2 * p.charged_rows() + p.jobs;
 }
 
 std::int64_t usable_use_total(const CompactProblem& p) {
@@ -73,7 +73,7 @@ std::int64_t pricing_cost(const CompactProblem& p) { return use_total(p) + p.bid
 // EjectionWalk's constructor and the ordering of its targets.
 std::int64_t walk_setup_cost(const CompactProblem& p) {
   return p.bid_count() + sort_effort(static_cast<std::size_t>(p.bid_count())) +
-         sort_effort(static_cast<std::size_t>(p.jobs)) + p.jobs + p.nodes;
+         sort_effort(static_cast<std::size_t>(p.jobs)) + p.jobs + p.charged_nodes;
 }
 
 // NeighbourhoodSearch's constructor (its node index and per-job orders).
@@ -218,7 +218,7 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   const std::int64_t limit = options.effort_limit > 0 ? options.effort_limit : kDefaultEffort;
   const std::int64_t base = std::min(limit, kDefaultEffort);
   Budget budget(limit, options.time_limit_s);
-  const CompactProblem p = compact(problem);
+  const CompactProblem p = compact_used_nodes(problem);
   Incumbent best(p, budget.effort());
   insert_in_order_within(p, start_order(p, budget), best, budget);
   double bound = best_bid_bound(p);

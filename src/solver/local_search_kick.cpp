@@ -60,7 +60,7 @@ void LocalSearch::iterate_with_kicks(Incumbent& best, std::uint64_t seed, std::i
   Incumbent trial = best;  // storage reused by every kick's copy
   while (!(budget_.spent() >= effort_cap || budget_.exhausted())) {
     trial = best;
-    budget_.effort() += static_cast<std::int64_t>(problem_.capacity.size() + problem_.jobs);
+    budget_.effort() += problem_.charged_rows() + problem_.jobs;
     if (rng.bernoulli(0.5)) kick(trial, rng);
     else force_kick(trial, rng);
     improve(trial, effort_cap);

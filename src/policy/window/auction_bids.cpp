@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "policy/slurm/select.hpp"
@@ -193,9 +194,7 @@ std::vector<Nodeset> switch_nodesets(const SwitchTree& tree, const FreeArrays& f
 std::vector<Nodeset> flat_nodesets(const FreeArrays& free, const WindowJob& job,
                                    std::span<const char> mask, std::int32_t g) {
   auto usable = [&](NodeIndex n) { return node_fits(free, job, mask, n, g); };
-  std::vector<NodeIndex> order(free.node_count());
-  std::iota(order.begin(), order.end(), 0);
-  return build_runs(order, usable, free.cores, g, 0);
+  return build_runs_over_range(0, free.node_count(), usable, free.cores, g, 0);
 }
 
 // Nodeset scopes tried in turn until one yields a bid: AUCSCHED3 starts with the leaf
@@ -326,9 +325,9 @@ bool free_resources_suffice(const Cluster& cluster, const FreeArrays& free, cons
 
 }  // namespace
 
-void BidMemo::begin(const FreeArrays& free) {
-  if (free == free_) return;
-  free_ = free;
+void BidMemo::begin(std::uint64_t free_serial) {
+  if (free_serial == free_serial_) return;
+  free_serial_ = free_serial;
   bids_.clear();
 }
 
@@ -363,12 +362,17 @@ bool reuse_bids(BidMemo& memo, JobRef job, int slot, std::vector<Candidate>& out
 
 std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const AuctionConfig& config,
                                              BidMemo* memo) {
-  const FreeArrays free = FreeArrays::from(*in.cluster, *in.state);
-  ClusterState slurm_state = *in.state;
+  std::optional<FreeArrays> built;
+  if (in.free == nullptr) built = FreeArrays::from(*in.cluster, *in.state);
+  const FreeArrays& free = in.free != nullptr ? *in.free : *built;
+  // Only AUCSCHED1's Slurm bids plan on a copy of the state (each takes its allocation).
+  std::optional<ClusterState> slurm_state;
+  if (config.slurm_bids) slurm_state = *in.state;
   std::vector<Candidate> out;
   NodesetCache cache;  // `free` stays fixed for the whole call
   if (config.slurm_bids) memo = nullptr;
-  if (memo) memo->begin(free);
+  if (memo && in.free_serial == 0) memo = nullptr;  // the state has no number
+  if (memo) memo->begin(in.free_serial);
   for (int slot = 0; slot < static_cast<int>(in.window.size()); ++slot) {
     if (memo && reuse_bids(*memo, in.window[slot].ref, slot, out)) {
       if (static_cast<int>(out.size()) >= config.max_bids) break;
@@ -377,8 +381,8 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
     const std::size_t first = out.size();
     int count = 0;
     if (config.slurm_bids) {
-      if (auto c = slurm_bid(in, slurm_state, slot)) {
-        slurm_state.take(to_allocation(*in.cluster, *c, in.window[slot]));
+      if (auto c = slurm_bid(in, *slurm_state, slot)) {
+        slurm_state->take(to_allocation(*in.cluster, *c, in.window[slot]));
         out.push_back(std::move(*c));
         ++count;
       }

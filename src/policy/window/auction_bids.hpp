@@ -31,6 +31,8 @@ struct AuctionInput {
   std::span<const WindowJob> window;         // priority order
   std::span<const Job* const> jobs;          // parallel to window
   std::span<const std::vector<char>> masks;  // per window job: nodes it may use
+  const FreeArrays* free = nullptr;  // `state` as arrays when the caller has them (else built)
+  std::uint64_t free_serial = 0;     // with a BidMemo: `state`'s FreeStateSerials number
 };
 
 // Bids for one job from the nodesets at gres level g: A bids, then B, then C, appended to
@@ -43,15 +45,16 @@ int generate_job_bids(const Cluster& cluster, const FreeArrays& free, const Wind
 // Slurm bids (whose state runs through the window) a job's bids depend only on the free
 // state and the job, so a call on the same free state reuses them (slot renumbered); a call
 // on another state starts afresh. Entries of jobs a call did not ask for are dropped.
+// States are told apart by their FreeStateSerials number (equal numbers, equal states).
 class BidMemo {
  public:
-  void begin(const FreeArrays& free);  // forgets everything unless `free` is the memo's state
+  void begin(std::uint64_t free_serial);  // forgets everything unless it is the memo's state
   const std::vector<Candidate>* find(JobRef job) const;
   void store(JobRef job, std::span<const Candidate> bids);
   void end();  // keeps only what this call found or stored
 
  private:
-  FreeArrays free_;
+  std::uint64_t free_serial_ = 0;  // 0: none
   std::unordered_map<JobRef, std::vector<Candidate>> bids_, used_;
 };
 

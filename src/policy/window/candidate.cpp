@@ -12,18 +12,45 @@ std::int64_t Candidate::total_cores() const {
 
 FreeArrays FreeArrays::from(const Cluster& cluster, const ClusterState& state) {
   FreeArrays f;
-  const int n = state.node_count();
-  f.cores.resize(n);
-  f.gres.resize(n);
-  f.mem.resize(n);
-  f.mem_modelled.resize(n);
-  for (int i = 0; i < n; ++i) {
-    f.cores[i] = state.node(i).cores;
-    f.gres[i] = state.node(i).gres;
-    f.mem[i] = state.node(i).mem_mb;
-    f.mem_modelled[i] = cluster.nodes[i].memory_mb > 0;
+  const std::size_t n = state.nodes().size();
+  f.cores.reserve(n);  // reserved and appended: no zero fill before the copy
+  f.gres.reserve(n);
+  f.mem.reserve(n);
+  f.mem_modelled.reserve(n);
+  for (const NodeFree& node : state.nodes()) {
+    f.cores.push_back(node.cores);
+    f.gres.push_back(node.gres);
+    f.mem.push_back(node.mem_mb);
   }
+  for (const Node& node : cluster.nodes) f.mem_modelled.push_back(node.memory_mb > 0);
   return f;
+}
+
+namespace {
+
+// Rewrites node n of `free` from `node`; true when anything differed.
+bool refresh_node(FreeArrays& free, NodeIndex n, const NodeFree& node) {
+  if (free.cores[n] == node.cores && free.gres[n] == node.gres && free.mem[n] == node.mem_mb)
+    return false;
+  free.cores[n] = node.cores;
+  free.gres[n] = node.gres;
+  free.mem[n] = node.mem_mb;
+  return true;
+}
+
+}  // namespace
+
+FreeArrays FreeStateSerials::update(const Cluster& cluster, const ClusterState& state) {
+  FreeArrays free = std::move(last_);
+  bool changed = serial_ == 0 || free.node_count() != state.node_count();
+  if (changed) {
+    free = FreeArrays::from(cluster, state);
+  } else {
+    for (NodeIndex n = 0; n < state.node_count(); ++n)
+      changed = refresh_node(free, n, state.node(n)) || changed;
+  }
+  if (changed) ++serial_;
+  return free;
 }
 
 bool FreeArrays::fits(const Candidate& c, const WindowJob& job) const {
@@ -43,6 +70,15 @@ void FreeArrays::take(const Candidate& c, const WindowJob& job) {
     cores[n] -= c.cores[k];
     if (job.gres_type >= 0) gres[n][job.gres_type] -= c.gres_per_node;
     if (job.mem_per_node_mb > 0 && mem_modelled[n]) mem[n] -= job.mem_per_node_mb;
+  }
+}
+
+void FreeArrays::give_back(const Candidate& c, const WindowJob& job) {
+  for (std::size_t k = 0; k < c.nodes.size(); ++k) {
+    const NodeIndex n = c.nodes[k];
+    cores[n] += c.cores[k];
+    if (job.gres_type >= 0) gres[n][job.gres_type] += c.gres_per_node;
+    if (job.mem_per_node_mb > 0 && mem_modelled[n]) mem[n] += job.mem_per_node_mb;
   }
 }
 

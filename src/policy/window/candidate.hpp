@@ -35,8 +35,26 @@ struct FreeArrays {
   static FreeArrays from(const Cluster& cluster, const ClusterState& state);
   int node_count() const { return static_cast<int>(cores.size()); }
   void take(const Candidate& c, const WindowJob& job);
+  void give_back(const Candidate& c, const WindowJob& job);  // undoes take(c, job) exactly
   bool fits(const Candidate& c, const WindowJob& job) const;
   bool operator==(const FreeArrays&) const = default;
+};
+
+// The free state of successive passes as FreeArrays, and a number for it: a pass on a
+// state equal to the last pass's gets the same number, any other a new one. The last
+// pass's arrays are moved out for the next pass and rewritten only on the nodes whose free
+// resources differ (no allocation, and the comparison is the rewrite's); memos keyed on the
+// number need neither a copy of the state nor a comparison with it.
+class FreeStateSerials {
+ public:
+  // The arrays of `state` (moved out: give them back with keep()) and their number.
+  FreeArrays update(const Cluster& cluster, const ClusterState& state);
+  std::uint64_t number() const { return serial_; }
+  void keep(FreeArrays&& free) { last_ = std::move(free); }
+
+ private:
+  std::uint64_t serial_ = 0;  // numbers start at 1
+  FreeArrays last_;
 };
 
 // Node n can host the job with g gres per node (cores >= max(1, cpn), gres, memory, mask).

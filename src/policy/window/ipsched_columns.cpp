@@ -83,6 +83,13 @@ struct NodeKey {
   NodeIndex node;
 };
 
+// The Packed order: most usable cores first, then fewest spare gres, then node index.
+bool packed_before(const NodeKey& a, const NodeKey& b) {
+  if (a.cap != b.cap) return a.cap > b.cap;
+  if (a.spare != b.spare) return a.spare < b.spare;
+  return a.node < b.node;
+}
+
 // Puts the `keep` smallest items first, in order: a selection, then a sort of only those.
 template <typename Less>
 void sort_prefix(std::vector<NodeKey>& keys, std::size_t keep, Less less) {
@@ -91,22 +98,19 @@ void sort_prefix(std::vector<NodeKey>& keys, std::size_t keep, Less less) {
   std::sort(keys.begin(), middle, less);
 }
 
-// Sorts `nodes` for the shape and fills `caps` (core_cap, parallel to the sorted nodes),
-// keeping only the first `keep` of them. Both orders end on the node index, so they are
-// total: the kept prefix is that of the full sort, whether it was sorted fully or partially.
+// The first `keep` of `eligible` sorted for the shape into `nodes`, with their core_cap in
+// `caps`. Both orders end on the node index, so they are total: the kept prefix is that of
+// the full sort, whether it was sorted fully or partially.
 void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape, std::size_t keep,
-               std::vector<NodeIndex>& nodes, std::vector<std::int32_t>& caps) {
+               const std::vector<NodeIndex>& eligible, std::vector<NodeIndex>& nodes,
+               std::vector<std::int32_t>& caps) {
   thread_local std::vector<NodeKey> keys;
   keys.clear();
-  for (NodeIndex n : nodes) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
-  auto by_cores = [](const NodeKey& a, const NodeKey& b) {
-    if (a.cap != b.cap) return a.cap > b.cap;
+  for (NodeIndex n : eligible) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
+  auto by_cores = [](const NodeKey& a, const NodeKey& b) { return packed_before(a, b); };
+  auto by_gres = [](const NodeKey& a, const NodeKey& b) {
     if (a.spare != b.spare) return a.spare < b.spare;
-    return a.node < b.node;
-  };
-  auto by_gres = [&](const NodeKey& a, const NodeKey& b) {
-    if (a.spare != b.spare) return a.spare < b.spare;
-    return by_cores(a, b);
+    return packed_before(a, b);
   };
   keep = std::min(keep, keys.size());
   if (shape == ColumnShape::GresSaving)
@@ -160,30 +164,52 @@ bool contiguous_column(const FreeArrays& free, const WindowJob& job,
   return found;
 }
 
-// `nodes` sorted by cap, largest first: take whole large nodes until the smallest node
-// that can hold the remainder exists, then that node.
-bool best_fit(const std::vector<NodeIndex>& nodes, const std::vector<std::int32_t>& caps,
-              const WindowJob& job, std::int32_t node_count, Candidate& out) {
-  const std::int32_t nmax = effective_nodes_max(job, node_count);
-  std::vector<char> used(nodes.size(), 0);
+// `keys` sorted in the Packed order: take whole large nodes until the smallest node that
+// can hold the remainder exists, then that node.
+bool best_fit_sorted(const std::vector<NodeKey>& keys, const WindowJob& job, std::int32_t nmax,
+                     Candidate& out) {
+  std::vector<char> used(keys.size(), 0);
   std::int32_t left = job.cores;
   std::size_t next_large = 0;
   while (left > 0 && static_cast<std::int32_t>(out.nodes.size()) < nmax) {
-    std::size_t fit = nodes.size();
-    for (std::size_t k = nodes.size(); k-- > 0;)
-      if (!used[k] && caps[k] >= left) { fit = k; break; }
-    if (fit == nodes.size()) {
-      while (next_large < nodes.size() && used[next_large]) ++next_large;
-      if (next_large == nodes.size()) return false;
+    std::size_t fit = keys.size();
+    for (std::size_t k = keys.size(); k-- > 0;)
+      if (!used[k] && keys[k].cap >= left) { fit = k; break; }
+    if (fit == keys.size()) {
+      while (next_large < keys.size() && used[next_large]) ++next_large;
+      if (next_large == keys.size()) return false;
       fit = next_large;
     }
     used[fit] = 1;
-    const std::int32_t take = std::min(left, caps[fit]);
-    out.nodes.push_back(nodes[fit]);
+    const std::int32_t take = std::min(left, keys[fit].cap);
+    out.nodes.push_back(keys[fit].node);
     out.cores.push_back(take);
     left -= take;
   }
-  if (left > 0) return false;
+  return left <= 0;
+}
+
+// Best fit over the eligible nodes in the Packed order. Its first step takes the last node
+// in that order whose cap holds the whole job, if there is one, and is then done: that node
+// is found by one scan (the order is total), without sorting every eligible node, which
+// most columns of small jobs did for nothing. Otherwise the nodes are sorted as before.
+bool best_fit(const FreeArrays& free, const WindowJob& job, const std::vector<NodeIndex>& eligible,
+              Candidate& out) {
+  const std::int32_t nmax = effective_nodes_max(job, free.node_count());
+  thread_local std::vector<NodeKey> keys;
+  keys.clear();
+  for (NodeIndex n : eligible) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
+  std::size_t fit = keys.size();
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    if (keys[k].cap >= job.cores && (fit == keys.size() || packed_before(keys[fit], keys[k]))) fit = k;
+  if (fit < keys.size() && nmax >= 1 && job.cores > 0) {
+    out.nodes.push_back(keys[fit].node);
+    out.cores.push_back(job.cores);
+    return true;
+  }
+  std::sort(keys.begin(), keys.end(),
+            [](const NodeKey& a, const NodeKey& b) { return packed_before(a, b); });
+  if (!best_fit_sorted(keys, job, nmax, out)) return false;
   normalise(out);
   return true;
 }
@@ -217,18 +243,18 @@ bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
     return contiguous_column(free, job, eligible, shape, out);
   }
   if (eligible.empty()) return false;
-  // Best fit reads the whole order; the other shapes read at most the first nmax nodes
-  // (take_prefix gives up there, Spread takes that many), so only those are sorted.
+  // Best fit reads the whole order (best_fit); the other shapes read at most the first nmax
+  // nodes (take_prefix gives up there, Spread takes that many), so only those are sorted.
   const bool whole = shape == ColumnShape::BestFit && job.nodes_min <= 1 && job.cores_per_node == 0;
-  const auto nmax = static_cast<std::size_t>(effective_nodes_max(job, free.node_count()));
-  std::vector<NodeIndex> nodes = eligible;
-  std::vector<std::int32_t> caps;
-  order_for(free, job, shape, whole ? nodes.size() : nmax, nodes, caps);
   out = Candidate{};
   out.slot = slot;
   out.cls = BidClass::Column;
   out.gres_per_node = job.gres_type >= 0 ? job.gres_min : 0;
-  if (whole) return best_fit(nodes, caps, job, free.node_count(), out);
+  if (whole) return best_fit(free, job, eligible, out);
+  const auto nmax = static_cast<std::size_t>(effective_nodes_max(job, free.node_count()));
+  std::vector<NodeIndex> nodes;
+  std::vector<std::int32_t> caps;
+  order_for(free, job, shape, nmax, eligible, nodes, caps);
   if (shape != ColumnShape::Spread) {
     if (!take_prefix(nodes, caps, job, free.node_count(), out)) return false;
     normalise(out);
@@ -338,19 +364,23 @@ constexpr ColumnShape kShapes[] = {ColumnShape::Packed, ColumnShape::GresSaving,
                                    ColumnShape::Spread, ColumnShape::BestFit};
 
 // One pass over the window in `order`, each job placed on what the earlier ones left.
-void sequential_fill(const FreeArrays& free, std::span<const WindowJob> window,
+// `work` is the free state of `on_free` (a separate copy): the columns are taken on it and
+// given back at the end, instead of filling a copy of the whole free state per call.
+void sequential_fill(FreeArrays& work, std::span<const WindowJob> window,
                      std::span<const std::vector<char>> masks, const std::vector<int>& order,
                      ColumnShape shape, EligibleCache& on_free, ColumnPool& pool) {
-  FreeArrays residual = free;
+  std::vector<Candidate> taken;
   for (int slot : order) {
     Candidate c;
-    const auto nodes = still_eligible(residual, window[slot], masks[slot], on_free.of(slot));
-    if (!build_column_on(residual, window[slot], slot, nodes, shape, c) &&
-        !build_column_on(residual, window[slot], slot, nodes, ColumnShape::Packed, c))
+    const auto nodes = still_eligible(work, window[slot], masks[slot], on_free.of(slot));
+    if (!build_column_on(work, window[slot], slot, nodes, shape, c) &&
+        !build_column_on(work, window[slot], slot, nodes, ColumnShape::Packed, c))
       continue;
-    residual.take(c, window[slot]);
+    work.take(c, window[slot]);
+    taken.push_back(c);
     pool.add(std::move(c));
   }
+  for (const Candidate& c : taken) work.give_back(c, window[c.slot]);
 }
 
 }  // namespace
@@ -372,51 +402,45 @@ void initial_columns(const FreeArrays& free, std::span<const WindowJob> window,
   by_size = by_window;
   std::stable_sort(by_size.begin(), by_size.end(),
                    [&](int a, int b) { return window[a].cores < window[b].cores; });
+  FreeArrays work = free;  // a copy: `eligible` reads `free` lazily
   for (const auto* order : {&by_window, &by_size})
     for (ColumnShape shape : kShapes)
-      sequential_fill(free, window, masks, *order, shape, eligible, pool);
+      sequential_fill(work, window, masks, *order, shape, eligible, pool);
 }
 
 namespace {
 
-void release(FreeArrays& free, const Candidate& c, const WindowJob& job) {
-  for (std::size_t k = 0; k < c.nodes.size(); ++k) {
-    free.cores[c.nodes[k]] += c.cores[k];
-    if (job.gres_type >= 0) free.gres[c.nodes[k]][job.gres_type] += c.gres_per_node;
-    if (job.mem_per_node_mb > 0 && free.mem_modelled[c.nodes[k]])
-      free.mem[c.nodes[k]] += job.mem_per_node_mb;
-  }
-}
-
-// The loser placed where the winner was, the winner re-placed on what is left. `eligible`
-// holds both jobs' eligible nodes on `residual`; opening the winner's nodes and taking the
-// loser's column change eligibility only on those nodes.
-int repack_pair(const FreeArrays& residual, std::span<const WindowJob> window,
+// The loser placed where the winner was, the winner re-placed on what is left. `work` holds
+// the residual on entry and again on return: the winner's and the loser's columns are given
+// back and taken on it instead of on copies of the whole free state. `eligible` holds both
+// jobs' eligible nodes on the residual; opening the winner's nodes and taking the loser's
+// column change eligibility only on those nodes.
+int repack_pair(FreeArrays& work, std::span<const WindowJob> window,
                 std::span<const std::vector<char>> masks, int loser, const Candidate& winner,
                 EligibleCache& eligible, ColumnPool& pool) {
-  FreeArrays opened = residual;
-  release(opened, winner, window[winner.slot]);
   const int ws_slot = winner.slot;
+  work.give_back(winner, window[ws_slot]);
   const auto loser_nodes =
-      eligible_after_change(opened, window[loser], masks[loser], eligible.of(loser), winner.nodes);
-  const auto winner_opened = eligible_after_change(opened, window[ws_slot], masks[ws_slot],
+      eligible_after_change(work, window[loser], masks[loser], eligible.of(loser), winner.nodes);
+  const auto winner_opened = eligible_after_change(work, window[ws_slot], masks[ws_slot],
                                                    eligible.of(ws_slot), winner.nodes);
   int added = 0;
   for (ColumnShape ls : kShapes) {
     Candidate lc;
-    if (!build_column_on(opened, window[loser], loser, loser_nodes, ls, lc)) continue;
-    FreeArrays rest = opened;
-    rest.take(lc, window[loser]);
+    if (!build_column_on(work, window[loser], loser, loser_nodes, ls, lc)) continue;
+    work.take(lc, window[loser]);
     const auto winner_nodes =
-        eligible_after_change(rest, window[ws_slot], masks[ws_slot], winner_opened, lc.nodes);
+        eligible_after_change(work, window[ws_slot], masks[ws_slot], winner_opened, lc.nodes);
     for (ColumnShape ws : kShapes) {
       Candidate wc;
-      if (!build_column_on(rest, window[ws_slot], ws_slot, winner_nodes, ws, wc)) continue;
+      if (!build_column_on(work, window[ws_slot], ws_slot, winner_nodes, ws, wc)) continue;
       added += pool.add(lc) ? 1 : 0;
       added += pool.add(std::move(wc)) ? 1 : 0;
       break;
     }
+    work.give_back(lc, window[loser]);
   }
+  work.take(winner, window[ws_slot]);
   return added;
 }
 
@@ -429,30 +453,35 @@ int residual_columns(const FreeArrays& residual_in, std::span<const WindowJob> w
   std::vector<char> started(window.size(), 0);
   for (const Candidate& w : winners) started[w.slot] = 1;
   FreeArrays residual = residual_in;
+  std::vector<Candidate> taken;  // the columns taken on `residual` below
   EligibleCache eligible(residual_in, window, masks);
   int added = 0;
   for (int slot = 0; slot < static_cast<int>(window.size()); ++slot) {
     if (started[slot]) continue;
-    bool taken = false;
+    bool took = false;
     auto nodes = still_eligible(residual, window[slot], masks[slot], eligible.of(slot));
     for (ColumnShape shape : kShapes) {
       Candidate c;
       if (!build_column_on(residual, window[slot], slot, nodes, shape, c)) continue;
-      if (!taken) {
+      if (!took) {
         residual.take(c, window[slot]);
-        taken = true;
+        taken.push_back(c);
+        took = true;
         nodes = still_eligible(residual, window[slot], masks[slot], nodes);  // after the take
       }
       added += pool.add(std::move(c)) ? 1 : 0;
     }
   }
+  // Back to residual_in: the repacks below take and give back on it (each leaves it as it
+  // found it) instead of on copies of the whole state.
+  for (const Candidate& c : taken) residual.give_back(c, window[c.slot]);
   int losers = 0, pairs = 0;
   for (int slot = 0; slot < static_cast<int>(window.size()) && losers < repack_losers; ++slot) {
     if (started[slot]) continue;
     ++losers;
     for (const Candidate& w : winners) {
       if (pairs++ >= repack_pairs) return added;
-      added += repack_pair(residual_in, window, masks, slot, w, eligible, pool);
+      added += repack_pair(residual, window, masks, slot, w, eligible, pool);
     }
   }
   return added;

@@ -38,4 +38,28 @@ std::vector<Nodeset> build_runs(std::span<const NodeIndex> candidates,
                                 std::span<const std::int32_t> free_cores, std::int32_t g,
                                 std::int32_t group);
 
+// build_runs over the nodes first..last-1 in order, with `usable` inlined (the flat
+// nodesets test every node of the cluster, a std::function call each).
+template <typename Usable>
+std::vector<Nodeset> build_runs_over_range(NodeIndex first, NodeIndex last, Usable usable,
+                                           std::span<const std::int32_t> free_cores,
+                                           std::int32_t g, std::int32_t group) {
+  std::vector<Nodeset> out;
+  bool open = false;
+  for (NodeIndex n = first; n < last; ++n) {
+    if (!usable(n)) {
+      open = false;
+      continue;
+    }
+    if (open) {  // consecutive: the run goes on
+      out.back().last = n;
+      out.back().cores += free_cores[n];
+      continue;
+    }
+    out.push_back(Nodeset{n, n, free_cores[n], g, group});
+    open = true;
+  }
+  return out;
+}
+
 }  // namespace hs::window

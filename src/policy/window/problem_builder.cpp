@@ -1,6 +1,7 @@
 #include "policy/window/problem_builder.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "model/request_fit.hpp"
 
@@ -15,6 +16,15 @@ DimensionLayout make_layout(const Cluster& cluster, bool with_reservation) {
   if (with_reservation)
     l.future_dims = std::min(1 + l.gres_types, solver::kMaxDims - l.now_dims);
   return l;
+}
+
+const DimensionLayout& LayoutCache::of(const Cluster& cluster, bool with_reservation) {
+  if (cluster_ != &cluster) {
+    cluster_ = &cluster;
+    without_ = make_layout(cluster, false);
+    with_ = make_layout(cluster, true);
+  }
+  return with_reservation ? with_ : without_;
 }
 
 namespace {
@@ -79,11 +89,47 @@ solver::WindowProblem build_problem(const ProblemInput& in) {
   return p;
 }
 
+namespace {
+
+// The view's free state with this pass's accepted starts taken, copying only their nodes
+// (ClusterState::can_hold and take on a copy of the whole state, without the copy).
+class TakenSoFar {
+ public:
+  explicit TakenSoFar(const ClusterState& free) : free_(free) {}
+  bool can_hold(const Allocation& alloc) const {
+    for (const NodeShare& s : alloc.shares) {
+      const NodeFree& f = node(s.node);
+      if (s.cores > f.cores || s.mem_mb > f.mem_mb) return false;
+      for (int t = 0; t < kMaxGresTypes; ++t)
+        if (s.gres[t] > f.gres[t]) return false;
+    }
+    return true;
+  }
+  void take(const Allocation& alloc) {
+    for (const NodeShare& s : alloc.shares) {
+      NodeFree& f = edited_.try_emplace(s.node, free_.node(s.node)).first->second;
+      f.cores -= s.cores;
+      f.mem_mb -= s.mem_mb;
+      for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] -= s.gres[t];
+    }
+  }
+
+ private:
+  const NodeFree& node(NodeIndex n) const {
+    const auto it = edited_.find(n);
+    return it != edited_.end() ? it->second : free_.node(n);
+  }
+  const ClusterState& free_;
+  std::unordered_map<NodeIndex, NodeFree> edited_;
+};
+
+}  // namespace
+
 std::vector<StartDecision> verified_starts(const SystemView& view,
                                            std::span<const WindowJob> window,
                                            std::span<const Candidate> winners,
                                            std::vector<std::string>& problems) {
-  ClusterState state = *view.free;
+  TakenSoFar state(*view.free);
   std::vector<StartDecision> out;
   for (const Candidate& c : winners) {
     const WindowJob& job = window[c.slot];

@@ -28,6 +28,17 @@ struct DimensionLayout {
 
 DimensionLayout make_layout(const Cluster& cluster, bool with_reservation);
 
+// make_layout kept for the cluster it was last asked about: a layout depends only on the
+// cluster and the reservation, and make_layout reads every node, which a pass need not.
+class LayoutCache {
+ public:
+  const DimensionLayout& of(const Cluster& cluster, bool with_reservation);
+
+ private:
+  const Cluster* cluster_ = nullptr;
+  DimensionLayout without_, with_;
+};
+
 // Names of the problem's dimensions in build_problem's order: "cores", the gres types,
 // "memory_mb" when modelled, then the reservation's dimensions as "<name>@reservation".
 std::vector<std::string> dimension_names(const DimensionLayout& layout, const Cluster& cluster);

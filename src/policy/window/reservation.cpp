@@ -57,7 +57,13 @@ bool try_place(const FreeArrays& free, const WindowJob& job, int slot,
 
 std::optional<Reservation> plan_reservation(const SystemView& view, const WindowJob& job,
                                             int slot, std::span<const char> mask) {
-  FreeArrays free = FreeArrays::from(*view.cluster, *view.free);
+  return plan_reservation(view, FreeArrays::from(*view.cluster, *view.free), job, slot, mask);
+}
+
+std::optional<Reservation> plan_reservation(const SystemView& view, const FreeArrays& free_now,
+                                            const WindowJob& job, int slot,
+                                            std::span<const char> mask) {
+  FreeArrays free = free_now;
   std::vector<const RunningJob*> running;
   for (const RunningJob& r : view.running) running.push_back(&r);
   std::stable_sort(running.begin(), running.end(),
@@ -91,20 +97,20 @@ bool limits_ahead(const SystemView& view, Time now) {
 
 }  // namespace
 
-bool ReservationMemo::reusable(const SystemView& view, const FreeArrays& free, JobRef job,
+bool ReservationMemo::reusable(const SystemView& view, std::uint64_t free_serial, JobRef job,
                                int slot) const {
   if (!valid_ || job != job_ || slot != slot_ || view.running.size() != running_.size())
     return false;
   for (std::size_t k = 0; k < running_.size(); ++k)
     if (view.running[k].job != running_[k].first || view.running[k].limit_end != running_[k].second)
       return false;
-  return limits_ahead(view, view.now) && free == free_;
+  return limits_ahead(view, view.now) && free_serial == free_serial_;
 }
 
-void ReservationMemo::remember(const SystemView& view, const FreeArrays& free, JobRef job,
+void ReservationMemo::remember(const SystemView& view, std::uint64_t free_serial, JobRef job,
                                int slot) {
   valid_ = limits_ahead(view, view.now);
-  free_ = free;
+  free_serial_ = free_serial;
   running_.clear();
   for (const RunningJob& r : view.running) running_.emplace_back(r.job, r.limit_end);
   job_ = job;
@@ -112,17 +118,17 @@ void ReservationMemo::remember(const SystemView& view, const FreeArrays& free, J
   now_ = view.now;
 }
 
-std::optional<Reservation> ReservationMemo::plan(const SystemView& view, const FreeArrays& free,
-                                                 const WindowJob& job, int slot,
-                                                 std::span<const char> mask) {
-  if (reusable(view, free, job.ref, slot)) {
+const Reservation* ReservationMemo::plan(const SystemView& view, const FreeArrays& free,
+                                                 std::uint64_t free_serial, const WindowJob& job,
+                                                 int slot, std::span<const char> mask) {
+  if (reusable(view, free_serial, job.ref, slot)) {
     if (answer_ && answer_->start == now_) answer_->start = view.now;
     now_ = view.now;
-    return answer_;
+    return answer_ ? &*answer_ : nullptr;
   }
-  answer_ = plan_reservation(view, job, slot, mask);
-  remember(view, free, job.ref, slot);
-  return answer_;
+  answer_ = plan_reservation(view, free, job, slot, mask);
+  remember(view, free_serial, job.ref, slot);
+  return answer_ ? &*answer_ : nullptr;
 }
 
 bool overlaps_reservation(const Reservation& r, const WindowJob& /*job*/, int slot, Time now,

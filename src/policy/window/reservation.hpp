@@ -22,6 +22,10 @@ struct Reservation {
 // nullopt when the job never fits even after every running job ended.
 std::optional<Reservation> plan_reservation(const SystemView& view, const WindowJob& job,
                                             int slot, std::span<const char> mask);
+// The same search from `free`, the view's free state as arrays.
+std::optional<Reservation> plan_reservation(const SystemView& view, const FreeArrays& free,
+                                            const WindowJob& job, int slot,
+                                            std::span<const char> mask);
 
 // plan_reservation with the last answer kept: while the free state (`free`, read from the
 // view), the running jobs (order, time limits) and the job are those of the last call, and
@@ -29,15 +33,19 @@ std::optional<Reservation> plan_reservation(const SystemView& view, const Window
 // a reservation that started at the last call's now moving to this now (the job still fits).
 class ReservationMemo {
  public:
-  std::optional<Reservation> plan(const SystemView& view, const FreeArrays& free,
-                                  const WindowJob& job, int slot, std::span<const char> mask);
+  // `free_serial`: the FreeStateSerials number of `free` (equal numbers, equal states).
+  // The answer (null: the job never fits) is the memo's, valid until the next call: handing
+  // out a copy would copy its spare capacity, every node, on every pass.
+  const Reservation* plan(const SystemView& view, const FreeArrays& free,
+                                  std::uint64_t free_serial, const WindowJob& job, int slot,
+                                  std::span<const char> mask);
 
  private:
-  bool reusable(const SystemView& view, const FreeArrays& free, JobRef job, int slot) const;
-  void remember(const SystemView& view, const FreeArrays& free, JobRef job, int slot);
+  bool reusable(const SystemView& view, std::uint64_t free_serial, JobRef job, int slot) const;
+  void remember(const SystemView& view, std::uint64_t free_serial, JobRef job, int slot);
 
   bool valid_ = false;
-  FreeArrays free_;
+  std::uint64_t free_serial_ = 0;
   std::vector<std::pair<JobRef, Time>> running_;  // job and limit end, in the view's order
   JobRef job_ = -1;
   int slot_ = 0;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/job_nodes.hpp"
+
 namespace hs::window {
 
 std::optional<std::string> window_unsupported_reason(const Job& job) {
@@ -49,6 +51,13 @@ WindowJob describe(const Job& job, JobRef ref, std::int64_t priority) {
   w.mem_per_node_mb = req.mem_per_node_mb;
   w.contiguous = req.contiguous;
   return w;
+}
+
+std::vector<char> window_node_mask(const Cluster& cluster, const Job& job) {
+  if (cluster.partitions.empty() && !job.req.node_rules().allowed) return {};
+  std::vector<char> mask = hs::job_node_mask(cluster, job);
+  if (std::all_of(mask.begin(), mask.end(), [](char usable) { return usable != 0; })) mask.clear();
+  return mask;
 }
 
 std::int32_t effective_nodes_max(const WindowJob& job, std::int32_t node_count) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/cluster.hpp"
 #include "model/job.hpp"
@@ -35,6 +36,11 @@ struct WindowJob {
 std::optional<std::string> window_unsupported_reason(const Job& job);
 
 WindowJob describe(const Job& job, JobRef ref, std::int64_t priority);
+
+// The job's usable nodes as node_fits reads them: hs::job_node_mask, or empty when the job
+// may use every node (on a cluster without partitions and without -C/-x this costs no
+// per-node work, which a pass would otherwise spend on every window job).
+std::vector<char> window_node_mask(const Cluster& cluster, const Job& job);
 
 // Node-count bounds as a closed range with nodes_max resolved against the cluster size.
 std::int32_t effective_nodes_max(const WindowJob& job, std::int32_t node_count);

@@ -21,8 +21,9 @@ struct WindowScheduler::Pass {
   std::vector<const Job*> jobs;
   std::vector<std::vector<char>> masks;
   FreeArrays free;
+  std::uint64_t free_serial = 0;  // FreeStateSerials number of `free`
   DimensionLayout layout;
-  std::optional<Reservation> reservation;
+  const Reservation* reservation = nullptr;  // the ReservationMemo's answer, or none
   std::vector<char> holds;  // per slot: bids still hold resources at the reservation start
 };
 
@@ -107,6 +108,19 @@ WindowScheduler::PassKey WindowScheduler::key_of(const Pass& pass) {
   return key;
 }
 
+bool WindowScheduler::repeats(const PassKey& key, const Pass& pass) {
+  if (key.window.size() != pass.window.size()) return false;
+  for (std::size_t s = 0; s < pass.window.size(); ++s)
+    if (key.window[s] != std::pair(pass.window[s].ref, pass.window[s].priority)) return false;
+  if (key.holds != pass.holds || key.reservation.has_value() != (pass.reservation != nullptr))
+    return false;
+  if (pass.reservation &&
+      (*key.reservation != std::pair(pass.reservation->slot, pass.reservation->start) ||
+       key.reservation_spare != pass.reservation->spare))
+    return false;
+  return key.free == pass.free;
+}
+
 std::vector<WindowJob> WindowScheduler::take_window(const SystemView& view) const {
   std::vector<WindowJob> all;
   for (JobRef j : view.pending) {
@@ -127,14 +141,16 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   pass.view = &view;
   pass.window = take_window(view);
   if (pass.window.empty()) return;
-  pass.free = FreeArrays::from(*view.cluster, *view.free);
+  pass.free = free_serials_.update(*view.cluster, *view.free);
+  pass.free_serial = free_serials_.number();
   for (const WindowJob& w : pass.window) {
     pass.jobs.push_back(&view.job(w.ref));
-    pass.masks.push_back(hs::job_node_mask(*view.cluster, view.job(w.ref)));
+    pass.masks.push_back(window_node_mask(*view.cluster, view.job(w.ref)));
   }
   if (config_.starvation == Starvation::Reserve && guard_due_at(pass) == kNoTime)
-    pass.reservation = reservation_memo_.plan(view, pass.free, pass.window[0], 0, pass.masks[0]);
-  pass.layout = make_layout(*view.cluster, pass.reservation.has_value());
+    pass.reservation = reservation_memo_.plan(view, pass.free, pass.free_serial, pass.window[0], 0,
+                                              pass.masks[0]);
+  pass.layout = layouts_.of(*view.cluster, pass.reservation != nullptr);
   pass.holds.assign(pass.window.size(), 0);
   if (pass.reservation)
     for (int s = 0; s < static_cast<int>(pass.window.size()); ++s)
@@ -144,11 +160,11 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   PassStats stats;
   stats.now = view.now;
   stats.window = static_cast<int>(pass.window.size());
-  PassKey key = key_of(pass);
-  if (config_.skip_repeated_passes && idle_key_ && *idle_key_ == key) {
+  if (config_.skip_repeated_passes && idle_key_ && repeats(*idle_key_, pass)) {
     stats.repeated = true;
     quiet_until_ = key_changes_at(pass);
     stats_.push_back(stats);
+    free_serials_.keep(std::move(pass.free));
     return;
   }
   const auto winners = solve_guarded(pass, stats);
@@ -159,8 +175,9 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   if (!problems.empty()) stats.first_problem = problems.front();
   // IPSCHED's window size is state too: only a pass at the full window may be skipped later.
   const bool idle = out.starts.empty() && !stats.timed_out && window_now_ == config_.window;
-  idle_key_ = idle ? std::optional<PassKey>(std::move(key)) : std::nullopt;
+  idle_key_ = idle ? std::optional<PassKey>(key_of(pass)) : std::nullopt;
   if (idle) quiet_until_ = key_changes_at(pass);
+  free_serials_.keep(std::move(pass.free));
   stats.pass_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   stats_.push_back(stats);
@@ -179,11 +196,11 @@ std::vector<Candidate> WindowScheduler::solve_guarded(Pass& pass, PassStats& sta
   if (!pass.reservation || pass.reservation->start > pass.view->now)
     return solve_model(pass, stats);
   const int top = pass.reservation->slot;
-  auto reservation = std::exchange(pass.reservation, std::nullopt);
+  const Reservation* reservation = std::exchange(pass.reservation, nullptr);
   auto holds = std::exchange(pass.holds, std::vector<char>(pass.window.size(), 0));
-  auto layout = std::exchange(pass.layout, make_layout(*pass.view->cluster, false));
+  auto layout = std::exchange(pass.layout, layouts_.of(*pass.view->cluster, false));
   auto winners = solve_model(pass, stats);
-  pass.reservation = std::move(reservation);
+  pass.reservation = reservation;
   pass.holds = std::move(holds);
   pass.layout = std::move(layout);
   const bool top_starts = std::any_of(winners.begin(), winners.end(),
@@ -207,6 +224,8 @@ std::vector<Candidate> WindowScheduler::auction_bids(const Pass& pass) {
   in.window = pass.window;
   in.jobs = pass.jobs;
   in.masks = pass.masks;
+  in.free = &pass.free;
+  in.free_serial = pass.free_serial;
   return generate_auction_bids(in, ac, &bid_memo_);
 }
 
@@ -299,7 +318,7 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   in.window = pass.window;
   in.candidates = cands;
   in.values = vals;
-  in.reservation = pass.reservation ? &*pass.reservation : nullptr;
+  in.reservation = pass.reservation;
   in.holds_at_reservation = pass.holds;
   const solver::WindowProblem problem = build_problem(in);
   if (observer_) observer_(problem);

@@ -11,6 +11,7 @@
 
 #include "policy/window/auction_bids.hpp"
 #include "policy/window/candidate.hpp"
+#include "policy/window/problem_builder.hpp"
 #include "policy/window/reservation.hpp"
 #include "policy/window/window_job.hpp"
 #include "policy/window/window_priority.hpp"
@@ -76,6 +77,7 @@ class WindowScheduler : public Scheduler {
     bool operator==(const PassKey&) const = default;
   };
   static PassKey key_of(const Pass& pass);
+  static bool repeats(const PassKey& key, const Pass& pass);  // key == key_of(pass), no copy
   Time key_changes_at(const Pass& pass) const;
   Time guard_due_at(const Pass& pass) const;
   Time first_tick_at_or_after(Time t) const;
@@ -108,6 +110,8 @@ class WindowScheduler : public Scheduler {
   Time quiet_until_ = kNoTime;  // with idle_key_: when the key can next change without events
   BidMemo bid_memo_;  // bids of the last passes' jobs on their free state
   ReservationMemo reservation_memo_;
+  LayoutCache layouts_;
+  FreeStateSerials free_serials_;  // numbers the passes' free states for the memos
 };
 
 }  // namespace hs::window
