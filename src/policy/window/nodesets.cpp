@@ -8,22 +8,7 @@ std::vector<Nodeset> build_runs(std::span<const NodeIndex> candidates,
                                 const std::function<bool(NodeIndex)>& usable,
                                 std::span<const std::int32_t> free_cores, std::int32_t g,
                                 std::int32_t group) {
-  std::vector<Nodeset> out;
-  bool open = false;
-  for (NodeIndex n : candidates) {
-    if (!usable(n)) {
-      open = false;
-      continue;
-    }
-    if (open && out.back().last + 1 == n) {
-      out.back().last = n;
-      out.back().cores += free_cores[n];
-      continue;
-    }
-    out.push_back(Nodeset{n, n, free_cores[n], g, group});
-    open = true;
-  }
-  return out;
+  return build_runs_over(candidates, usable, free_cores, g, group);
 }
 
 std::vector<Nodeset> build_nodesets(const NodeFreeView& free, std::int32_t g) {

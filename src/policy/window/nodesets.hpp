@@ -4,6 +4,7 @@
 // them separately under each leaf switch, so no nodeset crosses a switch.
 #include <cstdint>
 #include <functional>
+#include <ranges>
 #include <span>
 #include <vector>
 
@@ -38,20 +39,20 @@ std::vector<Nodeset> build_runs(std::span<const NodeIndex> candidates,
                                 std::span<const std::int32_t> free_cores, std::int32_t g,
                                 std::int32_t group);
 
-// build_runs over the nodes first..last-1 in order, with `usable` inlined (the flat
-// nodesets test every node of the cluster, a std::function call each).
-template <typename Usable>
-std::vector<Nodeset> build_runs_over_range(NodeIndex first, NodeIndex last, Usable usable,
-                                           std::span<const std::int32_t> free_cores,
-                                           std::int32_t g, std::int32_t group) {
+// The runs over any ascending sequence of node indices (a list or a range), `usable`
+// inlined: a run breaks where indices are not consecutive or `usable(node)` is false.
+template <typename Nodes, typename Usable>
+std::vector<Nodeset> build_runs_over(const Nodes& nodes, Usable usable,
+                                     std::span<const std::int32_t> free_cores, std::int32_t g,
+                                     std::int32_t group) {
   std::vector<Nodeset> out;
   bool open = false;
-  for (NodeIndex n = first; n < last; ++n) {
+  for (const NodeIndex n : nodes) {
     if (!usable(n)) {
       open = false;
       continue;
     }
-    if (open) {  // consecutive: the run goes on
+    if (open && out.back().last + 1 == n) {  // consecutive: the run goes on
       out.back().last = n;
       out.back().cores += free_cores[n];
       continue;
@@ -60,6 +61,15 @@ std::vector<Nodeset> build_runs_over_range(NodeIndex first, NodeIndex last, Usab
     open = true;
   }
   return out;
+}
+
+// build_runs over the nodes first..last-1 in order (the flat nodesets test every node of
+// the cluster; a std::function call each would cost more than the test).
+template <typename Usable>
+std::vector<Nodeset> build_runs_over_range(NodeIndex first, NodeIndex last, Usable usable,
+                                           std::span<const std::int32_t> free_cores,
+                                           std::int32_t g, std::int32_t group) {
+  return build_runs_over(std::views::iota(first, last), usable, free_cores, g, group);
 }
 
 }  // namespace hs::window
