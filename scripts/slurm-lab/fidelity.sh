@@ -88,9 +88,15 @@ clock_options() {
   local subsecond=""
   if [[ "${MODEL_SUBSECOND:-1}" != 0 ]]; then
     split_main_passes
+    backfill_cycles
     subsecond=$(subsecond_options)
+    [[ "${MODEL_EPILOG_MS:-8}" != 0 ]] && subsecond="$subsecond,epilog_ms=${MODEL_EPILOG_MS:-8}"
     [[ -s "$OUT/loop_ticks.txt" ]] && subsecond="$subsecond,loop_ticks=$(cd "$OUT" && pwd)/loop_ticks.txt"
     [[ -s "$OUT/agent_passes.txt" ]] && subsecond="$subsecond,agent_passes=$(cd "$OUT" && pwd)/agent_passes.txt"
+    [[ -s "$OUT/full_passes.txt" && "${MODEL_FULL_PASSES:-grid}" == real ]] &&
+      subsecond="$subsecond,full_passes=$(cd "$OUT" && pwd)/full_passes.txt"
+    [[ -s "$OUT/backfill_cycles.txt" && "${MODEL_BACKFILL_CYCLES:-real}" == real ]] &&
+      subsecond="$subsecond,backfill_cycles=$(cd "$OUT" && pwd)/backfill_cycles.txt"
   fi
   echo "--opt clock=controller,controller_start=$start,wall_clock=$epoch${startup:+,startup_pass=$startup}${subsecond:+,$subsecond}"
 }
@@ -101,15 +107,27 @@ clock_options() {
 # schedule()). The loop runs a default-depth pass only batch_sched_delay (3 s) after its
 # previous pass, counted in time()'s whole seconds; a default-depth pass sooner is not its.
 split_main_passes() {
-  awk -F, -v loop="$OUT/loop_ticks.txt" -v agent="$OUT/agent_passes.txt" '
-    BEGIN { printf "" > loop; printf "" > agent }
+  awk -F, -v loop="$OUT/loop_ticks.txt" -v agent="$OUT/agent_passes.txt" -v full="$OUT/full_passes.txt" '
+    BEGIN { printf "" > loop; printf "" > agent; printf "" > full }
     function us(t) { return sprintf("%d", (t < 0) ? t * 1e6 - 0.5 : t * 1e6 + 0.5) }
     function sec(t) { return (t < 0 && t != int(t)) ? int(t) - 1 : int(t) }
     $1 == "main_pass" {
       t = $2 + 0
       if ($3 != "full" && last != "" && sec(t) - sec(last) < 3) { print us(t) > agent; next }
+      if ($3 == "full") print us(t) > full
       print us(t) > loop; last = t
     }' "$OUT/controller_timing.csv"
+}
+
+# The run's backfill cycles (OUT/backfill_cycles.txt: begin and end in µs after the epoch):
+# the agent sleeps bf_interval from a cycle's end, so their phase drifts by each cycle's
+# length; the model takes their times from here (MODEL_BACKFILL_CYCLES=phase: the first
+# cycle's phase for all).
+backfill_cycles() {
+  awk -F, 'function us(t) { return sprintf("%d", (t < 0) ? t * 1e6 - 0.5 : t * 1e6 + 0.5) }
+    $1 == "backfill_begin" { b = $2 }
+    $1 == "backfill_end" && b != "" { print us(b), us($2); b = "" }' \
+    "$OUT/controller_timing.csv" > "$OUT/backfill_cycles.txt"
 }
 
 # The controller's sub-second timing (docs/slurm-model.md, "Sub-second timing"): its main
@@ -124,7 +142,9 @@ subsecond_options() {
     FILENAME == jobs { if ($0 !~ /^#/) { split($0, f, " "); run[f[1]] = f[3] }; next }
     FILENAME ~ /loop_ticks.txt$/ { p[++n] = $1 / 1e6; next }
     $1 == "backfill_begin" && bf == "" { bf = $2 + 0 }
-    $1 == "start" { split($3, f, " "); st[f[1]] = $2 + 0 }
+    $1 == "main_pass" { main = $2 + 0 }
+    $1 == "backfill_begin" { cycle = $2 + 0 }
+    $1 == "start" { split($3, f, " "); st[f[1]] = (f[2] == "backfill") ? cycle : main }
     $1 == "end" { en[$3] = $2 + 0 }
     function median(a, m,   i, j, t) {  # sorts a[1..m] in place
       for (i = 2; i <= m; ++i) {
@@ -174,9 +194,19 @@ model_jobs() {
     return
   fi
   if [[ "${MODEL_SUBSECOND:-1}" != 0 ]] && grep -q '^submit,' "$OUT/controller_timing.csv" 2>/dev/null; then
-    awk -F, 'NR == FNR { if ($1 == "submit") at[$3] = ($2 < 0) ? 0 : int($2 * 1000 + 0.5); next }
+    awk -F, -v own_end="${MODEL_END_LATENCY:-job}" '
+      function ms(t) { return (t < 0) ? 0 : int(t * 1000 + 0.5) }
+      NR == FNR { if ($1 == "submit") at[$3] = ms($2)
+                  if ($1 == "main_pass") main = $2 + 0
+                  if ($1 == "backfill_begin") bf = $2 + 0
+                  if ($1 == "start") { split($3, f, " "); st[f[1]] = (f[2] == "backfill") ? bf : main }
+                  if ($1 == "end") en[$3] = $2 + 0
+                  next }
       /^#/ { print; next }
-      { if ($1 in at) { $2 = int(at[$1] / 1000); $0 = $0 " submit_ms=" at[$1] % 1000 } print }' \
+      { id = $1; run = $3
+        if (id in at) { $2 = int(at[id] / 1000); $0 = $0 " submit_ms=" at[id] % 1000 }
+        if (own_end == "job" && (id in st) && (id in en)) $0 = $0 " end_latency_ms=" ms(en[id] - st[id] - run)
+        print }' \
       "$OUT/controller_timing.csv" FS=' ' "$OUT/jobs.txt" > "$OUT/model_jobs.txt"
     return
   fi

@@ -46,6 +46,7 @@ void expect_same_jobs(const Workload& a, const Workload& b) {
     EXPECT_EQ(x.partition, y.partition);
     EXPECT_EQ(x.submit, y.submit);
     EXPECT_EQ(x.submit_ms, y.submit_ms);
+    EXPECT_EQ(x.end_latency_ms, y.end_latency_ms);
     EXPECT_EQ(x.run_time, y.run_time);
     EXPECT_EQ(x.moldable_runtime, y.moldable_runtime);
     expect_same_request(x.req, y.req);
@@ -100,6 +101,8 @@ Workload varied_workload() {
   e.req.nodes_max = 4;
   e.user = "ünïcode";
   e.submit_ms = 53;
+  e.end_latency_ms = 0;  // recorded as 0 ms: written, unlike the default -1
+  d.end_latency_ms = 117;
   return w;
 }
 
@@ -202,6 +205,8 @@ TEST(JobFile, ErrorsNameFileLineFieldAndValue) {
       {"1 0 10 -n 4 color=red", "color", "red"},
       {"1 0 10 -n 4 submit_ms=1000", "submit_ms", "1000"},
       {"1 0 10 -n 4 submit_ms=-1", "submit_ms", "-1"},
+      {"1 0 10 -n 4 end_latency_ms=-1", "end_latency_ms", "-1"},
+      {"1 0 10 -n 4 end_latency_ms=60001", "end_latency_ms", "60001"},
       {"1 0 10 -n four", "-n", "four"},
       {"1 0 10 -n 0", "-n", "0"},
       {"1 0 10 -n 4 -n 5", "-n", "5"},

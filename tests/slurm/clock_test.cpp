@@ -4,6 +4,9 @@
 // default): the reproduction tables' timing, which must not move.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "policy/slurm/slurm_scheduler.hpp"
 #include "sim/bind.hpp"
 #include "sim/invariant_checker.hpp"
@@ -297,6 +300,127 @@ TEST(SlurmSubsecond, APassOutsideTheLoopIgnoresBatchSchedDelay) {
   EXPECT_FALSE(clock.whole_seconds());
 }
 
+TEST(SlurmSubsecond, AJobsRecordedEndLatencyOverridesTheDefault) {
+  // 100 ms by default: J1 ends at 10.3 s, after the tick at 10.2, so J2 waits for 11.2.
+  // J1 recorded with 0 ms (a replayed real run) ends at the tick and J2 starts there.
+  const Cluster c = make_cluster(1, 1);
+  Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  EXPECT_EQ(replay(c, w, ticks_at_200ms(100)).records[1].start, 11);
+  w.jobs[0].end_latency_ms = 0;
+  const SimResult own = replay(c, w, ticks_at_200ms(100));
+  EXPECT_EQ(own.records[1].start, 10);
+  EXPECT_EQ(own.records[1].start_ms, 200);
+  SlurmConfig grid;  // the grid clock ignores it
+  EXPECT_EQ(replay(c, w, grid).records[0].end, 10);
+}
+
+TEST(SlurmSubsecond, ANodeStaysCompletingUntilItsEpilogIsDone) {
+  // J1 ends exactly at the tick of 10.2 s, which starts J2 at once. With a 5 ms epilog
+  // the node is still COMPLETING at the tick, and the loop only hears of the end at
+  // 10.205: J2 starts at the next tick, 11.2.
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                                     {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  EXPECT_EQ(replay(c, w, ticks_at_200ms(0)).records[1].start, 10);
+  SlurmConfig config = ticks_at_200ms(0);
+  config.subsecond.epilog_ms = 5;
+  const SimResult r = replay(c, w, config);
+  EXPECT_EQ(r.records[1].start, 11);
+  EXPECT_EQ(r.records[1].start_ms, 200);
+}
+
+TEST(SlurmSubsecond, BackfillWaitsForACompletingNode) {
+  // J0 holds n2 until 200, J1 n1 until 70.6; J2 (both nodes) heads the queue, so only
+  // backfill can start J3 (arriving at 70). Loop ticks and backfill cycles both 600 ms
+  // into their second: at 70.6 J1 has just ended, and backfill starts J3 on n1 at once,
+  // unless n1 is still COMPLETING (a 10 ms epilog): then J3 waits for a later cycle.
+  const Cluster c = make_cluster(2, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 200, .run = 200},
+                                     {.ntasks = 1, .limit = 200, .run = 70},
+                                     {.ntasks = 2, .limit = 100, .run = 100, .submit = 1},
+                                     {.ntasks = 1, .limit = 20, .run = 10, .submit = 70}});
+  SlurmConfig config = controller_clock(-20);
+  config.subsecond.backfill_ms = 600;
+  config.subsecond.loop_tick_us = 600000;
+  const SimResult without = replay(c, w, config);
+  ASSERT_EQ(without.records[1].end, 70);
+  EXPECT_EQ(without.records[3].start, 70);
+  EXPECT_EQ(without.records[3].start_ms, 600);
+  config.subsecond.epilog_ms = 10;
+  EXPECT_GT(replay(c, w, config).records[3].start, 70);
+}
+
+TEST(SlurmSubsecond, BackfillCyclesFollowTheObservedOnes) {
+  // Cycles observed at 0.10-1.05 s and 31.40-31.45 s: the agent sleeps bf_interval from a
+  // cycle's end, so the second cycle is in second 31 (not 30), 400 ms into it; J3,
+  // arriving at 29, starts there.
+  const Cluster c = make_cluster(2, 1);
+  const Workload w = workload_of(c, blocked_partition(29, 60));
+  SlurmConfig config = controller_clock(-30);
+  config.subsecond.loop_tick_us = 600000;
+  config.subsecond.backfill_cycles_us = {{100000, 1050000}, {31400000, 31450000}};
+  SlurmConfig phase_only = config;
+  phase_only.subsecond.backfill_cycles_us.clear();
+  phase_only.subsecond.backfill_ms = 100;
+  EXPECT_EQ(replay(c, w, phase_only).records[2].start, 30);
+  const SimResult r = replay(c, w, config);
+  EXPECT_EQ(r.records[2].start, 31);
+  EXPECT_EQ(r.records[2].start_ms, 400);
+  SubsecondClock clock;
+  clock.backfill_ms = 7;
+  clock.backfill_cycles_us = {{-900000, -100000}, {30999000, 32001000}};
+  EXPECT_EQ(clock.backfill_cycle_ms(-1), 100);
+  EXPECT_EQ(clock.backfill_cycle_end(-1), -1);
+  EXPECT_EQ(clock.backfill_cycle_ms(30), 999);
+  EXPECT_EQ(clock.backfill_cycle_end(30), 32);
+  EXPECT_EQ(clock.backfill_cycle_ms(31), 7);  // no observed cycle: the phase
+  EXPECT_EQ(clock.backfill_cycle_end(31), 31);
+}
+
+TEST(SlurmSubsecond, AnEndWithItsOwnEpilogRpcAsksTheLoopForNothing) {
+  // J1 ends at 10.3 s. Its end asks the loop for a pass, run at the tick of 11.2 (nothing
+  // to start), so J2, submitted at 12, waits for batch_sched_delay after it: 14.2. When a
+  // pass outside the loop follows the end (10.32 s: the epilog completion came as its own
+  // RPC, which calls schedule() and leaves the loop's count alone), the loop's last pass
+  // is J1's start at 0.2 and J2 starts at the tick of 12.2.
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                                     {.ntasks = 1, .limit = 60, .run = 10, .submit = 12}});
+  SlurmConfig config = ticks_at_200ms(100);
+  EXPECT_EQ(replay(c, w, config).records[1].start, 14);
+  config.subsecond.agent_passes_us = {10320000};
+  EXPECT_EQ(replay(c, w, config).records[1].start, 12);
+  const SubsecondClock& clock = config.subsecond;
+  EXPECT_TRUE(clock.agent_pass_soon_after(10, 300));
+  EXPECT_TRUE(clock.agent_pass_soon_after(10, 220));
+  EXPECT_FALSE(clock.agent_pass_soon_after(10, 330));
+  EXPECT_FALSE(clock.agent_pass_soon_after(10, 219));
+}
+
+TEST(SlurmSubsecond, ObservedFullPassesPlaceTheLoopsFullPasses) {
+  // Full passes every 60 s from the controller's start (-60), unless a real run's are
+  // given (all of them): there the one at 61 (a second without a tick moved it) is the
+  // loop's latest pass for batch_sched_delay, so J2 (submitted at 62, main passes only)
+  // starts at 64, not 63.
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                                     {.ntasks = 1, .limit = 60, .run = 10, .submit = 62}});
+  SlurmConfig config = controller_clock();
+  config.backfill_enabled = false;
+  EXPECT_EQ(replay(c, w, config).records[1].start, 63);
+  config.subsecond.full_passes_us = {61000000};
+  EXPECT_EQ(replay(c, w, config).records[1].start, 64);
+  SubsecondClock clock;
+  clock.full_passes_us = {61000000, 121500000};
+  EXPECT_EQ(clock.observed_full_after(0, 60), 61);
+  EXPECT_EQ(clock.observed_full_after(61, 60), 121);
+  EXPECT_EQ(clock.observed_full_after(121, 60), 181);  // after the last: every 60 s
+  EXPECT_EQ(clock.observed_full_at_or_before(60, 60), std::nullopt);
+  EXPECT_EQ(clock.observed_full_at_or_before(130, 60), 121);
+  EXPECT_EQ(clock.observed_full_at_or_before(250, 60), 241);
+}
+
 TEST(SlurmSubsecond, SubsecondOptionsNeedTheControllerClock) {
   Params real = Params::parse(
       "clock=controller,loop_period_us=1005000,loop_tick_us=-250000,backfill_ms=640,"
@@ -311,6 +435,32 @@ TEST(SlurmSubsecond, SubsecondOptionsNeedTheControllerClock) {
   EXPECT_THROW(slurm_config_from(grid), InputError);
   Params bad = Params::parse("clock=controller,backfill_ms=1000", "<test>");
   EXPECT_THROW(slurm_config_from(bad), InputError);
+  Params epilog = Params::parse("clock=controller,epilog_ms=8", "<test>");
+  EXPECT_EQ(slurm_config_from(epilog).subsecond.epilog_ms, 8);
+  Params grid_epilog = Params::parse("epilog_ms=8", "<test>");
+  EXPECT_THROW(slurm_config_from(grid_epilog), InputError);
+}
+
+TEST(SlurmSubsecond, ObservedTimeFilesAreCheckedLineByLine) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "hs_clock_test";
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  const auto config_with = [](const std::string& key, const std::string& path) {
+    Params p = Params::parse("clock=controller," + key + "=" + path, "<test>");
+    return slurm_config_from(p);
+  };
+  const std::string good = write("cycles.txt", "# begin end\n100000 950000\n31400000 31450000\n");
+  EXPECT_EQ(config_with("backfill_cycles", good).subsecond.backfill_cycles_us.size(), 2U);
+  const std::string full = write("full.txt", "61000000\n121000000\n");
+  EXPECT_EQ(config_with("full_passes", full).subsecond.full_passes_us.size(), 2U);
+  for (const std::string& text : {"100 50\n", "1 2 3\n", "5 6\n1 2\n", "x 2\n"}) {
+    SCOPED_TRACE(text);
+    EXPECT_THROW(config_with("backfill_cycles", write("bad.txt", text)), InputError);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

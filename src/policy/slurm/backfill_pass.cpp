@@ -371,6 +371,8 @@ void BackfillPass::test_job(PassState& s, JobRef j, const PartitionIndex& partit
       t = *found;
     }
     t = std::max(t, start_res);
+    // _attempt_backfill: "need to wait for in-progress completion/epilog" (now + 1).
+    if (t <= s.now && s.completing && touches(*alloc, *s.completing)) t = s.now + 1;
     if (t <= s.now) {
       start_now(s, j, std::move(*alloc), st);
       return;

@@ -35,12 +35,18 @@ struct PassState {
   GpuBias* gpu_bias = nullptr;                // clock=controller only (gpu_bias.hpp)
   std::int32_t start_ms = 0;                  // the pass's time within `now` (subsecond_clock.hpp)
   std::int32_t end_latency_ms = 0;
+  bool recorded_end_latency = false;          // a job's own end_latency_ms overrides (controller clock)
+  // Nodes still COMPLETING at this pass (clock=controller with epilog_ms): a job ended on
+  // them and the node's epilog has not been confirmed yet. Backfill does not start a job
+  // on them (it waits a second); the main pass sees them fully busy. Null = none.
+  const NodeBits* completing = nullptr;
 
   const Job& job(JobRef j) const { return workload->jobs[j]; }
   void start(JobRef j, Allocation alloc) {
     free->take(alloc);
     (*started)[j] = 1;
-    starts->push_back({j, std::move(alloc), start_ms, end_latency_ms});
+    const std::int32_t own = recorded_end_latency ? job(j).end_latency_ms : -1;
+    starts->push_back({j, std::move(alloc), start_ms, own >= 0 ? own : end_latency_ms});
   }
 };
 

@@ -5,145 +5,10 @@
 #include <cstdint>
 #include <utility>
 
-#include "io/text_file.hpp"
 #include "policy/slurm/main_pass.hpp"
 #include "policy/slurm/select.hpp"
 
 namespace hs::slurm {
-
-namespace {
-// loop_ticks=FILE: one tick per line, µs after t = 0, ascending; '#' starts a comment.
-std::vector<std::int64_t> read_observed_ticks(const std::string& path) {
-  std::vector<std::int64_t> ticks;
-  const std::string text = text::read_text_file(path);
-  int line_no = 0;
-  for (std::string_view line : text::split_lines(text)) {
-    ++line_no;
-    line = text::trim(line.substr(0, line.find('#')));
-    if (line.empty()) continue;
-    const std::int64_t us = text::parse_int_in(line, -1000000000000000LL, 1000000000000000LL,
-                                                {path, line_no}, "tick");
-    if (!ticks.empty() && us <= ticks.back())
-      throw InputError({path, line_no}, "tick", std::string(line),
-                       "ticks must be in ascending order");
-    ticks.push_back(us);
-  }
-  return ticks;
-}
-}  // namespace
-
-SlurmConfig slurm_config_from(Params& p) {
-  SlurmConfig c;
-  const std::string mode = p.get_choice(
-      "mode", "conservative", {"conservative", "easy"},
-      "backfill reservations: conservative = every tested job that cannot start reserves "
-      "(Slurm's default); easy = only the first bf_reserve_depth jobs per partition (1)");
-  c.mode = mode == "easy" ? BackfillMode::Easy : BackfillMode::Conservative;
-  const std::string prio = p.get_choice(
-      "priority", "basic", {"basic", "multifactor"},
-      "priority/basic (FIFO) or priority/multifactor (age + job size, the documents' setting)");
-  c.priority = prio == "multifactor" ? PriorityType::Multifactor : PriorityType::Basic;
-  c.sched_interval = p.get_int("sched_interval", 60, 1, 86400,
-                               "seconds between full main passes (SchedulerParameters)");
-  c.batch_sched_delay = p.get_int("batch_sched_delay", 3, 0, 3600,
-                                  "seconds a submission may wait for its main pass");
-  c.default_queue_depth = static_cast<std::size_t>(p.get_int(
-      "default_queue_depth", 100, 1, 100000000, "jobs an event-triggered main pass tests"));
-  c.backfill_enabled =
-      p.get_choice("scheduler_type", "backfill", {"backfill", "builtin"},
-                   "SchedulerType: sched/backfill, or sched/builtin (main pass only, FIFO)") ==
-      "backfill";
-  c.bf_interval = p.get_int("bf_interval", 30, 1, 86400,
-                            "seconds between backfill passes (clock=controller: from the end "
-                            "of a cycle to the next)");
-  c.clock = p.get_choice(
-                "clock", "grid", {"grid", "controller"},
-                "pass timing: grid = periodic passes on fixed grids from t = 0, an end's main "
-                "pass at once (the reproduction tables'); controller = slurmctld's loops from "
-                "controller_start (closer to a real run; fidelity.sh uses it)") == "controller"
-                ? ClockMode::Controller
-                : ClockMode::Grid;
-  c.controller_start = p.get_int(
-      "controller_start", -60, -1000000000, 1000000000,
-      "clock=controller: seconds after t = 0 at which slurmctld started; its pass clocks "
-      "count from there (fidelity.sh passes the real one)");
-  const Time startup_pass = p.get_int(
-      "startup_pass", 1, -1000000000, 1,
-      "clock=controller: second of the controller's last main pass before t = 0; 1 = none, "
-      "its start counts (fidelity.sh passes the real one)");
-  if (startup_pass <= 0) c.startup_pass = startup_pass;
-  c.backfill.epoch = p.get_int(
-      "wall_clock", 0, 0, 100000000000LL,
-      "clock=controller: Unix time of t = 0; bf_resolution and the will-run 30 s groups "
-      "round the wall clock");
-  SubsecondClock& sub = c.subsecond;
-  sub.loop_period_us = p.get_int(
-      "loop_period_us", 1000000, 500000, 2000000,
-      "clock=controller: period of slurmctld's background loop in µs (about 1005000 in "
-      "practice; fidelity.sh passes the run's)");
-  sub.loop_tick_us = p.get_int(
-      "loop_tick_us", 0, -1000000000000LL, 1000000000000LL,
-      "clock=controller: time of one tick of that loop, µs after t = 0 (main passes run on "
-      "its ticks)");
-  sub.backfill_ms = static_cast<std::int32_t>(p.get_int(
-      "backfill_ms", 0, 0, 999, "clock=controller: backfill cycles' time within their second"));
-  const std::string ticks = p.get_text(
-      "loop_ticks", "",
-      "clock=controller: file of the loop's ticks seen in a real run (µs after t = 0, one per "
-      "line); main passes follow them (fidelity.sh writes it from the run's main passes)");
-  if (!ticks.empty()) sub.observed_ticks_us = read_observed_ticks(ticks);
-  const std::string agent = p.get_text(
-      "agent_passes", "",
-      "clock=controller: file of main passes outside the loop seen in a real run (µs after "
-      "t = 0, one per line): schedule() called directly, as on an epilog completion; not "
-      "gated by batch_sched_delay (fidelity.sh writes it from the run)");
-  if (!agent.empty()) sub.agent_passes_us = read_observed_ticks(agent);
-  sub.end_latency_ms = static_cast<std::int32_t>(p.get_int(
-      "end_latency_ms", 0, 0, 60000,
-      "clock=controller: a job ends (frees its nodes) this long after its start + run time "
-      "(about 100 in practice)"));
-  for (const char* key : {"controller_start", "wall_clock", "startup_pass", "loop_period_us",
-                          "loop_tick_us", "loop_ticks", "agent_passes", "backfill_ms",
-                          "end_latency_ms"})
-    if (c.clock == ClockMode::Grid && p.has(key))
-      throw InputError({"<options>", 0}, key, p.values().at(key),
-                       "applies to clock=controller only (the grid clock starts at t = 0)");
-  c.backfill.window = 60 * p.get_int("bf_window", 1440, 1, 43200,
-                                     "backfill planning horizon in minutes");
-  c.backfill.resolution = p.get_int("bf_resolution", 60, 1, 3600,
-                                    "seconds; reservation times are rounded down to it");
-  c.backfill.max_job_test = static_cast<std::size_t>(p.get_int(
-      "bf_max_job_test", 500, 1, 100000000, "jobs one backfill pass tests at most"));
-  const std::int64_t depth = p.get_int(
-      "bf_reserve_depth", 0, 0, 100000000,
-      "reservations per partition and pass (Slurm's bf_job_part_count_reserve); 0 = by mode");
-  c.backfill.reserve_depth =
-      depth > 0 ? static_cast<int>(depth) : (c.mode == BackfillMode::Easy ? 1 : 0);
-  c.topology = p.get_bool("topology", true,
-                          "use topology/tree placement when the cluster has switches");
-  c.lowest_top_switch =
-      p.get_choice("topology_top", "highest", {"highest", "lowest"},
-                   "tree top switch: highest with enough nodes (22.05) or lowest that holds "
-                   "the job (Slurm 2.x, as in the documents)") == "lowest";
-  c.gres_task_cap = p.get_bool(
-      "gres_task_cap", c.clock == ClockMode::Controller,
-      "count a gres job of one task per node (-n equal to -N, -n 1, or -N 1) as cons_tres "
-      "does: as many CPUs per node as tasks there (default on with clock=controller only, "
-      "so the grid clock's published replays stay as they are)");
-  MultifactorConfig& m = c.multifactor;
-  m.calc_period = 60 * p.get_int("priority_calc_period", 5, 1, 1440,
-                                 "minutes between multifactor recomputations (PriorityCalcPeriod)");
-  const std::int64_t max_age = p.get_int("priority_max_age", 10080, 1, 5256000,
-                                         "minutes after which age stops growing (PriorityMaxAge)");
-  m.max_age = 60 * max_age;
-  m.weight_age = p.get_int("priority_weight_age", max_age, 0, 4294967295LL,
-                           "PriorityWeightAge; default = priority_max_age: +1 per minute waited");
-  m.weight_job_size = p.get_int("priority_weight_job_size", m.weight_age, 0, 4294967295LL,
-                                "PriorityWeightJobSize; default = the age weight (the documents)");
-  m.favor_small = p.get_bool("priority_favor_small", false,
-                             "PriorityFavorSmall; the documents favour larger jobs");
-  return c;
-}
 
 SlurmScheduler::SlurmScheduler(const SlurmConfig& config)
     : config_(config), priority_(config.priority, config.multifactor), backfill_(config.backfill) {}
@@ -166,6 +31,7 @@ void SlurmScheduler::attach(const SystemView& view) {
   started_.assign(view.workload->jobs.size(), 0);
   started_runs_.clear();
   lingering_.clear();
+  completing_.clear();
   later_events_.clear();
   next_later_ = 0;
   order_.clear();
@@ -194,6 +60,9 @@ Time tick_after(Time t, Time origin, Time every) {
 // First full-pass tick strictly after t: every sched_interval from t = 0 (grid) or from
 // the controller's start.
 Time SlurmScheduler::full_tick_after(Time t) const {
+  if (config_.clock == ClockMode::Controller)
+    if (const auto seen = config_.subsecond.observed_full_after(t, config_.sched_interval))
+      return *seen;
   const Time origin = config_.clock == ClockMode::Grid ? 0 : config_.controller_start;
   return tick_after(t, origin, config_.sched_interval);
 }
@@ -203,7 +72,8 @@ Time SlurmScheduler::full_tick_after(Time t) const {
 // nothing) included, as in slurmctld. The grid clock: the last pass the model ran.
 Time SlurmScheduler::last_background_pass(Time now) const {
   if (config_.clock == ClockMode::Grid) return last_background_;
-  const Time tick = full_tick_after(now - 1) - config_.sched_interval;
+  const auto seen = config_.subsecond.observed_full_at_or_before(now - 1, config_.sched_interval);
+  const Time tick = seen ? *seen : full_tick_after(now - 1) - config_.sched_interval;
   return std::max(last_background_, std::max(tick, config_.controller_start));
 }
 
@@ -263,7 +133,7 @@ void SlurmScheduler::catch_up(Time now) {
   while (config_.backfill_enabled && change_since_backfill_ != kNoTime) {
     const Time at = backfill_pass_due();
     if (at >= now) break;
-    last_backfill_ = at;
+    last_backfill_ = config_.subsecond.backfill_cycle_end(at);
     change_since_backfill_ = last_change_ >= at ? last_change_ : kNoTime;
   }
 }
@@ -271,12 +141,17 @@ void SlurmScheduler::catch_up(Time now) {
 void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> events,
                             Decisions& out) {
   for (const Event& e : events) {
-    if (e.kind == EventKind::Ended) note_end(e);
-    // clock=controller: an event later in this second than a pass happens after it.
-    if (e.at_ms > 0 && config_.clock == ClockMode::Controller)
-      later_events_.push_back(e);
+    if (e.kind == EventKind::Ended) note_end(e, view.now);
+    // clock=controller: an event later in this second than a pass happens after it. The
+    // loop hears of an end when the node's epilog completion comes back (epilog_ms later,
+    // at the end of this second at the latest); its nodes are released at the end itself.
+    Event seen = e;
+    if (e.kind == EventKind::Ended && config_.clock == ClockMode::Controller)
+      seen.at_ms = std::min(999, e.at_ms + config_.subsecond.epilog_ms);
+    if (seen.at_ms > 0 && config_.clock == ClockMode::Controller)
+      later_events_.push_back(seen);
     else
-      absorb_one(view, e, out);
+      absorb_one(view, seen, out);
   }
   std::stable_sort(later_events_.begin(), later_events_.end(),
                    [](const Event& a, const Event& b) { return a.at_ms < b.at_ms; });
@@ -295,7 +170,13 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
   // Every submission and end asks for a main pass (slurmctld's job_sched_cnt++); the
   // grid clock counts only submissions the model queues.
   const bool ended = e.kind == EventKind::Ended;
-  if (ended || config_.clock == ClockMode::Controller)
+  // An end counts for the loop when its epilog completion comes back with the terminate
+  // RPC (agent.c: queue_job_scheduler). When it comes as its own RPC instead, that RPC
+  // runs schedule() at once (an observed pass outside the loop just after the end) and
+  // asks the loop for nothing (proc_req.c, _slurm_rpc_epilog_complete).
+  const bool direct = ended && config_.clock == ClockMode::Controller &&
+                      config_.subsecond.agent_pass_soon_after(view.now, e.at_ms);
+  if ((ended || config_.clock == ClockMode::Controller) && !direct)
     request_main_pass(main_tick_passed_ ? view.now + 1 : view.now, ended);
   if (ended) return;
   const Job& job = view.job(e.job);
@@ -337,9 +218,13 @@ void SlurmScheduler::remember_starts(const std::vector<StartDecision>& starts, T
   }
 }
 
-void SlurmScheduler::note_end(const Event& e) {
+void SlurmScheduler::note_end(const Event& e, Time now) {
   const auto it = started_runs_.find(e.job);
   if (it == started_runs_.end()) return;
+  if (const std::int32_t epilog = config_.subsecond.epilog_ms; epilog > 0) {
+    const std::int64_t end = now * 1000 + e.at_ms;
+    completing_.push_back({it->second.alloc.nodes(), end, end + epilog});
+  }
   if (e.at_ms > 0) lingering_.push_back({std::move(it->second), e.job, e.at_ms, false});
   started_runs_.erase(it);
 }
@@ -363,12 +248,48 @@ void SlurmScheduler::release_lingering_until(PassState& s, std::int32_t ms) {
     }
 }
 
+// The nodes of jobs that ended before this pass and whose epilog is not done yet.
+void SlurmScheduler::mark_completing(PassState& s, std::int32_t ms) {
+  s.completing = nullptr;
+  if (completing_.empty()) return;
+  const std::int64_t at = s.now * 1000 + ms;
+  std::erase_if(completing_, [at](const Completing& c) { return c.until_ms <= at; });
+  completing_bits_.resize(s.cluster->node_count(), false);
+  bool any = false;
+  for (const Completing& c : completing_)
+    if (c.end_ms <= at)
+      for (NodeIndex n : c.nodes) completing_bits_.set(n), any = true;
+  if (any) s.completing = &completing_bits_;
+}
+
+// _pick_best_nodes leaves COMPLETING nodes out of every node set of a job that may share
+// nodes (all of them under cons_tres without --exclusive): held busy for the main pass.
+void SlurmScheduler::hold_completing(PassState& s, const SystemView& view) {
+  completing_hold_.shares.clear();
+  if (!s.completing) return;
+  sync_free(view);
+  for (int n = 0; n < s.cluster->node_count(); ++n) {
+    if (!s.completing->test(n)) continue;
+    const NodeFree& f = s.free->node(n);
+    completing_hold_.shares.push_back({n, f.cores, f.gres, f.mem_mb});
+  }
+  s.free->take(completing_hold_);
+}
+
+void SlurmScheduler::release_completing(PassState& s) {
+  if (!completing_hold_.shares.empty()) s.free->release(completing_hold_);
+  completing_hold_.shares.clear();
+}
+
 void SlurmScheduler::main_pass_at(PassState& s, const SystemView& view, std::int32_t ms,
                                   Decisions& out) {
   absorb_events_until(view, ms, out);
   release_lingering_until(s, ms);
   s.start_ms = ms;
+  mark_completing(s, ms);
+  hold_completing(s, view);
   run_main(s, view);
+  release_completing(s);
   // Requests from now on (later events of this second) wait for the next tick.
   main_tick_passed_ = config_.clock == ClockMode::Controller;
 }
@@ -383,7 +304,10 @@ void SlurmScheduler::agent_pass_at(PassState& s, const SystemView& view, std::in
   s.start_ms = ms;
   if (order_.empty()) return;
   sync_free(view);
+  mark_completing(s, ms);
+  hold_completing(s, view);
   const MainPassStats st = run_main_pass(s, order_, partitions_, config_.default_queue_depth);
+  release_completing(s);
   if (st.started > 0) record_change(view.now);
   ++main_passes_;
 }
@@ -393,6 +317,7 @@ void SlurmScheduler::backfill_pass_at(PassState& s, const SystemView& view, std:
   absorb_events_until(view, ms, out);
   release_lingering_until(s, ms);
   s.start_ms = ms;
+  mark_completing(s, ms);
   std::span<const RunningJob> running = view.running;
   if (!lingering_.empty()) {
     running_scratch_.assign(view.running.begin(), view.running.end());
@@ -446,7 +371,9 @@ void SlurmScheduler::run_backfill(PassState& s, const SystemView& view,
     ++backfill_passes_;
     if (plan_observer_) plan_observer_(now, backfill_.plan());
   }
-  last_backfill_ = now;
+  last_backfill_ = config_.clock == ClockMode::Controller
+                       ? config_.subsecond.backfill_cycle_end(now)
+                       : now;
   if (started > 0) {
     mark_full_dirty(now);
     changed_since_main_ = true;
@@ -493,11 +420,12 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   }
   s.gpu_bias = &gpu_bias_;
   s.end_latency_ms = config_.subsecond.end_latency_ms;
+  s.recorded_end_latency = true;
   hold_lingering(s, view);
   // The two loops' passes in the order they run within this second; the main loop may
   // have no tick in it (its period is a little longer than a second).
   const std::optional<std::int32_t> main_ms = config_.subsecond.tick_ms(now);
-  const std::int32_t backfill_ms = config_.subsecond.backfill_ms;
+  const std::int32_t backfill_ms = config_.subsecond.backfill_cycle_ms(now);
   if (!main_ms) {  // a second without a tick: what was due runs at the next one
     if (main_request_ != kNoTime && main_request_ <= now) main_request_ = now + 1;
     if (full_dirty_ && next_full_ <= now) next_full_ = now + 1;

@@ -105,7 +105,11 @@ class SlurmScheduler : public Scheduler {
   void sync_free(const SystemView& view);
   // Sub-second timing (clock=controller): jobs that ended in this second but after a pass
   // of it still hold their nodes in that pass.
-  void note_end(const Event& e);
+  void note_end(const Event& e, Time now);
+  // COMPLETING nodes (epilog_ms): marked for a pass, held busy through a main pass.
+  void mark_completing(PassState& s, std::int32_t ms);
+  void hold_completing(PassState& s, const SystemView& view);
+  void release_completing(PassState& s);
   void hold_lingering(PassState& s, const SystemView& view);
   void release_lingering_until(PassState& s, std::int32_t ms);
   void main_pass_at(PassState& s, const SystemView& view, std::int32_t ms, Decisions& out);
@@ -138,6 +142,14 @@ class SlurmScheduler : public Scheduler {
   };
   std::unordered_map<JobRef, StartedRun> started_runs_;
   std::vector<Lingering> lingering_;
+  struct Completing {                // nodes of a job that ended, until their epilog is done
+    std::vector<NodeIndex> nodes;
+    std::int64_t end_ms;             // absolute ms (second * 1000 + ms)
+    std::int64_t until_ms;
+  };
+  std::vector<Completing> completing_;
+  NodeBits completing_bits_;
+  Allocation completing_hold_;       // what a main pass found free on COMPLETING nodes
   std::vector<RunningJob> running_scratch_;
   std::vector<Event> later_events_;  // this second's events after its start, by their time
   std::size_t next_later_ = 0;

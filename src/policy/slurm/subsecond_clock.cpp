@@ -29,11 +29,54 @@ std::optional<std::int32_t> SubsecondClock::agent_pass_ms(Time s) const {
   return static_cast<std::int32_t>((*it - s * kSecond) / 1000);
 }
 
+bool SubsecondClock::agent_pass_soon_after(Time s, std::int32_t ms) const {
+  if (agent_passes_us.empty() || s > kObservedRange || s < -kObservedRange) return false;
+  const std::int64_t at = s * kSecond + std::int64_t{ms} * 1000;
+  const auto it = std::lower_bound(agent_passes_us.begin(), agent_passes_us.end(), at);
+  return it != agent_passes_us.end() && *it - at <= kEpilogRpcMs * 1000;
+}
+
 std::optional<Time> SubsecondClock::next_agent_pass_after(Time s) const {
   if (agent_passes_us.empty() || s >= kObservedRange || s < -kObservedRange) return std::nullopt;
   const auto it = std::lower_bound(agent_passes_us.begin(), agent_passes_us.end(), (s + 1) * kSecond);
   if (it == agent_passes_us.end()) return std::nullopt;
   return second_of(*it);
+}
+
+const ObservedCycle* SubsecondClock::observed_cycle(Time s) const {
+  if (backfill_cycles_us.empty() || s > kObservedRange || s < -kObservedRange) return nullptr;
+  const auto it = std::lower_bound(
+      backfill_cycles_us.begin(), backfill_cycles_us.end(), s * kSecond,
+      [](const ObservedCycle& c, std::int64_t us) { return c.begin_us < us; });
+  if (it == backfill_cycles_us.end() || second_of(it->begin_us) != s) return nullptr;
+  return &*it;
+}
+
+std::optional<Time> SubsecondClock::observed_full_after(Time t, Time interval) const {
+  if (full_passes_us.empty() || t >= kObservedRange || t < -kObservedRange) return std::nullopt;
+  const auto it = std::lower_bound(full_passes_us.begin(), full_passes_us.end(), (t + 1) * kSecond);
+  if (it != full_passes_us.end()) return second_of(*it);
+  const Time last = second_of(full_passes_us.back());
+  return last + ((t - last) / interval + 1) * interval;
+}
+
+std::optional<Time> SubsecondClock::observed_full_at_or_before(Time t, Time interval) const {
+  if (full_passes_us.empty() || t >= kObservedRange || t < -kObservedRange) return std::nullopt;
+  const auto it = std::lower_bound(full_passes_us.begin(), full_passes_us.end(), (t + 1) * kSecond);
+  if (it == full_passes_us.begin()) return std::nullopt;
+  if (it != full_passes_us.end()) return second_of(*(it - 1));
+  const Time last = second_of(full_passes_us.back());
+  return last + (t - last) / interval * interval;
+}
+
+std::int32_t SubsecondClock::backfill_cycle_ms(Time s) const {
+  const ObservedCycle* c = observed_cycle(s);
+  return c ? static_cast<std::int32_t>((c->begin_us - s * kSecond) / 1000) : backfill_ms;
+}
+
+Time SubsecondClock::backfill_cycle_end(Time s) const {
+  const ObservedCycle* c = observed_cycle(s);
+  return c ? second_of(c->end_us) : s;
 }
 
 std::optional<std::int32_t> SubsecondClock::tick_ms(Time s) const {

@@ -14,11 +14,18 @@
 
 namespace hs::slurm {
 
+// A backfill cycle seen in a real run, µs after t = 0.
+struct ObservedCycle {
+  std::int64_t begin_us = 0;
+  std::int64_t end_us = 0;
+};
+
 struct SubsecondClock {
   std::int64_t loop_period_us = 1000000;  // the background loop's period
   std::int64_t loop_tick_us = 0;          // one of its ticks, in µs after t = 0
   std::int32_t backfill_ms = 0;           // backfill cycles, ms into their second
   std::int32_t end_latency_ms = 0;        // a job's end after its start + run time
+  std::int32_t epilog_ms = 0;             // a job's nodes stay COMPLETING this long after its end
   // Ticks seen in a real run (its main passes, µs after t = 0, ascending). The loop's
   // period varies with its load, so a replay of that run follows them: between two, the
   // ticks are spread evenly (their count rounded from loop_period_us); outside, every
@@ -28,22 +35,45 @@ struct SubsecondClock {
   // scheduling thread woken directly (an epilog completion calls schedule()), neither gated
   // by batch_sched_delay nor restarting it. Empty = none (they cannot be predicted).
   std::vector<std::int64_t> agent_passes_us;
+  // Backfill cycles seen in a real run (ascending). A cycle takes real time and the agent
+  // sleeps bf_interval from its end, so its phase drifts (and its second moves on when the
+  // phase wraps): a cycle in a second with one of these begins at its time, and its end
+  // is what the next cycle counts from. Empty = every cycle at backfill_ms, instantaneous.
+  std::vector<ObservedCycle> backfill_cycles_us;
+  // The loop's full-queue passes seen in a real run (µs after t = 0, ascending). slurmctld
+  // runs one at the first tick whose time() is sched_interval after the previous one's, so
+  // a second without a tick (or a tick that time() still counts in the previous second)
+  // moves all later ones on. Empty = every sched_interval from the controller's start.
+  std::vector<std::int64_t> full_passes_us;
 
   bool whole_seconds() const {
     return loop_period_us == 1000000 && loop_tick_us % 1000000 == 0 && backfill_ms == 0 &&
-           end_latency_ms == 0 && observed_ticks_us.empty() && agent_passes_us.empty();
+           end_latency_ms == 0 && epilog_ms == 0 && observed_ticks_us.empty() && agent_passes_us.empty() &&
+           backfill_cycles_us.empty() && full_passes_us.empty();
   }
   // Milliseconds into second s of the loop's first tick in it; none when the loop's period
   // (longer than a second) steps over s.
   std::optional<std::int32_t> tick_ms(Time s) const;
   // Milliseconds into second s of the first pass outside the loop in it, if any.
   std::optional<std::int32_t> agent_pass_ms(Time s) const;
+  // Whether a pass outside the loop follows ms into second s within kEpilogRpcMs.
+  static constexpr std::int64_t kEpilogRpcMs = 100;
+  bool agent_pass_soon_after(Time s, std::int32_t ms) const;
   // The first second after s with a pass outside the loop.
   std::optional<Time> next_agent_pass_after(Time s) const;
+  // The first full pass after second t, and the last at or before t, from the observed
+  // ones (after the last observed: every `interval` from it); none before the first.
+  std::optional<Time> observed_full_after(Time t, Time interval) const;
+  std::optional<Time> observed_full_at_or_before(Time t, Time interval) const;
+  // Milliseconds into second s of a backfill cycle there: the observed one's, else backfill_ms.
+  std::int32_t backfill_cycle_ms(Time s) const;
+  // The second the backfill cycle of second s ended in: the observed one's, else s.
+  Time backfill_cycle_end(Time s) const;
 
  private:
   std::optional<std::int32_t> line_tick_ms(Time s) const;
   std::optional<std::int32_t> observed_tick_ms(Time s) const;
+  const ObservedCycle* observed_cycle(Time s) const;
 };
 
 }  // namespace hs::slurm
