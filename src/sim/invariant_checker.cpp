@@ -33,7 +33,8 @@ void check_record(const Cluster& cluster, const Job& job, const JobRecord& rec,
                   std::to_string(job.submit));
   if (auto bad = allocation_violates_request(cluster, job, rec.alloc))
     out.push_back(label(job) + "allocation violates the request: " + *bad);
-  const RunEnd e = run_end(job, rec.alloc, rec.start, rec.start_ms, rec.end_latency_ms);
+  const RunEnd e = run_end(job, rec.alloc, rec.start, rec.start_ms, rec.end_latency_ms,
+                           rec.kill_after_limit_ms);
   if (rec.end != e.end)
     out.push_back(label(job) + "ends at " + std::to_string(rec.end) + ", expected " +
                   std::to_string(e.end));

@@ -1,5 +1,7 @@
 #include "sim/moldable.hpp"
 
+#include <algorithm>
+
 namespace hs {
 
 Time actual_run_time(const Job& job, const Allocation& alloc) {
@@ -14,12 +16,19 @@ Time actual_run_time(const Job& job, const Allocation& alloc) {
 }
 
 RunEnd run_end(const Job& job, const Allocation& alloc, Time start, std::int32_t start_ms,
-               std::int32_t latency_ms) {
+               std::int32_t latency_ms, std::int32_t kill_after_limit_ms) {
   const Time actual = actual_run_time(job, alloc);
+  const auto plus = [](Time a, Time b) { return b > kNoTime - a ? kNoTime : a + b; };
+  const std::int64_t extra_ms = std::int64_t{start_ms} + latency_ms;  // both >= 0
+  if (kill_after_limit_ms >= 0 && job.req.time_limit < kNoTime / 2000) {
+    // Both ends in ms after `start`: the run's own and the controller's kill.
+    const std::int64_t own = actual * 1000 + extra_ms;
+    const std::int64_t kill = job.req.time_limit * 1000 + kill_after_limit_ms;
+    const std::int64_t at = std::min(own, kill);
+    return {plus(start, at / 1000), static_cast<std::int32_t>(at % 1000), kill < own};
+  }
   const bool killed = actual > job.req.time_limit;
   const Time run = killed ? job.req.time_limit : actual;
-  const std::int64_t extra_ms = std::int64_t{start_ms} + latency_ms;  // both >= 0
-  const auto plus = [](Time a, Time b) { return b > kNoTime - a ? kNoTime : a + b; };
   return {plus(start, plus(run, extra_ms / 1000)), static_cast<std::int32_t>(extra_ms % 1000),
           killed};
 }

@@ -21,7 +21,9 @@ struct RunEnd {
 
 // A job started start_ms into second `start` ends its run (or limit) later, plus
 // latency_ms for which it still holds its allocation (StartDecision's sub-second timing).
+// With kill_after_limit_ms >= 0 a job still running then is killed (and frees its
+// allocation) that many ms after the start of second start + time limit instead.
 RunEnd run_end(const Job& job, const Allocation& alloc, Time start, std::int32_t start_ms,
-               std::int32_t latency_ms);
+               std::int32_t latency_ms, std::int32_t kill_after_limit_ms = -1);
 
 }  // namespace hs

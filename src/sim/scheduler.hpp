@@ -49,6 +49,10 @@ struct StartDecision {
   // end_latency_ms after its run. It ends in the second that sum falls in.
   std::int32_t start_ms = 0;
   std::int32_t end_latency_ms = 0;
+  // When a job still runs at its time limit: -1 = it ends then (plus start_ms and
+  // end_latency_ms); otherwise it is killed this many ms after the start of the second
+  // start + time_limit (slurmctld's time-limit check, which runs only every 30 s).
+  std::int32_t kill_after_limit_ms = -1;
 };
 
 struct Rejection {

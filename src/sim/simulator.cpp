@@ -180,15 +180,18 @@ class Run {
     free_.take(s.alloc);
     phase_[j] = Phase::Running;
     JobRecord& rec = result_.records[j];
-    if (s.start_ms < 0 || s.start_ms > 999 || s.end_latency_ms < 0)
+    if (s.start_ms < 0 || s.start_ms > 999 || s.end_latency_ms < 0 || s.kill_after_limit_ms < -1)
       policy_bug(job_label(j) + ": start_ms " + std::to_string(s.start_ms) +
-                 " not in 0..999 or end_latency_ms " + std::to_string(s.end_latency_ms) +
+                 " not in 0..999, or end_latency_ms " + std::to_string(s.end_latency_ms) +
+                 " or kill_after_limit_ms " + std::to_string(s.kill_after_limit_ms) +
                  " negative");
     rec.alloc = std::move(s.alloc);
     rec.start = now;
     rec.start_ms = s.start_ms;
     rec.end_latency_ms = s.end_latency_ms;
-    const RunEnd e = run_end(job, rec.alloc, now, s.start_ms, s.end_latency_ms);
+    rec.kill_after_limit_ms = s.kill_after_limit_ms;
+    const RunEnd e =
+        run_end(job, rec.alloc, now, s.start_ms, s.end_latency_ms, s.kill_after_limit_ms);
     rec.end = e.end;
     rec.status = e.killed ? JobStatus::Killed : JobStatus::Completed;
     end_ms_[j] = e.end_ms;

@@ -24,6 +24,7 @@ struct JobRecord {
   Time end = -1;
   std::int32_t start_ms = 0;         // StartDecision's sub-second timing (0 = none)
   std::int32_t end_latency_ms = 0;
+  std::int32_t kill_after_limit_ms = -1;  // StartDecision's
   Allocation alloc;
   std::string reason;  // rejection / stall reason
 };

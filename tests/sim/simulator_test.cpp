@@ -8,6 +8,7 @@
 #include "fcfs_first_fit.hpp"
 #include "sim/bind.hpp"
 #include "sim/invariant_checker.hpp"
+#include "sim/moldable.hpp"
 #include "sim_fixtures.hpp"
 
 namespace hs {
@@ -60,6 +61,39 @@ TEST(Simulator, KilledAtTimeLimit) {
   EXPECT_EQ(r.records[1].status, JobStatus::Completed);  // run == limit completes
   EXPECT_EQ(r.records[1].end, 600);
   EXPECT_TRUE(check_run(c, w, r).ok());
+}
+
+TEST(Simulator, AKillAfterTheLimitEndsAJobStillRunningThen) {
+  // run_end: limit 60 s, started 400 ms into second 10, 100 ms of end latency.
+  const Cluster c = make_cluster(1, 4, 0);
+  Job over = make_job(1, 0, 1, 70, 60);  // runs past its limit
+  Job exact = make_job(2, 0, 1, 60, 60);  // ends by itself 0.5 s into second 70
+  const Allocation a{{NodeShare{0, 1, {}, 0}}};
+  // By default a job past its limit ends at the limit (plus start_ms and latency).
+  const RunEnd at_limit = run_end(over, a, 10, 400, 100);
+  EXPECT_EQ(at_limit.end, 70);
+  EXPECT_EQ(at_limit.end_ms, 500);
+  EXPECT_TRUE(at_limit.killed);
+  // Killed by a check 5.25 s after second 70 begins, before its own end at 80.5...
+  const RunEnd checked = run_end(over, a, 10, 400, 100, 5250);
+  EXPECT_EQ(checked.end, 75);
+  EXPECT_EQ(checked.end_ms, 250);
+  EXPECT_TRUE(checked.killed);
+  // ... while a check 12.25 s after it comes too late.
+  const RunEnd ran_out = run_end(over, a, 10, 400, 100, 12250);
+  EXPECT_EQ(ran_out.end, 80);
+  EXPECT_EQ(ran_out.end_ms, 500);
+  EXPECT_FALSE(ran_out.killed);
+  // A check 200 ms into second 70 kills the job that would end at 70.5 by itself...
+  const RunEnd early = run_end(exact, a, 10, 400, 100, 200);
+  EXPECT_EQ(early.end, 70);
+  EXPECT_EQ(early.end_ms, 200);
+  EXPECT_TRUE(early.killed);
+  // ... and one at 70.9 finds it done.
+  const RunEnd late = run_end(exact, a, 10, 400, 100, 900);
+  EXPECT_EQ(late.end, 70);
+  EXPECT_EQ(late.end_ms, 500);
+  EXPECT_FALSE(late.killed);
 }
 
 TEST(Simulator, MoldableRuntimeScalesWithAllocatedGpus) {

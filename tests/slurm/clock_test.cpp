@@ -421,6 +421,26 @@ TEST(SlurmSubsecond, ObservedFullPassesPlaceTheLoopsFullPasses) {
   EXPECT_EQ(clock.observed_full_at_or_before(250, 60), 241);
 }
 
+TEST(SlurmClock, AJobPastItsLimitRunsUntilTheNextLimitCheck) {
+  // J1 (limit 60, run 100) starts at 0: the grid clock ends it at 60; the controller's
+  // loop (started at -60) checks limits every 30 s, at -60, -30, 0, 30, 60, 90: with its
+  // checks 75 s apart J1 runs until 75. J2 waits for J1's node either way.
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 100},
+                                     {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  SlurmConfig grid;
+  EXPECT_EQ(replay(c, w, grid).records[0].end, 60);
+  SlurmConfig config = controller_clock();
+  EXPECT_EQ(replay(c, w, config).records[0].end, 60);  // a check falls on the limit
+  config.limit_check = 75;
+  const SimResult r = replay(c, w, config);
+  EXPECT_EQ(r.records[0].end, 90);  // checks at -60, 15, 90
+  EXPECT_EQ(r.records[0].status, JobStatus::Killed);
+  EXPECT_GE(r.records[1].start, 90);
+  config.limit_check = 0;  // killed at the limit
+  EXPECT_EQ(replay(c, w, config).records[0].end, 60);
+}
+
 TEST(SlurmSubsecond, SubsecondOptionsNeedTheControllerClock) {
   Params real = Params::parse(
       "clock=controller,loop_period_us=1005000,loop_tick_us=-250000,backfill_ms=640,"
@@ -456,7 +476,7 @@ TEST(SlurmSubsecond, ObservedTimeFilesAreCheckedLineByLine) {
   EXPECT_EQ(config_with("backfill_cycles", good).subsecond.backfill_cycles_us.size(), 2U);
   const std::string full = write("full.txt", "61000000\n121000000\n");
   EXPECT_EQ(config_with("full_passes", full).subsecond.full_passes_us.size(), 2U);
-  for (const std::string& text : {"100 50\n", "1 2 3\n", "5 6\n1 2\n", "x 2\n"}) {
+  for (const char* text : {"100 50\n", "1 2 3\n", "5 6\n1 2\n", "x 2\n"}) {
     SCOPED_TRACE(text);
     EXPECT_THROW(config_with("backfill_cycles", write("bad.txt", text)), InputError);
   }

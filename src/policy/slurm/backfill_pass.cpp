@@ -230,6 +230,9 @@ std::optional<Time> BackfillPass::release_until_fit(const PassState& s, JobRef j
       if (k < running_.size() && running_[k].end > barrier + window) break;
     }
     if (last_end < 0) break;
+    // A job past its limit (slurmctld kills only at its periodic check) is expected to
+    // end KillWait after it, a second from now at the earliest (_guess_job_end).
+    if (last_end <= s.now) last_end = std::max(last_end + config_.kill_wait, s.now + 1);
     note_test(s, future, j);
     if (cutoff > 0 && last_end > cutoff) return last_end;
     do {

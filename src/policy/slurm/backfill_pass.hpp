@@ -22,6 +22,8 @@ struct BackfillConfig {
   std::size_t max_job_test = 500;  // bf_max_job_test
   int reserve_depth = 0;       // bf_job_part_count_reserve (0 = unlimited)
   std::int64_t epoch = 0;      // Unix time of t = 0: Slurm rounds the wall clock
+  Time kill_wait = 30;         // KillWait: a running job past its limit is expected to end
+                               // this long after it (cons_common's _guess_job_end)
 };
 
 struct PlannedStart {

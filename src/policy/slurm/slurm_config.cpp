@@ -151,11 +151,19 @@ SlurmConfig slurm_config_from(Params& p) {
       "clock=controller: a job ends (frees its nodes) this long after its start + run time "
       "(about 100 in practice)"));
   for (const char* key : {"controller_start", "wall_clock", "startup_pass", "loop_period_us",
-                          "loop_tick_us", "loop_ticks", "epilog_ms", "agent_passes", "backfill_cycles", "full_passes", "backfill_ms",
+                          "loop_tick_us", "loop_ticks", "epilog_ms", "limit_check", "agent_passes", "backfill_cycles", "full_passes", "backfill_ms",
                           "end_latency_ms"})
     if (c.clock == ClockMode::Grid && p.has(key))
       throw InputError({"<options>", 0}, key, p.values().at(key),
                        "applies to clock=controller only (the grid clock starts at t = 0)");
+  c.limit_check = p.get_int(
+      "limit_check", 30, 0, 3600,
+      "clock=controller: seconds between slurmctld's time-limit checks (PERIODIC_TIMEOUT, "
+      "from its start); a job past its limit runs until the next one. 0 = killed at the "
+      "limit");
+  c.backfill.kill_wait = p.get_int(
+      "kill_wait", 30, 0, 65533,
+      "KillWait: backfill expects a running job past its limit to end this long after it");
   c.backfill.window = 60 * p.get_int("bf_window", 1440, 1, 43200,
                                      "backfill planning horizon in minutes");
   c.backfill.resolution = p.get_int("bf_resolution", 60, 1, 3600,

@@ -96,6 +96,23 @@ Time SlurmScheduler::backfill_pass_due() const {
   return std::max(change_since_backfill_, last_backfill_ + every);
 }
 
+// slurmctld's loop checks time limits every PERIODIC_TIMEOUT (30 s) from its start and
+// kills a job whose start + limit has passed (controller.c, job_time_limit): a job still
+// running at its limit runs on until the next check. The checks are placed on
+// controller_start + k * limit_check, at the loop's tick in that second (or the next
+// second that has one).
+std::int32_t SlurmScheduler::kill_after_limit_ms(Time start, Time limit) const {
+  if (config_.clock != ClockMode::Controller || config_.limit_check <= 0 ||
+      limit >= kNoTime / 2000)
+    return -1;
+  const Time due = start + limit;
+  Time check = tick_after(due - 1, config_.controller_start, config_.limit_check);
+  for (int k = 0; k < 3; ++k, ++check)
+    if (const std::optional<std::int32_t> ms = config_.subsecond.tick_ms(check))
+      return static_cast<std::int32_t>((check - due) * 1000 + *ms);
+  return static_cast<std::int32_t>((check - due) * 1000);
+}
+
 void SlurmScheduler::mark_full_dirty(Time now) {
   if (!full_dirty_) next_full_ = std::max(next_full_, full_tick_after(now - 1));
   full_dirty_ = true;
@@ -481,6 +498,8 @@ Decisions SlurmScheduler::decide(const SystemView& view, std::span<const Event> 
   catch_up(view.now);
   absorb(view, events, out);
   run_passes(view, out);
+  for (StartDecision& d : out.starts)
+    d.kill_after_limit_ms = kill_after_limit_ms(view.now, view.job(d.job).req.time_limit);
   remember_starts(out.starts, view.now);
   lingering_.clear();
   forget_started(out.starts);

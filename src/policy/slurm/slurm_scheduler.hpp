@@ -47,6 +47,9 @@ struct SlurmConfig {
   // ClockMode::Controller only: where in each second its passes run and when a job's end
   // frees its nodes (subsecond_clock.hpp; the default is whole seconds).
   SubsecondClock subsecond;
+  // ClockMode::Controller only: the loop checks time limits every this many seconds from
+  // its start (PERIODIC_TIMEOUT) and kills a job past its limit there; 0 = at the limit.
+  Time limit_check = 30;
   BackfillConfig backfill;           // window, resolution, max_job_test, reserve_depth
   bool topology = true;              // topology/tree when the cluster has switches
   bool lowest_top_switch = false;    // topology_top=lowest: Slurm 2.x's top-switch rule
@@ -116,6 +119,7 @@ class SlurmScheduler : public Scheduler {
   void backfill_pass_at(PassState& s, const SystemView& view, std::int32_t ms, Decisions& out);
   void agent_pass_at(PassState& s, const SystemView& view, std::int32_t ms, Decisions& out);
   void remember_starts(const std::vector<StartDecision>& starts, Time now);
+  std::int32_t kill_after_limit_ms(Time start, Time limit) const;
 
   SlurmConfig config_;
   PriorityModel priority_;
