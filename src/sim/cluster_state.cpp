@@ -51,6 +51,17 @@ void ClusterState::note_equal_to(const ClusterState& source) {
   synced_ = {source.history_, source.log_.count(), log_.count()};
 }
 
+ClusterState::ChangeMark ClusterState::change_mark() const {
+  log_.start();
+  return {history_, log_.count()};
+}
+
+bool ClusterState::changed_since(const ChangeMark& mark, std::vector<NodeIndex>& nodes) const {
+  if (mark.history != history_ || !log_.holds_since(mark.changes)) return false;
+  for (std::uint64_t k = mark.changes; k < log_.count(); ++k) nodes.push_back(log_.at(k));
+  return true;
+}
+
 bool ClusterState::can_catch_up(const ClusterState& source) const {
   return synced_.history == source.history_ && source.log_.holds_since(synced_.source_changes) &&
          log_.holds_since(synced_.own_changes);

@@ -30,6 +30,14 @@ class ClusterState {
   // The caller vouches that this state equals `source` now (it undid its own changes);
   // later assign_from calls from `source` catch up from here.
   void note_equal_to(const ClusterState& source);
+  // A point in this state's changes; changed_since() tells which nodes changed after it.
+  struct ChangeMark {
+    std::uint64_t history = 0, changes = 0;
+  };
+  ChangeMark change_mark() const;
+  // Appends every node changed since `mark` to `nodes` (a node may repeat); false when
+  // that is no longer known (the state was assigned whole, or too many changes since).
+  bool changed_since(const ChangeMark& mark, std::vector<NodeIndex>& nodes) const;
   const NodeFree& node(NodeIndex n) const { return free_[n]; }
   const std::vector<NodeFree>& nodes() const { return free_; }
   int node_count() const { return static_cast<int>(free_.size()); }

@@ -43,12 +43,16 @@ bool refresh_node(FreeArrays& free, NodeIndex n, const NodeFree& node) {
 FreeArrays FreeStateSerials::update(const Cluster& cluster, const ClusterState& state) {
   FreeArrays free = std::move(last_);
   bool changed = serial_ == 0 || free.node_count() != state.node_count();
+  changed_.clear();
   if (changed) {
     free = FreeArrays::from(cluster, state);
+  } else if (state.changed_since(mark_, changed_)) {
+    for (const NodeIndex n : changed_) changed = refresh_node(free, n, state.node(n)) || changed;
   } else {
     for (NodeIndex n = 0; n < state.node_count(); ++n)
       changed = refresh_node(free, n, state.node(n)) || changed;
   }
+  mark_ = state.change_mark();
   if (changed) ++serial_;
   return free;
 }

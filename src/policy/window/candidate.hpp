@@ -42,9 +42,9 @@ struct FreeArrays {
 
 // The free state of successive passes as FreeArrays, and a number for it: a pass on a
 // state equal to the last pass's gets the same number, any other a new one. The last
-// pass's arrays are moved out for the next pass and rewritten only on the nodes whose free
-// resources differ (no allocation, and the comparison is the rewrite's); memos keyed on the
-// number need neither a copy of the state nor a comparison with it.
+// pass's arrays are moved out for the next pass and rewritten only on the nodes the
+// state's change log names since then (every node when the log cannot tell); memos keyed
+// on the number need neither a copy of the state nor a comparison with it.
 class FreeStateSerials {
  public:
   // The arrays of `state` (moved out: give them back with keep()) and their number.
@@ -55,6 +55,8 @@ class FreeStateSerials {
  private:
   std::uint64_t serial_ = 0;  // numbers start at 1
   FreeArrays last_;
+  ClusterState::ChangeMark mark_;  // the state when last_ was made equal to it
+  std::vector<NodeIndex> changed_;  // scratch
 };
 
 // Node n can host the job with g gres per node (cores >= max(1, cpn), gres, memory, mask).
