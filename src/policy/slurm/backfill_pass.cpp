@@ -98,10 +98,7 @@ BackfillStats BackfillPass::run(PassState& s, const std::vector<JobRef>& order,
 
 std::optional<Allocation> BackfillPass::select_on(const PassState& s, const ClusterState& state,
                                                   JobRef j) {
-  SelectOptions options;
-  options.use_topology = s.use_topology;
-  options.lowest_top_switch = s.lowest_top_switch;
-  options.gres_task_cap = s.gres_task_cap;
+  SelectOptions options = s.select;
   options.usable = mask();
   options.within = candidates_.words();  // within the job's partition
   if (s.gpu_bias) options.gpu_bias = s.gpu_bias->values();

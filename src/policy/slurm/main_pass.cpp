@@ -25,10 +25,7 @@ MainPassStats run_main_pass(PassState& state, const std::vector<JobRef>& order,
       state.gpu_bias->reset(partitions.nodes[p]);
       state.gpu_bias->note_test(*state.cluster, *state.free, state.job(j), partitions.nodes[p]);
     }
-    SelectOptions options;
-    options.use_topology = state.use_topology;
-    options.lowest_top_switch = state.lowest_top_switch;
-    options.gres_task_cap = state.gres_task_cap;
+    SelectOptions options = state.select;
     options.usable = usable;
     options.within = partitions.bits[p].words();
     if (auto alloc = select_nodes(*state.cluster, *state.free, state.job(j), options)) {

@@ -319,11 +319,7 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
 // the selection costs O(nodes), and most submissions repeat a known shape.
 bool SlurmScheduler::fits_idle(const Cluster& cluster, const Job& job) {
   return fits_idle_.get(job, [&](const Job& j) {
-    SelectOptions options;
-    options.use_topology = config_.topology;
-    options.lowest_top_switch = config_.lowest_top_switch;
-    options.gres_task_cap = config_.gres_task_cap;
-    return select_nodes(cluster, *idle_, j, options).has_value();
+    return select_nodes(cluster, *idle_, j, config_.select_options()).has_value();
   });
 }
 
@@ -483,9 +479,7 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   s.free = &*free_;
   s.starts = &out.starts;
   s.started = &started_;
-  s.use_topology = config_.topology;
-  s.lowest_top_switch = config_.lowest_top_switch;
-  s.gres_task_cap = config_.gres_task_cap;
+  s.select = config_.select_options();
   if (config_.clock == ClockMode::Grid) {
     main_pass_at(s, view, 0, out);
     backfill_pass_at(s, view, 0, out);

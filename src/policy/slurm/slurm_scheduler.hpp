@@ -12,6 +12,7 @@
 #include "policy/slurm/backfill_pass.hpp"
 #include "policy/slurm/pass_state.hpp"
 #include "policy/slurm/priority.hpp"
+#include "policy/slurm/select.hpp"
 #include "policy/slurm/subsecond_clock.hpp"
 #include "sim/scheduler.hpp"
 #include "util/params.hpp"
@@ -51,6 +52,12 @@ struct SlurmConfig {
   bool topology = true;              // topology/tree when the cluster has switches
   bool lowest_top_switch = false;    // topology_top=lowest: Slurm 2.x's top-switch rule
   bool gres_task_cap = false;        // SelectOptions::gres_task_cap (default: clock=controller)
+
+  // The three flags above as the options every selection starts from.
+  SelectOptions select_options() const {
+    return {.use_topology = topology, .lowest_top_switch = lowest_top_switch,
+            .gres_task_cap = gres_task_cap};
+  }
 };
 
 // Reads every option (documented through Params' getters) and builds the config.
