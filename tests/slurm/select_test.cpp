@@ -371,6 +371,12 @@ TEST(SlurmSelect, LowerWeightNodesFirst) {
   c.nodes[0].weight = c.nodes[1].weight = 10;
   const Allocation a = must_select(c, ClusterState(c), make_job({.ntasks = 12}));
   EXPECT_EQ(nodes_of(a), (V{2, 3}));
+  // The compact weights (SelectOptions::weights) give the same choice.
+  const std::vector<std::int32_t> weights = node_weights(c);
+  EXPECT_EQ(weights, (std::vector<std::int32_t>{10, 10, 1, 1}));
+  const Allocation compact =
+      must_select(c, ClusterState(c), make_job({.ntasks = 12}), {.weights = weights});
+  EXPECT_EQ(nodes_of(compact), (V{2, 3}));
 }
 
 // -C/-x (the bound mask), -w (required nodes first) and --exclusive (idle nodes, whole).

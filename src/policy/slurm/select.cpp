@@ -34,6 +34,7 @@ struct Needs {
   std::array<std::int8_t, kMaxGresTypes> asked{};  // types with gres[t] > 0 (asked_count)
   std::int32_t asked_count = 0;
   std::span<const std::uint8_t> bias;  // SelectOptions::gpu_bias, for jobs without gres
+  std::span<const std::int32_t> weights;  // SelectOptions::weights (may be empty)
   std::span<const NodeIndex> required;  // -w: picked first, all of them
 };
 
@@ -191,17 +192,18 @@ bool succeeded(const Progress& p, const Needs& n) {
 // Splits the usable nodes into runs of consecutive nodes (broken by unusable nodes and,
 // unless --contiguous, by a change of scheduling weight). Only the loaded nodes (ascending,
 // all offering) are visited: a gap in their indices is an unusable node.
-void build_sets(const Cluster& cluster, Workspace& ws, bool contiguous,
-                std::span<const std::uint8_t> bias) {
+void build_sets(const Cluster& cluster, Workspace& ws, const Needs& n) {
   ws.start.clear(), ws.end.clear(), ws.cpus.clear(), ws.nodes.clear(), ws.weight.clear();
-  const bool biased = !bias.empty();
+  const bool contiguous = n.contiguous;
+  const bool biased = !n.bias.empty(), compact = !n.weights.empty();
   bool open = false;
   for (const NodeIndex i : ws.loaded) {
     if (open && ws.end.back() != i - 1) open = false;
     // The scheduling weight _eval_nodes compares: the configured weight above a low byte
     // that GPU jobs' tests lower (gpu_bias.hpp).
-    const std::int64_t w = static_cast<std::int64_t>(cluster.nodes[i].weight) * 256 +
-                           (biased ? 0xff - bias[i] : 0xff);
+    const std::int32_t configured = compact ? n.weights[i] : cluster.nodes[i].weight;
+    const std::int64_t w = static_cast<std::int64_t>(configured) * 256 +
+                           (biased ? 0xff - n.bias[i] : 0xff);
     if (open && !contiguous && w != ws.weight.back()) open = false;
     if (!open) {
       ws.start.push_back(i), ws.end.push_back(i), ws.cpus.push_back(0), ws.nodes.push_back(0);
@@ -277,7 +279,7 @@ bool add_required(Workspace& ws, Progress& p, const Needs& n) {
 }
 
 bool eval_flat(const Cluster& cluster, Workspace& ws, const Needs& n) {
-  build_sets(cluster, ws, n.contiguous, n.bias);
+  build_sets(cluster, ws, n);
   Progress p = progress_of(n);
   if (!add_required(ws, p, n) || hopeless(ws, p)) return false;
   if (p.done()) return succeeded(p, n);
@@ -586,6 +588,13 @@ void for_each_with_free_cores(const ClusterState& state, std::span<const std::ui
 
 }  // namespace
 
+std::vector<std::int32_t> node_weights(const Cluster& cluster) {
+  std::vector<std::int32_t> w;
+  w.reserve(cluster.nodes.size());
+  for (const Node& node : cluster.nodes) w.push_back(node.weight);
+  return w;
+}
+
 std::int32_t max_node_count(const Job& job, int node_count) {
   return needs_of(job, node_count).max_nodes;
 }
@@ -595,6 +604,7 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   const int count = cluster.node_count();
   Needs n = needs_of(job, count);
   if (!n.any_gres) n.bias = options.gpu_bias;
+  n.weights = options.weights;
   if (n.any_gres && options.gres_task_cap) n.eval_cap = gres_cpu_cap_per_node(job.req);
   thread_local Offers offer;
   thread_local std::vector<std::int32_t> positive;

@@ -109,6 +109,8 @@ class SlurmScheduler : public Scheduler {
   void run_backfill(PassState& s, const SystemView& view, std::span<const RunningJob> running,
                     Decisions& out);
   bool fits_idle(const Cluster& cluster, const Job& job);
+  // What every selection starts from: the config's flags and the compact node weights.
+  SelectOptions select_base() const;
   void sync_free(const SystemView& view);
   // Sub-second timing (clock=controller): jobs that ended in this second but after a pass
   // of it still hold their nodes in that pass.
@@ -125,6 +127,7 @@ class SlurmScheduler : public Scheduler {
   std::unique_ptr<QueueOrder> queue_;
   BackfillPass backfill_;
   PartitionIndex partitions_;
+  std::vector<std::int32_t> weights_;  // per node (SelectOptions::weights)
   GpuBias gpu_bias_;                 // clock=controller: what GPU jobs' tests left (gpu_bias.hpp)
   std::optional<ClusterState> idle_;
   PerShapeCache<bool> fits_idle_;    // select_nodes on idle_, per request shape
