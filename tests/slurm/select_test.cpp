@@ -365,12 +365,34 @@ TEST(SlurmSelectTopology, RulesDifferWhenTheTightestLeafSitsUnderAFullerSwitch) 
   EXPECT_EQ(select_nodes(c, s, three, lowest)->nodes(), (std::vector<NodeIndex>{10, 11, 14}));
 }
 
+// choose_nodes' retries for a whole-node job. Sets [0,1] (7+8), [3,4] (8+4), [6,7] (8+5):
+// none holds three nodes, so the first evaluation takes [0,1] (most CPUs) and fails at
+// node 0. The retries drop node 4 (count 4) and node 7 (count 5), which leave [0,1] the
+// first pick, so they fail alike (their evaluations are skipped); dropping node 0 (count
+// 7) leaves single full nodes: 1, 3 and 6.
+TEST(SlurmSelect, WholeNodeJobRetriesUntilThePartNodesAreDropped) {
+  const Cluster c = make_cluster(8, 8);
+  ClusterState s(c);
+  occupy(s, 0, 1), occupy(s, 2, 8), occupy(s, 4, 4), occupy(s, 5, 8), occupy(s, 7, 3);
+  const Allocation a = must_select(c, s, make_job({.ntasks = 24, .nodes_min = 3}));
+  EXPECT_EQ(nodes_of(a), (V{1, 3, 6}));
+  EXPECT_EQ(cores_of(a), (C{8, 8, 8}));
+  occupy(s, 6, 1);  // now only two full nodes: no retry can succeed
+  EXPECT_FALSE(select_nodes(c, s, make_job({.ntasks = 24, .nodes_min = 3})).has_value());
+}
+
 // Node Weight: the lower-weight run is filled first even when it comes later in 1-D order.
 TEST(SlurmSelect, LowerWeightNodesFirst) {
   Cluster c = make_cluster(4, 8);
   c.nodes[0].weight = c.nodes[1].weight = 10;
   const Allocation a = must_select(c, ClusterState(c), make_job({.ntasks = 12}));
   EXPECT_EQ(nodes_of(a), (V{2, 3}));
+  // The compact weights (SelectOptions::weights) give the same choice.
+  const std::vector<std::int32_t> weights = node_weights(c);
+  EXPECT_EQ(weights, (std::vector<std::int32_t>{10, 10, 1, 1}));
+  const Allocation compact =
+      must_select(c, ClusterState(c), make_job({.ntasks = 12}), {.weights = weights});
+  EXPECT_EQ(nodes_of(compact), (V{2, 3}));
 }
 
 // -C/-x (the bound mask), -w (required nodes first) and --exclusive (idle nodes, whole).

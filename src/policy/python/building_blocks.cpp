@@ -165,10 +165,8 @@ void define_selection(py::module_& m) {
   m.def("slurm_select", [](const Cluster& c, const ClusterState& s, const Job& j, const NodeMask* mask,
                            bool use_topology, bool lowest_top_switch) {
     if (mask && mask->usable.size() != c.nodes.size()) throw py::value_error("node mask is for another cluster");
-    slurm::SelectOptions options;
-    options.use_topology = use_topology;
-    options.usable = mask_span(mask);
-    options.lowest_top_switch = lowest_top_switch;
+    const slurm::SelectOptions options{
+        .use_topology = use_topology, .usable = mask_span(mask), .lowest_top_switch = lowest_top_switch};
     return slurm::select_nodes(c, s, j, options);
   }, py::arg("cluster"), py::arg("state"), py::arg("job"), py::arg("mask") = nullptr,
      py::arg("use_topology") = true, py::arg("lowest_top_switch") = false,

@@ -62,6 +62,11 @@ bool BackfillPass::nothing_more_can_start(const PassState& s, std::size_t next) 
   return m == jobs_.size();
 }
 
+void BackfillPass::attach(const Cluster& cluster) {
+  max_cores_ = 0;  // a pass's capacity histograms start this large (count_node grows them)
+  for (const Node& n : cluster.nodes) max_cores_ = std::max(max_cores_, n.cores);
+}
+
 BackfillStats BackfillPass::run(PassState& s, const std::vector<JobRef>& order,
                                 const PartitionIndex& partitions,
                                 std::span<const RunningJob> running) {
@@ -77,8 +82,6 @@ BackfillStats BackfillPass::run(PassState& s, const std::vector<JobRef>& order,
   unreserved_free_ = s.free->free_cores();
   reservations_.assign(partitions.count(), 0);
   future_synced_ = false;
-  max_cores_ = 0;
-  for (const Node& n : s.cluster->nodes) max_cores_ = std::max(max_cores_, n.cores);
   changed_ = true;
   possible_ = 0;
   memo_.clear();
@@ -98,10 +101,7 @@ BackfillStats BackfillPass::run(PassState& s, const std::vector<JobRef>& order,
 
 std::optional<Allocation> BackfillPass::select_on(const PassState& s, const ClusterState& state,
                                                   JobRef j) {
-  SelectOptions options;
-  options.use_topology = s.use_topology;
-  options.lowest_top_switch = s.lowest_top_switch;
-  options.gres_task_cap = s.gres_task_cap;
+  SelectOptions options = s.select;
   options.usable = mask();
   options.within = candidates_.words();  // within the job's partition
   if (s.gpu_bias) options.gpu_bias = s.gpu_bias->values();

@@ -42,6 +42,8 @@ struct BackfillStats {
 class BackfillPass {
  public:
   explicit BackfillPass(const BackfillConfig& config) : config_(config) {}
+  // Once per replay, before the first run: what the passes need from the cluster.
+  void attach(const Cluster& cluster);
   BackfillStats run(PassState& state, const std::vector<JobRef>& order,
                     const PartitionIndex& partitions, std::span<const RunningJob> running);
   // Reservations made by the last run, in the order they were made.
@@ -133,7 +135,7 @@ class BackfillPass {
   std::vector<const Allocation*> released_;  // by the running test, in order
   std::vector<PlannedStart> plan_;
   Shape shape_;
-  std::int32_t max_cores_ = 0;           // most cores of any node
+  std::int32_t max_cores_ = 0;           // most cores of any node (attach)
   std::size_t possible_ = 0;             // first job that may still start now
   bool changed_ = true;
 };

@@ -4,12 +4,20 @@
 
 namespace hs::slurm {
 
+namespace {
+// Marks a blocked partition's nodes unusable; `usable` empty = every node usable so far.
+void block_nodes(std::vector<char>& usable, const std::vector<NodeIndex>& nodes, int node_count) {
+  if (usable.empty()) usable.assign(node_count, 1);
+  for (NodeIndex n : nodes) usable[n] = 0;
+}
+}  // namespace
+
 MainPassStats run_main_pass(PassState& state, const std::vector<JobRef>& order,
                             const PartitionIndex& partitions, std::size_t depth_limit) {
   MainPassStats stats;
   const int parts = partitions.count();
   std::vector<char> blocked(parts, 0);
-  std::vector<char> usable(state.cluster->node_count(), 1);
+  std::vector<char> usable;  // built when a partition blocks while others remain
   int blocked_count = 0;
   for (JobRef j : order) {
     if (blocked_count == parts) break;
@@ -25,10 +33,7 @@ MainPassStats run_main_pass(PassState& state, const std::vector<JobRef>& order,
       state.gpu_bias->reset(partitions.nodes[p]);
       state.gpu_bias->note_test(*state.cluster, *state.free, state.job(j), partitions.nodes[p]);
     }
-    SelectOptions options;
-    options.use_topology = state.use_topology;
-    options.lowest_top_switch = state.lowest_top_switch;
-    options.gres_task_cap = state.gres_task_cap;
+    SelectOptions options = state.select;
     options.usable = usable;
     options.within = partitions.bits[p].words();
     if (auto alloc = select_nodes(*state.cluster, *state.free, state.job(j), options)) {
@@ -38,8 +43,8 @@ MainPassStats run_main_pass(PassState& state, const std::vector<JobRef>& order,
     }
     // Strict priority: nothing later in this partition, nor on its nodes, may start.
     blocked[p] = 1;
-    ++blocked_count;
-    for (NodeIndex n : partitions.nodes[p]) usable[n] = 0;
+    if (++blocked_count < parts)  // else the pass ends here
+      block_nodes(usable, partitions.nodes[p], state.cluster->node_count());
   }
   return stats;
 }

@@ -6,6 +6,7 @@
 #include "model/job.hpp"
 #include "policy/slurm/gpu_bias.hpp"
 #include "policy/slurm/node_space.hpp"
+#include "policy/slurm/select.hpp"
 #include "sim/cluster_state.hpp"
 #include "sim/scheduler.hpp"
 
@@ -29,9 +30,9 @@ struct PassState {
   ClusterState* free = nullptr;               // free now; every start takes from it
   std::vector<StartDecision>* starts = nullptr;
   std::vector<char>* started = nullptr;       // per JobRef: started during this call
-  bool use_topology = true;
-  bool lowest_top_switch = false;
-  bool gres_task_cap = false;
+  // The scheduler's flags for every selection (topology, top-switch rule, gres task cap);
+  // each pass copies it and sets the per-call fields (usable, within, gpu_bias).
+  SelectOptions select;
   GpuBias* gpu_bias = nullptr;                // clock=controller only (gpu_bias.hpp)
   std::int32_t start_ms = 0;                  // the pass's time within `now` (subsecond_clock.hpp)
   std::int32_t end_latency_ms = 0;

@@ -34,6 +34,7 @@ struct Needs {
   std::array<std::int8_t, kMaxGresTypes> asked{};  // types with gres[t] > 0 (asked_count)
   std::int32_t asked_count = 0;
   std::span<const std::uint8_t> bias;  // SelectOptions::gpu_bias, for jobs without gres
+  std::span<const std::int32_t> weights;  // SelectOptions::weights (may be empty)
   std::span<const NodeIndex> required;  // -w: picked first, all of them
 };
 
@@ -99,6 +100,19 @@ struct Offers {
   void clear() { node.clear(), cpus.clear(), drop_at.clear(); }
 };
 
+// Tracks what is still needed while nodes are added (rem_cpus, rem_nodes, ...).
+struct Progress {
+  std::int32_t rem_cpus, rem_max_cpus, rem_nodes, min_rem_nodes, max_nodes;
+  bool done() const { return rem_nodes <= 0 && rem_cpus <= 0; }
+};
+
+// How a flat evaluation failed, for choose_nodes' retries (the same offers less some
+// dropped ones). Always: the -w nodes alone fail it, so every retry fails. FirstSet: it
+// failed while walking the first set it picked; a retry that drops none of that set's
+// nodes and picks it first again walks it alike and fails no later (the hopeless bound
+// only tightens as the largest offer can only fall).
+enum class KnownFailure { None, Always, FirstSet };
+
 // Scratch space reused across calls: select runs thousands of times per scheduling pass.
 // avail and taken are per node but only the loaded nodes are ever non-zero, so an
 // evaluation costs the offering nodes, not the cluster.
@@ -115,6 +129,12 @@ struct Workspace {
   // A --contiguous job found no consecutive set that can hold it. Dropping nodes only
   // splits or shrinks sets, so choose_nodes' retries cannot succeed either.
   bool no_contiguous_set = false;
+  // Why the last flat evaluation failed, when choose_nodes' retries can tell without
+  // evaluating again (note_first_set_failure).
+  KnownFailure known = KnownFailure::None;
+  NodeIndex failed_first = 0, failed_last = 0;  // the set of KnownFailure::FirstSet
+  bool first_set_stays = false;  // FirstSet: it is picked first whatever else drops
+  Progress at_first_pick{};      // FirstSet: the progress it was picked with
 };
 
 Workspace& workspace() {
@@ -143,12 +163,6 @@ std::int32_t node_offer(const Node& node, const NodeFree& f, const Needs& n) {
     if (f.gres[n.asked[k]] < n.gres[n.asked[k]]) return 0;
   return f.cores;
 }
-
-// Tracks what is still needed while nodes are added (rem_cpus, rem_nodes, ...).
-struct Progress {
-  std::int32_t rem_cpus, rem_max_cpus, rem_nodes, min_rem_nodes, max_nodes;
-  bool done() const { return rem_nodes <= 0 && rem_cpus <= 0; }
-};
 
 Progress progress_of(const Needs& n) {
   const std::int32_t rem_nodes = std::max(n.min_nodes, n.req_nodes);
@@ -191,27 +205,36 @@ bool succeeded(const Progress& p, const Needs& n) {
 // Splits the usable nodes into runs of consecutive nodes (broken by unusable nodes and,
 // unless --contiguous, by a change of scheduling weight). Only the loaded nodes (ascending,
 // all offering) are visited: a gap in their indices is an unusable node.
-void build_sets(const Cluster& cluster, Workspace& ws, bool contiguous,
-                std::span<const std::uint8_t> bias) {
+// `avail(k, i)` = the offer of the k-th node of `nodes`, node i.
+template <typename Avail>
+void build_sets_over(const Cluster& cluster, Workspace& ws, const Needs& n,
+                     std::span<const NodeIndex> nodes, Avail&& avail) {
   ws.start.clear(), ws.end.clear(), ws.cpus.clear(), ws.nodes.clear(), ws.weight.clear();
-  const bool biased = !bias.empty();
+  const bool contiguous = n.contiguous;
+  const bool biased = !n.bias.empty(), compact = !n.weights.empty();
   bool open = false;
-  for (const NodeIndex i : ws.loaded) {
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const NodeIndex i = nodes[k];
     if (open && ws.end.back() != i - 1) open = false;
     // The scheduling weight _eval_nodes compares: the configured weight above a low byte
     // that GPU jobs' tests lower (gpu_bias.hpp).
-    const std::int64_t w = static_cast<std::int64_t>(cluster.nodes[i].weight) * 256 +
-                           (biased ? 0xff - bias[i] : 0xff);
+    const std::int32_t configured = compact ? n.weights[i] : cluster.nodes[i].weight;
+    const std::int64_t w = static_cast<std::int64_t>(configured) * 256 +
+                           (biased ? 0xff - n.bias[i] : 0xff);
     if (open && !contiguous && w != ws.weight.back()) open = false;
     if (!open) {
       ws.start.push_back(i), ws.end.push_back(i), ws.cpus.push_back(0), ws.nodes.push_back(0);
       ws.weight.push_back(w);
       open = true;
     }
-    ws.cpus.back() += ws.avail[i];
+    ws.cpus.back() += avail(k, i);
     ++ws.nodes.back();
     ws.end.back() = i;
   }
+}
+
+void build_sets(const Cluster& cluster, Workspace& ws, const Needs& n) {
+  build_sets_over(cluster, ws, n, ws.loaded, [&](std::size_t, NodeIndex i) { return ws.avail[i]; });
 }
 
 // The set _eval_nodes takes next, or -1. Reproduces the source's order of tests,
@@ -276,12 +299,37 @@ bool add_required(Workspace& ws, Progress& p, const Needs& n) {
   return true;
 }
 
+// True when a set of weight `w` could hold what is still needed.
+bool some_set_suffices(const Workspace& ws, const Progress& p, const Needs& n, std::int64_t w) {
+  for (std::size_t i = 0; i < ws.nodes.size(); ++i)
+    if (ws.weight[i] == w && ws.nodes[i] > 0 && ws.cpus[i] >= p.rem_cpus &&
+        enough_nodes(ws.nodes[i], p.rem_nodes, n))
+      return true;
+  return false;
+}
+
+// The evaluation failed (hopeless) while walking its first picked set s, picked with
+// progress `at_pick`. When no set of s's weight could hold the job (not --contiguous),
+// pick_set took the first set of that weight with the most CPUs; dropping nodes outside s
+// only shrinks or splits the other sets (none becomes sufficient, none gains CPUs, no
+// lower weight appears), so s stays the first pick (first_set_stays).
+void note_first_set_failure(Workspace& ws, int s, const Progress& at_pick, const Needs& n) {
+  ws.known = KnownFailure::FirstSet;
+  ws.failed_first = ws.start[s], ws.failed_last = ws.end[s];
+  ws.at_first_pick = at_pick;
+  ws.first_set_stays = !n.contiguous && !some_set_suffices(ws, at_pick, n, ws.weight[s]);
+}
+
 bool eval_flat(const Cluster& cluster, Workspace& ws, const Needs& n) {
-  build_sets(cluster, ws, n.contiguous, n.bias);
+  build_sets(cluster, ws, n);
   Progress p = progress_of(n);
-  if (!add_required(ws, p, n) || hopeless(ws, p)) return false;
+  // The -w nodes and the largest offer only get worse in a retry: it fails the same way.
+  if (!add_required(ws, p, n) || hopeless(ws, p)) {
+    ws.known = KnownFailure::Always;
+    return false;
+  }
   if (p.done()) return succeeded(p, n);
-  while (p.max_nodes > 0) {
+  for (bool first_pick = true; p.max_nodes > 0; first_pick = false) {
     bool sufficient = false;
     const int s = pick_set(ws, p, n, sufficient);
     if (s < 0) break;
@@ -289,6 +337,7 @@ bool eval_flat(const Cluster& cluster, Workspace& ws, const Needs& n) {
       ws.no_contiguous_set = ws.picked.empty() && no_set_suffices(ws, p, n);
       break;
     }
+    const Progress at_pick = p;
     const int first = ws.start[s], last = ws.end[s];
     if (p.rem_nodes <= 1) keep_best_single_node(ws, first, last, p);
     for (int i = first; i <= last; ++i) {
@@ -296,7 +345,9 @@ bool eval_flat(const Cluster& cluster, Workspace& ws, const Needs& n) {
       if (ws.taken[i] || ws.avail[i] <= 0) continue;
       if (p.max_nodes == 1 && ws.avail[i] < p.rem_cpus) continue;
       add_node(ws, i, p, n);
-      if (hopeless(ws, p)) return false;
+      if (!hopeless(ws, p)) continue;
+      if (first_pick) note_first_set_failure(ws, s, at_pick, n);
+      return false;
     }
     if (p.done()) return true;
     ws.cpus[s] = ws.nodes[s] = 0;
@@ -465,6 +516,7 @@ bool evaluate(const Cluster& cluster, Workspace& ws, const Needs& n, Method m,
               const Offers& offer) {
   load(ws, offer, n.eval_cap);
   ws.no_contiguous_set = false;
+  ws.known = KnownFailure::None;
   if (m == Method::Flat) return eval_flat(cluster, ws, n);
   return eval_topo(cluster, ws, n, m == Method::TreeLowestTop);
 }
@@ -491,14 +543,18 @@ void fill_drop_counts(const ClusterState& state, const Needs& n, Offers& offer) 
 }
 
 // Drops (in index order, while more than min_nodes remain) the offering nodes whose
-// resource count is at most `count`. Returns the smallest count among those kept.
-std::int32_t drop_small(const Needs& n, std::int32_t count, Offers& offer) {
+// resource count is at most `count`. Returns the smallest count among those kept; sets
+// `hit` when a dropped node lies in [guard_first, guard_last].
+std::int32_t drop_small(const Needs& n, std::int32_t count, Offers& offer, NodeIndex guard_first,
+                        NodeIndex guard_last, bool& hit) {
   std::size_t kept = 0;
   auto remaining = static_cast<std::int32_t>(offer.node.size());
   std::int32_t next = std::numeric_limits<std::int32_t>::max();
+  hit = false;
   for (std::size_t k = 0; k < offer.node.size(); ++k) {
     if (remaining > n.min_nodes && offer.drop_at[k] <= count) {
       --remaining;
+      hit = hit || (offer.node[k] >= guard_first && offer.node[k] <= guard_last);
       continue;
     }
     next = std::min(next, offer.drop_at[k]);
@@ -509,13 +565,36 @@ std::int32_t drop_small(const Needs& n, std::int32_t count, Offers& offer) {
   return next;
 }
 
+// Whether pick_set on `offer` (the evaluation's sets, built without loading them) takes
+// the set the last evaluation failed in first.
+bool picks_failed_set_first(const Cluster& cluster, Workspace& ws, const Needs& n,
+                            const Offers& offer) {
+  const std::int32_t cap = n.eval_cap;
+  build_sets_over(cluster, ws, n, offer.node, [&](std::size_t k, NodeIndex) {
+    return cap > 0 ? std::min(offer.cpus[k], cap) : offer.cpus[k];
+  });
+  bool sufficient = false;
+  const int s = pick_set(ws, ws.at_first_pick, n, sufficient);
+  return s >= 0 && ws.start[s] == ws.failed_first && ws.end[s] == ws.failed_last;
+}
+
+// Whether the evaluation after dropping nodes must fail as the last one did (see
+// KnownFailure); `hit` = a dropped node lies in the last one's failed set.
+bool known_to_fail(const Cluster& cluster, Workspace& ws, const Needs& n, const Offers& offer,
+                   bool hit) {
+  if (ws.known == KnownFailure::Always) return true;
+  if (ws.known != KnownFailure::FirstSet || hit) return false;
+  return ws.first_set_stays || picks_failed_set_first(cluster, ws, n, offer);
+}
+
 // choose_nodes tries the resource counts 1, 2, ... below the largest; only a count at
 // which some node drops can change the (deterministic) evaluation, so the others are
-// skipped. Each tried count drops a node: more than min_nodes remain when it is tried.
+// skipped, and so are the evaluations known to fail (known_to_fail). Each tried count
+// drops a node: more than min_nodes remain when it is tried.
 bool choose_nodes(const Cluster& cluster, const ClusterState& state, Workspace& ws,
                   const Needs& n, Method topo, Offers& offer) {
   if (evaluate(cluster, ws, n, topo, offer)) return true;
-  if (ws.no_contiguous_set) return false;
+  if (ws.no_contiguous_set || ws.known == KnownFailure::Always) return false;
   std::int32_t most = 0;
   for (std::size_t k = 0; k < offer.node.size(); ++k)
     most = std::max(most, resource_count(state.node(offer.node[k]), offer.cpus[k], n));
@@ -524,8 +603,11 @@ bool choose_nodes(const Cluster& cluster, const ClusterState& state, Workspace& 
   fill_drop_counts(state, n, offer);
   std::int32_t count = *std::min_element(offer.drop_at.begin(), offer.drop_at.end());
   while (count < most) {
-    const std::int32_t next = drop_small(n, count, offer);
-    if (evaluate(cluster, ws, n, topo, offer)) return true;
+    bool hit = false;
+    const std::int32_t next = drop_small(n, count, offer, ws.failed_first, ws.failed_last, hit);
+    if (!known_to_fail(cluster, ws, n, offer, hit) && evaluate(cluster, ws, n, topo, offer))
+      return true;
+    if (ws.known == KnownFailure::Always) return false;
     if (remaining() <= n.min_nodes) break;
     count = std::max(count + 1, next);
   }
@@ -562,9 +644,17 @@ Allocation build_allocation(const Cluster& cluster, const Workspace& ws, const N
 // (choose_nodes' retries only drop offers), so the max_nodes largest offers must cover the
 // CPUs. Fails most "now" tests of multi-node jobs on a fragmented machine without the
 // evaluations and retries.
-bool largest_offers_cover(std::vector<std::int32_t>& positive, const Needs& n) {
+// `least` and `most` bound the offers: m offers of at least `least` cover the CPUs, m of
+// at most `most` cannot; only between the two are the m largest summed.
+bool largest_offers_cover(const Offers& offer, const Needs& n, std::int32_t least,
+                          std::int32_t most) {
   const auto m = static_cast<std::size_t>(std::max(n.max_nodes, 0));
-  if (positive.size() <= m) return true;  // the total was checked already
+  if (offer.cpus.size() <= m) return true;  // the total was checked already
+  const auto cover = [&](std::int32_t each) { return static_cast<std::int64_t>(m) * each >= n.cpus; };
+  if (cover(least)) return true;
+  if (!cover(most)) return false;
+  thread_local std::vector<std::int32_t> positive;
+  positive = offer.cpus;
   std::nth_element(positive.begin(), positive.begin() + static_cast<std::ptrdiff_t>(m),
                    positive.end(), std::greater<>());
   std::int64_t sum = 0;
@@ -586,6 +676,13 @@ void for_each_with_free_cores(const ClusterState& state, std::span<const std::ui
 
 }  // namespace
 
+std::vector<std::int32_t> node_weights(const Cluster& cluster) {
+  std::vector<std::int32_t> w;
+  w.reserve(cluster.nodes.size());
+  for (const Node& node : cluster.nodes) w.push_back(node.weight);
+  return w;
+}
+
 std::int32_t max_node_count(const Job& job, int node_count) {
   return needs_of(job, node_count).max_nodes;
 }
@@ -595,15 +692,15 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   const int count = cluster.node_count();
   Needs n = needs_of(job, count);
   if (!n.any_gres) n.bias = options.gpu_bias;
+  n.weights = options.weights;
   if (n.any_gres && options.gres_task_cap) n.eval_cap = gres_cpu_cap_per_node(job.req);
   thread_local Offers offer;
-  thread_local std::vector<std::int32_t> positive;
   offer.clear();
-  positive.clear();
   const Partition* part = cluster.partitions.empty() ? nullptr : cluster.find_partition(job.partition);
   if (!cluster.partitions.empty() && !part) return std::nullopt;
   std::int64_t total = 0;
   std::int32_t usable = 0;
+  std::int32_t least = std::numeric_limits<std::int32_t>::max(), most = 0;  // offers
   auto consider = [&](NodeIndex i) {
     if (!options.usable.empty() && !options.usable[i]) return;
     if (!node_allowed(job.req, i)) return;  // -C, -x
@@ -611,6 +708,7 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
     if (o <= 0) return;
     total += o;
     ++usable;
+    least = std::min(least, o), most = std::max(most, o);
     offer.node.push_back(i), offer.cpus.push_back(o);
   };
   if (!options.within.empty()) {
@@ -623,8 +721,7 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   // Cheap necessary conditions first: most calls during backfill fail here.
   if (total < n.cpus || usable < n.min_nodes) return std::nullopt;
   if (n.per_node > 0 && usable < n.req_nodes) return std::nullopt;
-  positive = offer.cpus;
-  if (!largest_offers_cover(positive, n)) return std::nullopt;
+  if (!largest_offers_cover(offer, n, least, most)) return std::nullopt;
   // -w jobs are placed flat: the tree evaluation has no notion of required nodes here.
   const bool tree = options.use_topology && cluster.topology && !cluster.topology->switches.empty() &&
                     !n.contiguous && n.required.empty();

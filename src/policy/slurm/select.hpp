@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "model/allocation.hpp"
 #include "model/cluster.hpp"
@@ -30,7 +31,14 @@ struct SelectOptions {
   // cons_tres's cap on the CPUs a gres job of fixed tasks per node counts per node
   // (select.cpp, gres_task_cap). Off = every free CPU counts (the grid clock's default).
   bool gres_task_cap = false;
+  // Optional: every node's Node::weight, one int per node (SlurmScheduler keeps one per
+  // replay). The flat best fit reads a weight per offering node per evaluation; a compact
+  // array saves a cache miss on the Node each time. Empty = read cluster.nodes.
+  std::span<const std::int32_t> weights = {};
 };
+
+// Node::weight of every node, in node order (for SelectOptions::weights).
+std::vector<std::int32_t> node_weights(const Cluster& cluster);
 
 // The allocation Slurm would choose for `job` on the resources free in `state`, or nullopt
 // when it cannot start now.

@@ -24,6 +24,8 @@ void SlurmScheduler::attach(const SystemView& view) {
   priority_.attach(*view.cluster, *view.workload);
   queue_ = std::make_unique<QueueOrder>(*view.cluster, *view.workload, priority_);
   partitions_.build(*view.cluster, *view.workload);
+  backfill_.attach(*view.cluster);
+  weights_ = node_weights(*view.cluster);
   idle_.emplace(*view.cluster);
   fits_idle_.clear();
   if (config_.clock == ClockMode::Controller) gpu_bias_.resize(view.cluster->node_count());
@@ -217,12 +219,14 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
 // the selection costs O(nodes), and most submissions repeat a known shape.
 bool SlurmScheduler::fits_idle(const Cluster& cluster, const Job& job) {
   return fits_idle_.get(job, [&](const Job& j) {
-    SelectOptions options;
-    options.use_topology = config_.topology;
-    options.lowest_top_switch = config_.lowest_top_switch;
-    options.gres_task_cap = config_.gres_task_cap;
-    return select_nodes(cluster, *idle_, j, options).has_value();
+    return select_nodes(cluster, *idle_, j, select_base()).has_value();
   });
+}
+
+SelectOptions SlurmScheduler::select_base() const {
+  SelectOptions options = config_.select_options();
+  options.weights = weights_;
+  return options;
 }
 
 // Sub-second timing: remembers what a started job holds, so that its end can be replayed
@@ -427,9 +431,7 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   s.free = &*free_;
   s.starts = &out.starts;
   s.started = &started_;
-  s.use_topology = config_.topology;
-  s.lowest_top_switch = config_.lowest_top_switch;
-  s.gres_task_cap = config_.gres_task_cap;
+  s.select = select_base();
   if (config_.clock == ClockMode::Grid) {
     main_pass_at(s, view, 0, out);
     backfill_pass_at(s, view, 0, out);

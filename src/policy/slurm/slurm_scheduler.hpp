@@ -12,6 +12,7 @@
 #include "policy/slurm/backfill_pass.hpp"
 #include "policy/slurm/pass_state.hpp"
 #include "policy/slurm/priority.hpp"
+#include "policy/slurm/select.hpp"
 #include "policy/slurm/subsecond_clock.hpp"
 #include "sim/scheduler.hpp"
 #include "util/params.hpp"
@@ -54,6 +55,12 @@ struct SlurmConfig {
   bool topology = true;              // topology/tree when the cluster has switches
   bool lowest_top_switch = false;    // topology_top=lowest: Slurm 2.x's top-switch rule
   bool gres_task_cap = false;        // SelectOptions::gres_task_cap (default: clock=controller)
+
+  // The three flags above as the options every selection starts from.
+  SelectOptions select_options() const {
+    return {.use_topology = topology, .lowest_top_switch = lowest_top_switch,
+            .gres_task_cap = gres_task_cap};
+  }
 };
 
 // Reads every option (documented through Params' getters) and builds the config.
@@ -105,6 +112,8 @@ class SlurmScheduler : public Scheduler {
   void run_backfill(PassState& s, const SystemView& view, std::span<const RunningJob> running,
                     Decisions& out);
   bool fits_idle(const Cluster& cluster, const Job& job);
+  // What every selection starts from: the config's flags and the compact node weights.
+  SelectOptions select_base() const;
   void sync_free(const SystemView& view);
   // Sub-second timing (clock=controller): jobs that ended in this second but after a pass
   // of it still hold their nodes in that pass.
@@ -126,6 +135,7 @@ class SlurmScheduler : public Scheduler {
   std::unique_ptr<QueueOrder> queue_;
   BackfillPass backfill_;
   PartitionIndex partitions_;
+  std::vector<std::int32_t> weights_;  // per node (SelectOptions::weights)
   GpuBias gpu_bias_;                 // clock=controller: what GPU jobs' tests left (gpu_bias.hpp)
   std::optional<ClusterState> idle_;
   PerShapeCache<bool> fits_idle_;    // select_nodes on idle_, per request shape
