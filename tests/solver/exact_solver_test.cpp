@@ -142,5 +142,20 @@ TEST_F(ExactSolverTest, NeverWorseThanTheDefaultSolver) {
   }
 }
 
+TEST_F(ExactSolverTest, DefaultSolverHandsSmallWindowsToTheExactSolver) {
+  const WindowProblem p = make_random_window(tiny_spec(77));
+  SolverOptions options;
+  options.exact_bids = static_cast<std::int32_t>(p.bids.size());
+  const SolveResult staged = make_window_solver(kDefaultWindowSolver)->solve(p, options);
+  const SolveResult exact = make_window_solver("exact")->solve(p, {});
+  EXPECT_EQ(staged.status, SolveStatus::Optimal);
+  EXPECT_EQ(staged.solution.bid_of_job, exact.solution.bid_of_job);
+  options.exact_bids = static_cast<std::int32_t>(p.bids.size()) - 1;  // too many bids: off
+  const SolveResult plain = make_window_solver(kDefaultWindowSolver)->solve(p, options);
+  const SolveResult reference = make_window_solver(kDefaultWindowSolver)->solve(p, {});
+  EXPECT_EQ(plain.solution.bid_of_job, reference.solution.bid_of_job);
+  EXPECT_EQ(plain.effort, reference.effort);
+}
+
 }  // namespace
 }  // namespace hs::solver
