@@ -8,7 +8,8 @@
 // placements (about 2,900 bids per 200-job window), 0.5 about 8 (1,700 bids).
 // --first-instance K draws windows K..K+N-1 (fresh windows beside the cached 0..N-1).
 // --per-instance prints each window's objective and effort ("# shape instance objective
-// effort"), e.g. to compare two effort limits window by window.
+// effort status cpu-ms ms cbc cbc-objective [optimal]"), e.g. to compare two effort limits
+// window by window.
 // JSON goes to out/bench/bench_window_solver.json unless --json says otherwise.
 // --cbc-cache keeps CBC's objective per instance in a text file ("nodes jobs bids instance
 // objective" per line) so repeated runs while tuning skip the 3-5 s CBC solves.
@@ -16,10 +17,13 @@
 // Times are thread CPU time (the target is "one core" on a shared machine) plus wall p50.
 // CBC columns: instances compared, instances where CBC returned nothing in its limit, how
 // many the solver beat / lost to / came within 1e-5 of (relative), and the mean and worst
-// objective ratio solver / CBC.
+// objective ratio solver / CBC; then the windows both proved optimal and how many of those
+// differ in objective (a proven optimum must equal CBC's; cached CBC answers count as
+// unproven).
 #include <time.h>
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -64,6 +68,9 @@ struct Row {
   std::int64_t max_effort = 0;  // the effort limit should cap this
   double mean_bids = 0;  // bids per window (distinct placements found)
   int cbc_compared = 0, cbc_worse = 0, cbc_better = 0, cbc_none = 0, cbc_close = 0;
+  // Windows both proved optimal, and how many of those have different objectives (> 1e-9
+  // relative): a proven optimum must equal CBC's.
+  int both_proven = 0, proven_mismatch = 0;
   double min_ratio_to_cbc = 1.0, mean_ratio_to_cbc = 1.0;
 };
 
@@ -131,16 +138,21 @@ RandomWindowSpec spec_for(const Config& config, const Case& shape, int instance)
   return spec;
 }
 
-// CBC's objective for an instance: from the cache when present, else solved (and cached);
-// a negative value means CBC crashed or found nothing in its time.
-double cbc_objective(const Config& config, WindowSolver& cbc, const WindowProblem& problem,
+struct CbcAnswer {
+  double objective = -1.0;  // negative: CBC crashed or found nothing in its time
+  bool proven = false;      // CBC proved it optimal (unknown, so false, when cached)
+};
+
+// CBC's objective for an instance: from the cache when present, else solved (and cached).
+CbcAnswer cbc_objective(const Config& config, WindowSolver& cbc, const WindowProblem& problem,
                      const Case& shape, int instance) {
   if (!config.cbc_cache.empty()) {
     std::ifstream in(config.cbc_cache);
     long long n, j, b, i;
     double objective;
     while (in >> n >> j >> b >> i >> objective)
-      if (n == shape.nodes && j == shape.jobs && b == shape.bids && i == instance) return objective;
+      if (n == shape.nodes && j == shape.jobs && b == shape.bids && i == instance)
+        return {objective, false};
   }
   SolverOptions cbc_options;
   cbc_options.time_limit_s = config.cbc_limit_s;
@@ -153,7 +165,7 @@ double cbc_objective(const Config& config, WindowSolver& cbc, const WindowProble
     out << shape.nodes << ' ' << shape.jobs << ' ' << shape.bids << ' ' << instance << ' '
         << objective << '\n';
   }
-  return objective;
+  return {objective, c.call == CallStatus::Ok && c.status == SolveStatus::Optimal};
 }
 
 Row run_case(const Config& config, const Case& shape) {
@@ -178,16 +190,23 @@ Row run_case(const Config& config, const Case& shape) {
     row.proven += r.status == SolveStatus::Optimal;
     row.mean_effort += static_cast<double>(r.effort) / config.instances;
     row.max_effort = std::max(row.max_effort, r.effort);
+    const CbcAnswer cbc_answer = cbc ? cbc_objective(config, *cbc, problem, shape, i) : CbcAnswer{};
     if (config.per_instance)
-      std::printf("# %dx%dx%d %d %.17g %lld\n", shape.nodes, shape.jobs, shape.bids, i,
-                  r.solution.objective, static_cast<long long>(r.effort));
+      std::printf("# %dx%dx%d %d %.17g %lld %s %.1f ms cbc %.17g%s\n", shape.nodes, shape.jobs,
+                  shape.bids, i, r.solution.objective, static_cast<long long>(r.effort),
+                  r.status == SolveStatus::Optimal ? "optimal" : "feasible", cpu_ms.back(),
+                  cbc_answer.objective, cbc_answer.proven ? " optimal" : "");
     if (!cbc) continue;
-    const double cbc_value = cbc_objective(config, *cbc, problem, shape, i);
+    const double cbc_value = cbc_answer.objective;
     if (cbc_value <= 0.0) {
       ++row.cbc_none;  // CBC crashed or found nothing in its time
       continue;
     }
     ++row.cbc_compared;
+    if (cbc_answer.proven && r.status == SolveStatus::Optimal) {
+      ++row.both_proven;
+      row.proven_mismatch += std::fabs(r.solution.objective - cbc_value) > 1e-9 * cbc_value;
+    }
     const double ratio = r.solution.objective / cbc_value;
     ratios.push_back(ratio);
     row.cbc_worse += ratio < 1.0 - 1e-12;
@@ -213,9 +232,9 @@ void print_row(const Row& r, bool with_cbc) {
               r.shape.jobs, r.shape.bids, r.mean_bids, r.p50_ms, r.p99_ms, r.max_ms, r.wall_p50_ms, r.mean_gap, r.max_gap,
               r.proven, r.mean_effort, static_cast<long long>(r.max_effort));
   if (with_cbc)
-    std::printf(" | %3d %4d %4d %4d %4d %.6f %.6f", r.cbc_compared, r.cbc_none, r.cbc_better,
+    std::printf(" | %3d %4d %4d %4d %4d %.6f %.6f | %4d %4d", r.cbc_compared, r.cbc_none, r.cbc_better,
                 r.cbc_worse, r.cbc_close,
-                r.mean_ratio_to_cbc, r.min_ratio_to_cbc);
+                r.mean_ratio_to_cbc, r.min_ratio_to_cbc, r.both_proven, r.proven_mismatch);
   std::printf("\n");
 }
 
@@ -257,7 +276,8 @@ void write_json(const Config& c, const std::vector<Row>& rows) {
       out << ", \"cbc_compared\": " << r.cbc_compared << ", \"cbc_no_solution\": " << r.cbc_none
           << ", \"better_than_cbc\": " << r.cbc_better
           << ", \"worse_than_cbc\": " << r.cbc_worse << ", \"within_1e-5_of_cbc\": " << r.cbc_close << ", \"mean_ratio_to_cbc\": "
-          << r.mean_ratio_to_cbc << ", \"min_ratio_to_cbc\": " << r.min_ratio_to_cbc;
+          << r.mean_ratio_to_cbc << ", \"min_ratio_to_cbc\": " << r.min_ratio_to_cbc
+          << ", \"both_proven\": " << r.both_proven << ", \"proven_mismatch\": " << r.proven_mismatch;
     out << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
   }
   out << "  ],\n  \"peak_rss_mib\": " << hs::peak_resident_mib() << "\n}\n";
@@ -278,7 +298,7 @@ int main(int argc, char** argv) {
               config.solver.c_str(), config.instances, static_cast<long long>(config.effort),
               config.with_cbc ? "yes" : "no", config.cbc_limit_s);
   std::printf(" nodes  jobs bids  /win | cpu p50  cpu p99  cpu max wall p50 |  mean gap   max gap opt |"
-              "     effort max effort%s\n", config.with_cbc ? " | cmp none >cbc <cbc ~cbc mean/cbc min/cbc" : "");
+              "     effort max effort%s\n", config.with_cbc ? " | cmp none >cbc <cbc ~cbc mean/cbc min/cbc | both-opt differ" : "");
   std::vector<Row> rows;
   for (const Case& shape : cases) {
     rows.push_back(run_case(config, shape));

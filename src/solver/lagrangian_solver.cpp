@@ -8,6 +8,7 @@
 #include "solver/lagrangian_branch_and_bound.hpp"
 #include "solver/lagrangian_dual.hpp"
 #include "solver/local_search.hpp"
+#include "solver/lp_branch_and_bound.hpp"
 #include "solver/neighbourhood_search.hpp"
 #include "solver/specialised_solvers.hpp"
 
@@ -215,6 +216,13 @@ std::vector<std::int32_t> start_order(const CompactProblem& p, Budget& budget) {
 // in advance start only when affordable, so the limit is a cap (docs/solver.md).
 SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOptions& options) {
   if (auto defect = find_problem_defect(problem)) return defect_result(*defect);
+  if (options.exact_bids > 0 && problem.bids.size() <= static_cast<std::size_t>(options.exact_bids) &&
+      lp_branch_and_bound_available()) {
+    SolverOptions exact = options;
+    exact.exact_bids = 0;
+    exact.effort_limit = 0;  // the exact solver's own tree cap
+    return ExactSolver().solve(problem, exact);
+  }
   const std::int64_t limit = options.effort_limit > 0 ? options.effort_limit : kDefaultEffort;
   const std::int64_t base = std::min(limit, kDefaultEffort);
   Budget budget(limit, options.time_limit_s);

@@ -1,6 +1,7 @@
 #include "solver/solvers.hpp"
 
 #include "solver/cbc_window_solver.hpp"
+#include "solver/lp_branch_and_bound.hpp"
 #include "solver/mip_model.hpp"
 #include "solver/specialised_solvers.hpp"
 #include "util/error.hpp"
@@ -9,6 +10,7 @@ namespace hs::solver {
 
 std::vector<std::string> window_solver_names() {
   std::vector<std::string> names{"lagrangian", "greedy", "exhaustive"};
+  if (lp_branch_and_bound_available()) names.push_back("exact");
   if (cbc_available()) names.push_back("cbc");
   return names;
 }
@@ -19,6 +21,9 @@ std::string_view window_solver_summary(std::string_view name) {
            "deterministic effort limit";
   if (name == "greedy") return "one greedy pass by value over priced use (a baseline)";
   if (name == "exhaustive") return "exact depth-first branch and bound, windows of up to 24 jobs";
+  if (name == "exact")
+    return "exact for small windows: LP branch and bound (CLP) seeded by the default solver; "
+           "effort limit caps the tree";
   if (name == "cbc") return "COIN-OR CBC in a child process under a time limit (for checking)";
   return "";
 }
@@ -27,6 +32,7 @@ std::unique_ptr<WindowSolver> make_window_solver(std::string_view name) {
   if (name == "lagrangian") return std::make_unique<LagrangianSolver>();
   if (name == "greedy") return std::make_unique<GreedySolver>();
   if (name == "exhaustive") return std::make_unique<ExhaustiveSolver>();
+  if (name == "exact" && lp_branch_and_bound_available()) return std::make_unique<ExactSolver>();
   if (name == "cbc" && cbc_available()) return std::make_unique<CbcWindowSolver>();
   std::string known;
   for (const std::string& n : window_solver_names()) known += (known.empty() ? "" : ", ") + n;

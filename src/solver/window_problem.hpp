@@ -68,6 +68,9 @@ struct SolverOptions {
   std::int64_t effort_limit = 0;  // deterministic work units; 0 = solver default
   double time_limit_s = 0.0;      // wall-clock cap; 0 = none (default mode is deterministic)
   std::uint64_t seed = 1;
+  // "lagrangian" only: windows of at most this many bids are solved by "exact" instead
+  // (LP branch and bound, CLP builds); 0 = off (the default, which keeps every replay).
+  std::int32_t exact_bids = 0;
 };
 
 // Independent check of any solution: one bid per job at most, bid indices valid and

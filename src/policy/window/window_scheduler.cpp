@@ -324,6 +324,7 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   if (observer_) observer_(problem);
   solver::SolverOptions opt;
   opt.effort_limit = config_.solver_effort;
+  opt.exact_bids = config_.solver_exact_bids;
   opt.time_limit_s = config_.solver_time_limit;
   solver::SolveResult r = solver_->solve(problem, opt);
   stats.solve_seconds += r.seconds;

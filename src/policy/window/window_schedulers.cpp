@@ -33,6 +33,10 @@ void read_common(Params& p, window::WindowConfig& c) {
                           "window solver backend");
   c.solver_effort = p.get_int("solver_effort", 0, 0, INT64_MAX / 2,
                               "deterministic work limit per solve; 0 = the solver's default");
+  c.solver_exact_bids = static_cast<std::int32_t>(p.get_int(
+      "solver_exact_bids", 0, 0, 100000,
+      "lagrangian: windows of at most this many bids are solved exactly (the exact solver); "
+      "0 = off"));
   // CBC only stops on time, so it gets its own default; the others default to none.
   const double default_limit = c.solver == "cbc" ? solver::CbcWindowSolver::kDefaultTimeLimit : 0.0;
   c.solver_time_limit = p.get_double(

@@ -1,0 +1,111 @@
+#include "solver/cbc/clp_relaxation.hpp"
+
+#include <ClpSimplex.hpp>
+#include <CoinPackedMatrix.hpp>
+
+#include <algorithm>
+#include <cfloat>
+
+namespace hs::solver {
+
+namespace {
+
+double finite_or_huge(double v) {
+  if (v == kMipInfinity) return DBL_MAX;
+  if (v == -kMipInfinity) return -DBL_MAX;
+  return v;
+}
+
+}  // namespace
+
+// CLP minimises here; a maximising model is loaded with its objective negated, so `sign`
+// turns CLP's objective and reduced costs back into the model's sense.
+struct ClpRelaxation::Impl {
+  ClpSimplex lp;
+  double sign = 1.0;
+  bool solved = false;  // a solve has left its work areas for the next
+};
+
+ClpRelaxation::ClpRelaxation(const MipModel& model) : impl_(std::make_unique<Impl>()) {
+  impl_->sign = model.maximize ? -1.0 : 1.0;
+  CoinPackedMatrix matrix(false, 0, 0);  // row-ordered
+  matrix.setDimensions(0, static_cast<int>(model.columns.size()));
+  std::vector<double> row_lb, row_ub;
+  for (const MipRow& r : model.rows) {
+    matrix.appendRow(static_cast<int>(r.columns.size()), r.columns.data(), r.coefficients.data());
+    row_lb.push_back(finite_or_huge(r.lower));
+    row_ub.push_back(finite_or_huge(r.upper));
+  }
+  std::vector<double> col_lb, col_ub, obj;
+  for (const MipColumn& c : model.columns) {
+    col_lb.push_back(finite_or_huge(c.lower));
+    col_ub.push_back(finite_or_huge(c.upper));
+    obj.push_back(impl_->sign * c.objective);
+  }
+  impl_->lp.setLogLevel(0);
+  impl_->lp.loadProblem(matrix, col_lb.data(), col_ub.data(), obj.data(), row_lb.data(),
+                        row_ub.data());
+}
+
+ClpRelaxation::~ClpRelaxation() = default;
+
+ClpRelaxation::Outcome ClpRelaxation::solve(std::int64_t max_iterations) {
+  ClpSimplex& lp = impl_->lp;
+  lp.setMaximumIterations(static_cast<int>(std::min<std::int64_t>(max_iterations, 1 << 30)));
+  // Keep work areas and factorization between solves (1), reuse them (2), skip their set-up
+  // (4): only bounds change from one solve to the next.
+  lp.dual(0, impl_->solved ? 7 : 1);
+  impl_->solved = true;
+  if (lp.status() == 0) return Outcome::Optimal;
+  if (lp.status() == 1) return Outcome::Infeasible;
+  if (lp.status() == 3) return Outcome::IterationLimit;
+  // Numerical trouble (rare on these 0/1 models): start over from a slack basis.
+  lp.allSlackBasis(true);
+  lp.dual(0, 1);
+  if (lp.status() == 0) return Outcome::Optimal;
+  if (lp.status() == 1) return Outcome::Infeasible;
+  return Outcome::IterationLimit;
+}
+
+void ClpRelaxation::set_cutoff(double objective) {
+  impl_->lp.setDualObjectiveLimit(impl_->sign * objective);
+}
+
+void ClpRelaxation::add_rows(const std::vector<MipRow>& rows) {
+  if (rows.empty()) return;
+  std::vector<CoinBigIndex> starts{0};
+  std::vector<int> columns;
+  std::vector<double> elements, lower, upper;
+  for (const MipRow& r : rows) {
+    columns.insert(columns.end(), r.columns.begin(), r.columns.end());
+    elements.insert(elements.end(), r.coefficients.begin(), r.coefficients.end());
+    starts.push_back(static_cast<CoinBigIndex>(columns.size()));
+    lower.push_back(finite_or_huge(r.lower));
+    upper.push_back(finite_or_huge(r.upper));
+  }
+  impl_->lp.addRows(static_cast<int>(rows.size()), lower.data(), upper.data(), starts.data(),
+                    columns.data(), elements.data());
+  impl_->solved = false;  // the factorization no longer matches the rows
+}
+
+std::int64_t ClpRelaxation::last_iterations() const { return impl_->lp.numberIterations(); }
+double ClpRelaxation::objective() const { return impl_->sign * impl_->lp.objectiveValue(); }
+double ClpRelaxation::value(std::int32_t c) const { return impl_->lp.primalColumnSolution()[c]; }
+double ClpRelaxation::reduced_cost(std::int32_t c) const {
+  return impl_->sign * impl_->lp.dualColumnSolution()[c];
+}
+std::int32_t ClpRelaxation::columns() const { return impl_->lp.numberColumns(); }
+std::int32_t ClpRelaxation::rows() const { return impl_->lp.numberRows(); }
+double ClpRelaxation::lower(std::int32_t c) const { return impl_->lp.columnLower()[c]; }
+double ClpRelaxation::upper(std::int32_t c) const { return impl_->lp.columnUpper()[c]; }
+void ClpRelaxation::set_lower(std::int32_t c, double v) { impl_->lp.setColumnLower(c, v); }
+void ClpRelaxation::set_upper(std::int32_t c, double v) { impl_->lp.setColumnUpper(c, v); }
+double ClpRelaxation::row_lower(std::int32_t r) const {
+  const double v = impl_->lp.rowLower()[r];
+  return v <= -DBL_MAX ? -kMipInfinity : v;
+}
+void ClpRelaxation::set_row_lower(std::int32_t r, double v) {
+  impl_->lp.setRowLower(r, v == -kMipInfinity ? -DBL_MAX : v);
+}
+
+}  // namespace hs::solver

@@ -1,0 +1,37 @@
+#include <algorithm>
+
+#include "solver/incumbent.hpp"
+#include "solver/lp_branch_and_bound.hpp"
+#include "solver/specialised_solvers.hpp"
+
+namespace hs::solver {
+
+namespace {
+
+SolveResult run_default(const WindowProblem& problem, const SolverOptions& options,
+                        std::int64_t effort_limit) {
+  SolverOptions o = options;
+  o.effort_limit = effort_limit;
+  o.exact_bids = 0;
+  return LagrangianSolver().solve(problem, o);
+}
+
+}  // namespace
+
+SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions& options) {
+  if (auto defect = find_problem_defect(problem)) return defect_result(*defect);
+  const SolveResult seed = run_default(problem, options, 0);
+  if (seed.call != CallStatus::Ok || seed.status == SolveStatus::Optimal) return seed;
+  const CompactProblem p = compact_used_nodes(problem);
+  Budget budget(options.effort_limit > 0 ? options.effort_limit : kDefaultEffort,
+                options.time_limit_s);
+  std::vector<std::int32_t> best = seed.solution.bid_of_job;
+  const LpSearchResult tree = lp_branch_and_bound(p, WindowLpOptions{}, budget, best);
+  double bound = std::min(seed.bound, tree.bound);
+  SolveResult result = finish_result(problem, p, best, tree.complete ? objective_of(p, best) : bound,
+                                     budget);
+  result.effort += seed.effort;
+  return result;
+}
+
+}  // namespace hs::solver

@@ -1,0 +1,282 @@
+#include "solver/lp_branch_and_bound.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "solver/cover_cuts.hpp"
+#include "solver/incumbent.hpp"
+#ifdef HETSCHED_HAVE_CBC
+#include "solver/cbc/clp_relaxation.hpp"
+#endif
+
+namespace hs::solver {
+
+#ifdef HETSCHED_HAVE_CBC
+
+namespace {
+
+constexpr double kIntegral = 1e-6;  // a column value this close to 0 or 1 counts as integral
+constexpr int kCutRounds = 20;      // rounds of cover cuts at the root
+
+class LpSearch {
+ public:
+  LpSearch(const CompactProblem& p, const WindowLp& window, Budget& budget,
+           std::vector<std::int32_t>& best)
+      : p_(p), job_row_(window.job_row), rows_(window.model.rows), lp_(window.model), budget_(budget), best_(best), best_value_(objective_of(p, best)),
+        trial_(p, budget.effort()),
+        pivot_cost_(static_cast<std::int64_t>(window.model.rows.size() + window.model.columns.size())),
+        node_cost_(static_cast<std::int64_t>(window.model.columns.size())) {
+    lp_.set_cutoff(best_value_ + optimality_tolerance(best_value_));
+  }
+
+  LpSearchResult run() {
+    add_root_cuts();
+    node(std::numeric_limits<double>::infinity());
+    LpSearchResult result;
+    result.complete = !aborted_;
+    result.nodes = nodes_;
+    result.bound = aborted_ ? std::max(best_value_, open_bound_) : best_value_;
+    return result;
+  }
+
+ private:
+  struct Change {
+    std::int32_t column;
+    bool lower;  // which bound was changed
+    double before;
+  };
+
+  // Rounds of cover cuts at the root while they cut off the LP solution (cuts stay for the
+  // whole tree: they hold for every integer choice).
+  void add_root_cuts() {
+    std::vector<double> x(static_cast<std::size_t>(p_.bid_count()));
+    for (int round = 0; round < kCutRounds; ++round) {
+      const std::int64_t room = budget_.limit() - budget_.spent();
+      if (room < pivot_cost_) return;
+      const ClpRelaxation::Outcome outcome = lp_.solve(room / pivot_cost_);
+      budget_.effort() += lp_.last_iterations() * pivot_cost_;
+      if (outcome != ClpRelaxation::Outcome::Optimal) return;
+      for (std::int32_t c = 0; c < p_.bid_count(); ++c) x[c] = lp_.value(c);
+      std::vector<MipRow> cuts = separate_covers(rows_, x);
+      budget_.effort() += static_cast<std::int64_t>(rows_.size()) + node_cost_;
+      if (cuts.empty()) return;
+      lp_.add_rows(cuts);
+      for (MipRow& cut : cuts) {
+        pivot_cost_ += 1;
+        rows_.push_back(std::move(cut));
+      }
+    }
+  }
+
+  bool prunable(double bound) const {
+    return bound <= best_value_ + optimality_tolerance(best_value_);
+  }
+
+  // Solves the node's LP within the budget; false when the node is done (pruned, or the
+  // search was aborted and `parent_bound` is left open).
+  bool solve_node(double parent_bound) {
+    const std::int64_t room = budget_.limit() - budget_.spent() - node_cost_;
+    if (aborted_ || room < pivot_cost_ || budget_.exhausted()) return abort(parent_bound);
+    ++nodes_;
+    budget_.effort() += node_cost_;
+    const ClpRelaxation::Outcome outcome = lp_.solve(room / pivot_cost_);
+    budget_.effort() += lp_.last_iterations() * pivot_cost_;
+    if (outcome == ClpRelaxation::Outcome::IterationLimit) return abort(parent_bound);
+    return outcome == ClpRelaxation::Outcome::Optimal && !prunable(lp_.objective());
+  }
+
+  bool abort(double open) {
+    if (!aborted_) open_bound_ = std::max(open, pending_max());
+    aborted_ = true;
+    return false;
+  }
+
+  double pending_max() const {
+    double m = -std::numeric_limits<double>::infinity();
+    for (double b : pending_) m = std::max(m, b);
+    return m;
+  }
+
+  void node(double parent_bound) {
+    if (!solve_node(parent_bound)) return;
+    const double bound = lp_.objective();
+    round_solution();
+    if (prunable(bound)) return;
+    std::vector<Change> fixed;
+    fix_by_reduced_cost(bound, fixed);
+    const std::int32_t job = branching_job();
+    const std::int32_t column = job >= 0 ? -1 : branching_column();
+    if (job >= 0) {
+      pending_.push_back(bound);
+      branch_job(job, true, bound);
+      pending_.pop_back();
+      if (!prunable(bound)) branch_job(job, false, bound);
+    } else if (column < 0) {
+      adopt_integral();
+    } else {
+      pending_.push_back(bound);
+      branch(column, true, 1.0, bound);
+      pending_.pop_back();
+      if (!prunable(bound)) branch(column, false, 0.0, bound);
+    }
+    undo(fixed);
+  }
+
+  void branch(std::int32_t column, bool lower, double value, double bound) {
+    std::vector<Change> change;
+    set(column, lower, value, change);
+    node(bound);
+    undo(change);
+  }
+
+  // A job that the LP starts only in part (Σ x of its bids fractional): the most nearly
+  // started one (ties: the lower index); -1 when every job is started wholly or not at all.
+  std::int32_t branching_job() const {
+    std::int32_t chosen = -1;
+    double best_share = 0.0;
+    for (std::int32_t j = 0; j < p_.jobs; ++j) {
+      if (job_row_[j] < 0) continue;
+      double share = 0.0;
+      for (std::int32_t k = p_.job_bid_begin[j]; k < p_.job_bid_begin[j + 1]; ++k)
+        share += lp_.value(p_.job_bids[k]);
+      if (share < kIntegral || share > 1.0 - kIntegral) continue;
+      if (chosen < 0 || share > best_share + 1e-9) {
+        chosen = j;
+        best_share = share;
+      }
+    }
+    return chosen;
+  }
+
+  // Starts the job (its row's lower bound 1), or excludes all its bids.
+  void branch_job(std::int32_t job, bool start, double bound) {
+    std::vector<Change> change;
+    if (start) {
+      const std::int32_t row = job_row_[job];
+      const double before = lp_.row_lower(row);
+      lp_.set_row_lower(row, 1.0);
+      node(bound);
+      lp_.set_row_lower(row, before);
+      return;
+    }
+    for (std::int32_t k = p_.job_bid_begin[job]; k < p_.job_bid_begin[job + 1]; ++k)
+      if (lp_.upper(p_.job_bids[k]) > 0.5) set(p_.job_bids[k], false, 0.0, change);
+    node(bound);
+    undo(change);
+  }
+
+  void set(std::int32_t column, bool lower, double value, std::vector<Change>& log) {
+    log.push_back({column, lower, lower ? lp_.lower(column) : lp_.upper(column)});
+    if (lower) lp_.set_lower(column, value);
+    else lp_.set_upper(column, value);
+  }
+
+  void undo(std::vector<Change>& log) {
+    for (auto it = log.rbegin(); it != log.rend(); ++it) {
+      if (it->lower) lp_.set_lower(it->column, it->before);
+      else lp_.set_upper(it->column, it->before);
+    }
+    log.clear();
+  }
+
+  // A bid at 0 whose reduced cost says that choosing it cannot beat the best is excluded
+  // below this node; a bid at 1 whose removal cannot, is fixed.
+  void fix_by_reduced_cost(double bound, std::vector<Change>& log) {
+    for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
+      if (lp_.upper(c) - lp_.lower(c) < 0.5) continue;
+      const double x = lp_.value(c), d = lp_.reduced_cost(c);
+      if (x < kIntegral && prunable(bound + d)) set(c, false, 0.0, log);
+      else if (x > 1.0 - kIntegral && prunable(bound - d)) set(c, true, 1.0, log);
+    }
+  }
+
+  // The fractional bid closest to 1 (ties: the more valuable, then the lower index); -1
+  // when the LP solution is integral.
+  std::int32_t branching_column() const {
+    std::int32_t chosen = -1;
+    double best_x = 0.0;
+    for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
+      const double x = lp_.value(c);
+      if (x < kIntegral || x > 1.0 - kIntegral) continue;
+      if (chosen < 0 || x > best_x + 1e-9 ||
+          (x > best_x - 1e-9 && p_.value[c] > p_.value[chosen])) {
+        chosen = c;
+        best_x = x;
+      }
+    }
+    return chosen;
+  }
+
+  void adopt_integral() {
+    std::vector<std::int32_t> choice(p_.jobs, -1);
+    for (std::int32_t c = 0; c < p_.bid_count(); ++c)
+      if (lp_.value(c) > 0.5) choice[p_.job_of_bid[c]] = c;
+    offer(choice);
+  }
+
+  // Greedy insertion in descending LP value (ties by bid value) of the bids the LP uses.
+  void round_solution() {
+    order_.clear();
+    for (std::int32_t c = 0; c < p_.bid_count(); ++c)
+      if (lp_.value(c) > kIntegral && p_.usable[c]) order_.push_back(c);
+    std::sort(order_.begin(), order_.end(), [this](std::int32_t a, std::int32_t b) {
+      const double xa = lp_.value(a), xb = lp_.value(b);
+      if (xa != xb) return xa > xb;
+      return p_.value[a] > p_.value[b] || (p_.value[a] == p_.value[b] && a < b);
+    });
+    budget_.effort() += sort_effort(order_.size());
+    trial_.clear();
+    insert_in_order(p_, order_, trial_);
+    offer(trial_.bid_of_job);
+  }
+
+  void offer(const std::vector<std::int32_t>& choice) {
+    const double value = objective_of(p_, choice);
+    if (value <= best_value_ + 1e-12) return;
+    best_ = choice;
+    best_value_ = value;
+    lp_.set_cutoff(best_value_ + optimality_tolerance(best_value_));
+  }
+
+  const CompactProblem& p_;
+  const std::vector<std::int32_t>& job_row_;
+  std::vector<MipRow> rows_;  // the model's rows and the cuts added
+  ClpRelaxation lp_;
+  Budget& budget_;
+  std::vector<std::int32_t>& best_;
+  double best_value_;
+  Incumbent trial_;
+  std::vector<std::int32_t> order_;
+  std::vector<double> pending_;  // LP bounds of the excluded-bid siblings still to search
+  std::int64_t pivot_cost_;
+  const std::int64_t node_cost_;
+  std::int64_t nodes_ = 0;
+  bool aborted_ = false;
+  double open_bound_ = 0.0;
+};
+
+}  // namespace
+
+LpSearchResult lp_branch_and_bound(const CompactProblem& problem, const WindowLpOptions& options,
+                                   Budget& budget, std::vector<std::int32_t>& best) {
+  const WindowLp window = window_lp(problem, options);
+  LpSearch search(problem, window, budget, best);
+  return search.run();
+}
+
+bool lp_branch_and_bound_available() { return true; }
+
+#else
+
+LpSearchResult lp_branch_and_bound(const CompactProblem&, const WindowLpOptions&, Budget&,
+                                   std::vector<std::int32_t>&) {
+  LpSearchResult result;
+  result.bound = std::numeric_limits<double>::infinity();
+  return result;
+}
+
+bool lp_branch_and_bound_available() { return false; }
+
+#endif
+
+}  // namespace hs::solver

@@ -1,0 +1,31 @@
+#pragma once
+// Depth-first branch and bound over the window's LP relaxation (COIN-OR CLP, CBC builds
+// only): each node re-solves the LP by the dual simplex from the last basis, fixes bids by
+// reduced cost, rounds the LP solution greedily for incumbents and branches on the most
+// nearly chosen fractional bid (chosen first, then excluded). See docs/solver.md.
+#include <cstdint>
+#include <vector>
+
+#include "solver/budget.hpp"
+#include "solver/compact_problem.hpp"
+#include "solver/window_lp.hpp"
+
+namespace hs::solver {
+
+struct LpSearchResult {
+  bool complete = false;  // the tree closed: the best is optimal
+  double bound = 0.0;     // proven upper bound (the best's objective when complete)
+  std::int64_t nodes = 0;
+};
+
+// Effort: per simplex pivot the LP's rows + columns, per node its columns, plus the ledger
+// work of the rounding; a pivot limit keeps every LP solve inside the budget, so the
+// budget's limit is a hard cap. `best` (bid per job) must be feasible; it is only replaced
+// by better choices. Without the CBC backend returns incomplete with bound = +infinity.
+LpSearchResult lp_branch_and_bound(const CompactProblem& problem, const WindowLpOptions& options,
+                                   Budget& budget, std::vector<std::int32_t>& best);
+
+// True when this build can run lp_branch_and_bound (it has COIN-OR CLP).
+bool lp_branch_and_bound_available();
+
+}  // namespace hs::solver

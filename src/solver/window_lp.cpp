@@ -1,0 +1,88 @@
+#include "solver/window_lp.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace hs::solver {
+
+namespace {
+
+void add_columns(const CompactProblem& p, MipModel& model) {
+  model.maximize = true;
+  model.columns.resize(static_cast<std::size_t>(p.bid_count()));
+  for (std::int32_t b = 0; b < p.bid_count(); ++b) {
+    model.columns[b].objective = p.value[b];
+    model.columns[b].upper = p.usable[b] ? 1.0 : 0.0;
+  }
+}
+
+void add_job_rows(const CompactProblem& p, MipModel& model, std::vector<std::int32_t>& job_row) {
+  job_row.assign(static_cast<std::size_t>(p.jobs), -1);
+  for (std::int32_t j = 0; j < p.jobs; ++j) {
+    MipRow row;
+    for (std::int32_t k = p.job_bid_begin[j]; k < p.job_bid_begin[j + 1]; ++k)
+      if (p.usable[p.job_bids[k]]) row.columns.push_back(p.job_bids[k]);
+    if (row.columns.size() < 2) continue;
+    row.coefficients.assign(row.columns.size(), 1.0);
+    row.upper = 1.0;
+    job_row[j] = static_cast<std::int32_t>(model.rows.size());
+    model.rows.push_back(std::move(row));
+  }
+}
+
+// Per (node, dimension) row: the usable bids' uses, their amounts and the amounts' sum.
+struct ResourceRows {
+  std::vector<MipRow> rows;
+  std::vector<std::int64_t> load;
+};
+
+ResourceRows collect_uses(const CompactProblem& p) {
+  ResourceRows r;
+  const std::size_t count = static_cast<std::size_t>(p.nodes) * p.dims;
+  r.rows.resize(count);
+  r.load.assign(count, 0);
+  for (std::int32_t b = 0; b < p.bid_count(); ++b) {
+    if (!p.usable[b]) continue;
+    for (std::int32_t u = p.use_begin[b]; u < p.use_begin[b + 1]; ++u)
+      for (std::int32_t d = 0; d < p.dims; ++d) {
+        const std::int32_t amount = p.use_amount[static_cast<std::size_t>(u) * p.dims + d];
+        if (amount == 0) continue;
+        const std::size_t row = static_cast<std::size_t>(p.use_node[u]) * p.dims + d;
+        r.rows[row].columns.push_back(b);
+        r.rows[row].coefficients.push_back(amount);
+        r.load[row] += amount;
+      }
+  }
+  return r;
+}
+
+// The bids of `row` that take more than half of `capacity`, as a clique row (if ≥ 2).
+void add_clique(const MipRow& row, std::int32_t capacity, MipModel& model) {
+  MipRow clique;
+  for (std::size_t k = 0; k < row.columns.size(); ++k)
+    if (2.0 * row.coefficients[k] > capacity) clique.columns.push_back(row.columns[k]);
+  if (clique.columns.size() < 2) return;
+  clique.coefficients.assign(clique.columns.size(), 1.0);
+  clique.upper = 1.0;
+  model.rows.push_back(std::move(clique));
+}
+
+}  // namespace
+
+WindowLp window_lp(const CompactProblem& p, const WindowLpOptions& options) {
+  WindowLp lp;
+  MipModel& model = lp.model;
+  add_columns(p, model);
+  add_job_rows(p, model, lp.job_row);
+  ResourceRows uses = collect_uses(p);
+  for (std::size_t row = 0; row < uses.rows.size(); ++row) {
+    const std::int32_t capacity = p.capacity[row];
+    if (uses.load[row] <= capacity) continue;  // can never bind
+    if (options.clique_rows) add_clique(uses.rows[row], capacity, model);
+    uses.rows[row].upper = capacity;
+    model.rows.push_back(std::move(uses.rows[row]));
+  }
+  return lp;
+}
+
+}  // namespace hs::solver

@@ -1,0 +1,27 @@
+#pragma once
+// The window problem's LP relaxation as a MipModel over a CompactProblem: one column per bid
+// (upper bound 0 when the bid cannot fit the empty cluster), "at most one" rows for jobs with
+// two or more usable bids, capacity rows only where the usable bids could exceed the
+// capacity, and optionally clique rows.
+#include <cstdint>
+#include <vector>
+
+#include "solver/compact_problem.hpp"
+#include "solver/mip_model.hpp"
+
+namespace hs::solver {
+
+struct WindowLpOptions {
+  // Per node and dimension, the bids that each take more than half of the capacity exclude
+  // one another: Σ x ≤ 1 over them (valid for the integer problem, cuts the LP).
+  bool clique_rows = true;
+};
+
+struct WindowLp {
+  MipModel model;
+  std::vector<std::int32_t> job_row;  // per job: its "at most one" row, or -1 (< 2 usable bids)
+};
+
+WindowLp window_lp(const CompactProblem& problem, const WindowLpOptions& options = {});
+
+}  // namespace hs::solver

@@ -1,0 +1,161 @@
+// The exact solver (LP branch and bound, CLP builds only) against the exhaustive optimum on
+// tiny windows and CBC's proven optimum on small ones; its effort cap; never worse than the
+// default solver.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <limits>
+
+#include "solver/compact_problem.hpp"
+#include "solver/lp_branch_and_bound.hpp"
+#include "solver/mip_model.hpp"
+#include "solver/random_instances.hpp"
+#include "solver/solvers.hpp"
+#include "window_builders.hpp"
+
+namespace hs::solver {
+namespace {
+
+class ExactSolverTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!lp_branch_and_bound_available()) GTEST_SKIP() << "built without COIN-OR CLP";
+  }
+};
+
+RandomWindowSpec tiny_spec(std::uint64_t seed) {
+  RandomWindowSpec spec;
+  spec.seed = seed;
+  spec.nodes = 4 + static_cast<std::int32_t>(seed % 9);
+  spec.jobs = 3 + static_cast<std::int32_t>(seed % 13);
+  spec.max_bids_per_job = 1 + static_cast<std::int32_t>(seed % 5);
+  spec.max_nodes_per_job = 1 + static_cast<std::int32_t>(seed % 4);
+  spec.cores_per_node = 4 + static_cast<std::int32_t>(seed % 5);
+  spec.gpus_per_node = static_cast<std::int32_t>(seed % 4);
+  spec.busy_node_fraction = 0.6;
+  return spec;
+}
+
+// A crowded window of the benchmark family (128 nodes of 12 cores and 3 GPUs).
+WindowProblem crowded_window(std::int32_t jobs, std::int32_t bids, std::uint64_t seed) {
+  RandomWindowSpec spec;
+  spec.seed = seed;
+  spec.nodes = 128;
+  spec.jobs = jobs;
+  spec.max_bids_per_job = bids;
+  spec.cores_per_node = 12;
+  spec.gpus_per_node = 3;
+  return make_random_window(spec);
+}
+
+TEST_F(ExactSolverTest, EqualsTheExhaustiveOptimumOnTinyWindows) {
+  auto exact = make_window_solver("exact");
+  auto exhaustive = make_window_solver("exhaustive");
+  for (int i = 0; i < 600; ++i) {
+    const WindowProblem p = make_random_window(tiny_spec(5000 + i));
+    const SolveResult reference = exhaustive->solve(p, {});
+    const SolveResult r = exact->solve(p, {});
+    ASSERT_EQ(reference.status, SolveStatus::Optimal) << i;
+    ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+    ASSERT_FALSE(check_solution(p, r.solution));
+    EXPECT_EQ(r.status, SolveStatus::Optimal) << i;
+    EXPECT_NEAR(r.solution.objective, reference.solution.objective, 1e-6) << i;
+    EXPECT_NEAR(r.bound, r.solution.objective, 1e-6) << i;
+  }
+}
+
+TEST_F(ExactSolverTest, EqualsCbcsProvenOptimumOnSmallWindows) {
+  if (!cbc_available()) GTEST_SKIP() << "built without CBC";
+  auto exact = make_window_solver("exact");
+  auto cbc = make_window_solver("cbc");
+  int compared = 0, proven = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    RandomWindowSpec spec;
+    spec.seed = seed;
+    spec.nodes = 32;
+    spec.jobs = 12 + static_cast<std::int32_t>((seed * 7) % 19);  // 12..30
+    spec.max_bids_per_job = 5 + static_cast<std::int32_t>(seed % 3) * 5;
+    spec.max_nodes_per_job = 8;
+    const WindowProblem p = make_random_window(spec);
+    const SolveResult reference = cbc->solve(p, SolverOptions{0, 20.0, 1});
+    const SolveResult r = exact->solve(p, {});
+    ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+    ASSERT_FALSE(check_solution(p, r.solution));
+    proven += r.status == SolveStatus::Optimal;
+    if (reference.status != SolveStatus::Optimal) continue;
+    ++compared;
+    const double tolerance = 1e-6 + 1e-9 * reference.solution.objective;
+    EXPECT_LE(r.solution.objective, reference.solution.objective + tolerance) << seed;
+    EXPECT_GE(r.bound, reference.solution.objective - tolerance) << seed;
+    if (r.status == SolveStatus::Optimal) {
+      EXPECT_NEAR(r.solution.objective, reference.solution.objective, tolerance) << seed;
+    }
+  }
+  std::printf("exact proved %d of 12 small windows optimal; CBC proved %d\n", proven, compared);
+  EXPECT_GE(compared, 10);
+  EXPECT_GE(proven, 6);
+}
+
+TEST_F(ExactSolverTest, TreeEffortNeverPassesTheCap) {
+  const WindowProblem problem = crowded_window(50, 15, 7);
+  const CompactProblem p = compact_used_nodes(problem);
+  for (std::int64_t limit : {0LL, 1'000LL, 50'000LL, 400'000LL}) {
+    Budget budget(limit, 0.0);
+    std::vector<std::int32_t> best(p.jobs, -1);
+    const LpSearchResult r = lp_branch_and_bound(p, WindowLpOptions{}, budget, best);
+    EXPECT_LE(budget.spent(), limit);
+    EXPECT_FALSE(r.complete) << limit;
+    const double objective = objective_of(p, best);
+    EXPECT_GE(r.bound, objective);
+    WindowSolution solution{best, objective};
+    EXPECT_FALSE(check_solution(problem, solution));
+  }
+}
+
+TEST_F(ExactSolverTest, CappedSolveIsFeasibleWithAValidBound) {
+  const WindowProblem p = crowded_window(50, 15, 11);
+  SolverOptions options;
+  options.effort_limit = 20'000;
+  const SolveResult capped = make_window_solver("exact")->solve(p, options);
+  ASSERT_EQ(capped.call, CallStatus::Ok) << capped.message;
+  EXPECT_EQ(capped.status, SolveStatus::Feasible);
+  EXPECT_GE(capped.bound, capped.solution.objective);
+  const SolveResult fallback = make_window_solver(kDefaultWindowSolver)->solve(p, {});
+  EXPECT_GE(capped.solution.objective, fallback.solution.objective - 1e-9);
+  EXPECT_LE(capped.bound, fallback.bound + 1e-9);
+}
+
+TEST_F(ExactSolverTest, NeverWorseThanTheDefaultSolver) {
+  auto exact = make_window_solver("exact");
+  auto fallback = make_window_solver(kDefaultWindowSolver);
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const WindowProblem p = crowded_window(50, 5 + 10 * static_cast<std::int32_t>(seed % 2), seed);
+    for (std::int64_t limit : {10'000LL, 0LL}) {
+      SolverOptions options;
+      options.effort_limit = limit;
+      const SolveResult r = exact->solve(p, options);
+      const SolveResult reference = fallback->solve(p, {});
+      ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+      EXPECT_GE(r.solution.objective, reference.solution.objective - 1e-9) << seed << " " << limit;
+      EXPECT_GE(r.bound, r.solution.objective);
+    }
+  }
+}
+
+TEST_F(ExactSolverTest, DefaultSolverHandsSmallWindowsToTheExactSolver) {
+  const WindowProblem p = make_random_window(tiny_spec(77));
+  SolverOptions options;
+  options.exact_bids = static_cast<std::int32_t>(p.bids.size());
+  const SolveResult staged = make_window_solver(kDefaultWindowSolver)->solve(p, options);
+  const SolveResult exact = make_window_solver("exact")->solve(p, {});
+  EXPECT_EQ(staged.status, SolveStatus::Optimal);
+  EXPECT_EQ(staged.solution.bid_of_job, exact.solution.bid_of_job);
+  options.exact_bids = static_cast<std::int32_t>(p.bids.size()) - 1;  // too many bids: off
+  const SolveResult plain = make_window_solver(kDefaultWindowSolver)->solve(p, options);
+  const SolveResult reference = make_window_solver(kDefaultWindowSolver)->solve(p, {});
+  EXPECT_EQ(plain.solution.bid_of_job, reference.solution.bid_of_job);
+  EXPECT_EQ(plain.effort, reference.effort);
+}
+
+}  // namespace
+}  // namespace hs::solver
