@@ -23,19 +23,6 @@ class ExactSolverTest : public ::testing::Test {
   }
 };
 
-RandomWindowSpec tiny_spec(std::uint64_t seed) {
-  RandomWindowSpec spec;
-  spec.seed = seed;
-  spec.nodes = 4 + static_cast<std::int32_t>(seed % 9);
-  spec.jobs = 3 + static_cast<std::int32_t>(seed % 13);
-  spec.max_bids_per_job = 1 + static_cast<std::int32_t>(seed % 5);
-  spec.max_nodes_per_job = 1 + static_cast<std::int32_t>(seed % 4);
-  spec.cores_per_node = 4 + static_cast<std::int32_t>(seed % 5);
-  spec.gpus_per_node = static_cast<std::int32_t>(seed % 4);
-  spec.busy_node_fraction = 0.6;
-  return spec;
-}
-
 // A crowded window of the benchmark family (128 nodes of 12 cores and 3 GPUs).
 WindowProblem crowded_window(std::int32_t jobs, std::int32_t bids, std::uint64_t seed) {
   RandomWindowSpec spec;
@@ -52,7 +39,7 @@ TEST_F(ExactSolverTest, EqualsTheExhaustiveOptimumOnTinyWindows) {
   auto exact = make_window_solver("exact");
   auto exhaustive = make_window_solver("exhaustive");
   for (int i = 0; i < 600; ++i) {
-    const WindowProblem p = make_random_window(tiny_spec(5000 + i));
+    const WindowProblem p = make_random_window(testing::tiny_random_spec(5000 + i, 13));
     const SolveResult reference = exhaustive->solve(p, {});
     const SolveResult r = exact->solve(p, {});
     ASSERT_EQ(reference.status, SolveStatus::Optimal) << i;
@@ -143,7 +130,7 @@ TEST_F(ExactSolverTest, NeverWorseThanTheDefaultSolver) {
 }
 
 TEST_F(ExactSolverTest, DefaultSolverHandsSmallWindowsToTheExactSolver) {
-  const WindowProblem p = make_random_window(tiny_spec(77));
+  const WindowProblem p = make_random_window(testing::tiny_random_spec(77, 13));
   SolverOptions options;
   options.exact_bids = static_cast<std::int32_t>(p.bids.size());
   const SolveResult staged = make_window_solver(kDefaultWindowSolver)->solve(p, options);

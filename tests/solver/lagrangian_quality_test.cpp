@@ -11,26 +11,13 @@
 namespace hs::solver {
 namespace {
 
-RandomWindowSpec tiny_spec(std::uint64_t seed) {
-  RandomWindowSpec spec;
-  spec.seed = seed;
-  spec.nodes = 4 + static_cast<std::int32_t>(seed % 9);
-  spec.jobs = 3 + static_cast<std::int32_t>(seed % 7);
-  spec.max_bids_per_job = 1 + static_cast<std::int32_t>(seed % 5);
-  spec.max_nodes_per_job = 1 + static_cast<std::int32_t>(seed % 4);
-  spec.cores_per_node = 4 + static_cast<std::int32_t>(seed % 5);
-  spec.gpus_per_node = static_cast<std::int32_t>(seed % 4);
-  spec.busy_node_fraction = 0.6;
-  return spec;
-}
-
 TEST(LagrangianQuality, MatchesExhaustiveOptimumOnTinyInstances) {
   constexpr int kInstances = 1000;
   auto lagrangian = make_window_solver("lagrangian");
   auto exhaustive = make_window_solver("exhaustive");
   int matches = 0, claimed_optimal = 0;
   for (int i = 0; i < kInstances; ++i) {
-    const WindowProblem p = make_random_window(tiny_spec(1000 + i));
+    const WindowProblem p = make_random_window(testing::tiny_random_spec(1000 + i, 7));
     const SolveResult exact = exhaustive->solve(p, {});
     const SolveResult heuristic = lagrangian->solve(p, {});
     ASSERT_EQ(exact.status, SolveStatus::Optimal) << "instance " << i;

@@ -12,6 +12,20 @@
 
 namespace hs::solver::testing {
 
+// A tiny random window (4-12 nodes, 3 to 2 + job_spread jobs, 1-5 bids each), varied by seed.
+inline RandomWindowSpec tiny_random_spec(std::uint64_t seed, std::int32_t job_spread) {
+  RandomWindowSpec spec;
+  spec.seed = seed;
+  spec.nodes = 4 + static_cast<std::int32_t>(seed % 9);
+  spec.jobs = 3 + static_cast<std::int32_t>(seed % static_cast<std::uint64_t>(job_spread));
+  spec.max_bids_per_job = 1 + static_cast<std::int32_t>(seed % 5);
+  spec.max_nodes_per_job = 1 + static_cast<std::int32_t>(seed % 4);
+  spec.cores_per_node = 4 + static_cast<std::int32_t>(seed % 5);
+  spec.gpus_per_node = static_cast<std::int32_t>(seed % 4);
+  spec.busy_node_fraction = 0.6;
+  return spec;
+}
+
 // Problem with `dims` dimensions and the same capacity on every node.
 inline WindowProblem uniform_problem(std::int32_t jobs, std::int32_t nodes,
                                      std::vector<std::int32_t> per_node) {
