@@ -96,13 +96,13 @@ Workload varied_workload() {
   d.req.nodes_min = 3;  // open node range "3-"
   d.req.nodes_max = 0;
   d.req.time_limit = kNoTime;
+  d.end_latency_ms = 117;
   Job& e = job(10, 1, 1);
   e.req.nodes_min = 0;
   e.req.nodes_max = 4;
   e.user = "ünïcode";
   e.submit_ms = 53;
   e.end_latency_ms = 0;  // recorded as 0 ms: written, unlike the default -1
-  d.end_latency_ms = 117;
   return w;
 }
 
