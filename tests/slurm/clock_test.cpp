@@ -156,6 +156,39 @@ TEST(SlurmClock, ABackfillStartSelectsWithTheWeightsAsConfigured) {
   EXPECT_EQ(r.records[3].alloc.nodes(), (std::vector<NodeIndex>{0}));
 }
 
+TEST(SlurmClock, ABackfillStartKeepsTheMarksOfTheNodesItsPlanHolds) {
+  // n0 and n1 lend their GPUs to J0 and J1; C0 and C1 fill n2 and n3's cores until 100.
+  // Backfill plans G (a GPU on each of 2 nodes) on n2-n3 after them, and its tests mark
+  // n2-n3 (gpu_bias.hpp). S starts on n0 now; _start_job excludes the nodes backfill
+  // holds for G, so the weights of n2-n3 stay marked and P (4 cores on each of 2 nodes)
+  // is planned on n2-n3. Weights reset everywhere would plan it on n1-n2.
+  const Cluster c = make_cluster(4, 8, 2);
+  const Workload w = workload_of(
+      c, {{.ntasks = 1, .nodes_min = 1, .nodes_max = 1, .gpus = 2, .limit = 1000, .run = 1000},
+          {.ntasks = 1, .nodes_min = 1, .nodes_max = 1, .gpus = 2, .limit = 1000, .run = 1000},
+          {.ntasks = 8, .nodes_min = 1, .nodes_max = 1, .limit = 100, .run = 100},
+          {.ntasks = 8, .nodes_min = 1, .nodes_max = 1, .limit = 100, .run = 100},
+          {.ntasks = 2, .nodes_min = 2, .nodes_max = 2, .gpus = 1, .limit = 60, .run = 60, .submit = 1},
+          {.ntasks = 4, .nodes_min = 1, .nodes_max = 1, .limit = 200, .run = 200, .submit = 2},
+          {.ntasks = 8, .per_node = 4, .limit = 60, .run = 60, .submit = 3}});
+  SlurmScheduler s(controller_clock());
+  std::vector<NodeIndex> g_plan, p_plan;
+  s.observe_plans([&](Time, std::span<const PlannedStart> plan) {
+    for (const PlannedStart& p : plan) {
+      if (p.job == 4 && g_plan.empty()) g_plan = p.nodes;
+      if (p.job == 6 && p_plan.empty()) p_plan = p.nodes;
+    }
+  });
+  const SimResult r = simulate(c, w, s, {});
+  ASSERT_TRUE(check_run(c, w, r).ok());
+  ASSERT_EQ(r.records[2].alloc.nodes(), (std::vector<NodeIndex>{2}));
+  ASSERT_EQ(r.records[3].alloc.nodes(), (std::vector<NodeIndex>{3}));
+  ASSERT_EQ(g_plan, (std::vector<NodeIndex>{2, 3}));
+  ASSERT_EQ(r.records[5].alloc.nodes(), (std::vector<NodeIndex>{0}));
+  ASSERT_LT(r.records[5].start, 100);  // by backfill: the main pass stops at G
+  EXPECT_EQ(p_plan, (std::vector<NodeIndex>{2, 3}));
+}
+
 TEST(SlurmClock, ControllerOptionsNeedTheControllerClock) {
   Params real = Params::parse("clock=controller,controller_start=-3,wall_clock=1700000000",
                               "<test>");

@@ -35,9 +35,26 @@ TEST(SlurmGpuBias, TestOfAGpuJobMarksNodesWithEnoughFreeGpus) {
   bias.note_test(c, s, make_job({.ntasks = 8}), all_nodes(c));  // no GPUs: no mark
   EXPECT_EQ(bias.values()[1], 2);
   const std::vector<NodeIndex> some{1, 2};
-  bias.reset(some);
+  bias.reset(some, make_job({.ntasks = 8}));
   EXPECT_EQ(std::vector<std::uint8_t>(bias.values().begin(), bias.values().end()),
             (std::vector<std::uint8_t>{0, 0, 0, 2}));
+}
+
+TEST(SlurmGpuBias, AResetLeavesTheNodesTheJobMayNotUse) {
+  // _sync_node_weight runs over the selected job's node sets: nodes outside the mask
+  // (held by backfill's plan) or excluded by -x keep their marks.
+  const Cluster c = make_cluster(4, 8, 2);
+  const ClusterState s(c);
+  GpuBias bias;
+  bias.resize(c.node_count());
+  bias.note_test(c, s, make_job({.ntasks = 4, .nodes_min = 4, .gpus = 1}), all_nodes(c));
+  Job excludes_n3 = make_job({.ntasks = 1});
+  excludes_n3.req.edit_node_rules().allowed =
+      std::make_shared<const std::vector<char>>(std::vector<char>{1, 1, 1, 0});
+  const std::vector<char> not_held{1, 0, 1, 1};
+  bias.reset(all_nodes(c), excludes_n3, not_held);
+  EXPECT_EQ(std::vector<std::uint8_t>(bias.values().begin(), bias.values().end()),
+            (std::vector<std::uint8_t>{0, 1, 0, 1}));
 }
 
 TEST(SlurmGpuBias, CoresOnlyJobPrefersNodesAGpuJobsTestFoundUsable) {

@@ -256,8 +256,9 @@ void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillS
     // (select_nodes, _pick_best_nodes) on the same candidates, with the weights as
     // configured: the test's choice under GPU jobs' marks is not what starts. Should that
     // selection fail (weights only split sets, so it does not in practice), the test's
-    // choice is kept.
-    s.gpu_bias->reset(part_nodes_);
+    // choice is kept. The nodes backfill holds for its plan are excluded from that selection,
+    // so their weights stay as the tests left them.
+    s.gpu_bias->reset(part_nodes_, s.job(j), mask());
     if (std::optional<Allocation> again = select_on(s, *s.free, j)) alloc = std::move(*again);
     s.gpu_bias->note_test(*s.cluster, *s.free, s.job(j), part_nodes_, mask());
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/job_nodes.hpp"
+
 namespace hs::slurm {
 
 namespace {
@@ -26,8 +28,9 @@ std::int32_t gpus_per_node(const Cluster& cluster, const Job& job) {
   return std::min(gpus, 255);
 }
 
-void GpuBias::reset(std::span<const NodeIndex> nodes) {
-  for (NodeIndex n : nodes) bias_[n] = 0;
+void GpuBias::reset(std::span<const NodeIndex> nodes, const Job& job, std::span<const char> mask) {
+  for (NodeIndex n : nodes)
+    if ((mask.empty() || mask[n]) && node_allowed(job.req, n)) bias_[n] = 0;
 }
 
 void GpuBias::note_test(const Cluster& cluster, const ClusterState& state, const Job& job,
@@ -40,7 +43,7 @@ void GpuBias::note_test(const Cluster& cluster, const ClusterState& state, const
     });
   const std::int32_t gpus = gpus_per_node(cluster, job);  // 0 for other gres: weight as set
   for (NodeIndex n : nodes) {
-    if (!mask.empty() && !mask[n]) continue;
+    if ((!mask.empty() && !mask[n]) || !node_allowed(job.req, n)) continue;
     if (holds_gres(state.node(n), want)) bias_[n] = static_cast<std::uint8_t>(gpus);
   }
 }

@@ -30,7 +30,7 @@ MainPassStats run_main_pass(PassState& state, const std::vector<JobRef>& order,
     const int p = partitions.of_job[j];
     if (blocked[p]) continue;
     if (state.gpu_bias) {  // _pick_best_nodes: weights as configured, then this job's test
-      state.gpu_bias->reset(partitions.nodes[p]);
+      state.gpu_bias->reset(partitions.nodes[p], state.job(j));
       state.gpu_bias->note_test(*state.cluster, *state.free, state.job(j), partitions.nodes[p]);
     }
     SelectOptions options = state.select;

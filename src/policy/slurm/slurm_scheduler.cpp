@@ -201,7 +201,7 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
   const Job& job = view.job(e.job);
   if (config_.clock == ClockMode::Controller) {  // job_allocate's test at submission
     const auto& nodes = partitions_.nodes[partitions_.of_job[e.job]];
-    gpu_bias_.reset(nodes);
+    gpu_bias_.reset(nodes, job);
     gpu_bias_.note_test(*view.cluster, *idle_, job, nodes);
   }
   if (!fits_idle(*view.cluster, job)) {
