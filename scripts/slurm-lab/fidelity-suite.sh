@@ -23,7 +23,7 @@ export HETSCHED=${HETSCHED:-$ROOT/build/hetsched}
 export HETSCHED_LAB=${HETSCHED_LAB:-/tmp/hetsched-fidelity-lab}
 export LAB_PORT_BASE=${LAB_PORT_BASE:-29000}
 export MODEL_CLOCK=${MODEL_CLOCK:-real}
-LOG_CONF=${FIDELITY_LOG_CONF:-$'DebugFlags=Backfill\nSlurmctldDebug=debug'}
+LOG_CONF=${FIDELITY_LOG_CONF:-$'DebugFlags=Backfill\nSlurmctldDebug=debug\nSlurmdDebug=debug'}
 
 # name | nodes cores gpus | SelectTypeParameters | extra slurm.conf lines (\n; PartitionName
 # lines replace lab.sh's one partition) | generator | seed | post-processing of the job file

@@ -14,8 +14,8 @@
 # equal the file's ids on a freshly started lab. The controller's own timing (its start,
 # each backfill cycle and main pass, which pass started each job) is read from
 # slurmctld's log into OUT/controller_timing.csv; start the lab with
-#   LAB_EXTRA_CONF=$'DebugFlags=Backfill\nSlurmctldDebug=debug'
-# for the backfill cycles and main passes to be logged.
+#   LAB_EXTRA_CONF=$'DebugFlags=Backfill\nSlurmctldDebug=debug\nSlurmdDebug=debug'
+# for the backfill cycles, main passes and each node's epilog completion to be logged.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -30,12 +30,16 @@ source "$HERE/replay-lib.sh"
 # full|default), submit (detail: job id; its sbatch reached the controller), start (detail:
 # job id and the pass that started it: main|backfill), end (detail: job id; the batch
 # script's end reached the controller), plan (a backfill
-# reservation: job id, planned start after the epoch, nodes). CONTROLLER_LOG overrides
-# the log's place.
+# reservation: job id, planned start after the epoch, nodes), epilog (detail: job id and
+# node; that node's slurmd answered the job's termination as complete, from the slurmd
+# logs at SlurmdDebug=debug, see collect_epilogs).
+# CONTROLLER_LOG overrides the log's place.
 collect_timing() {
   local log epoch
   log=${CONTROLLER_LOG:-"$(dirname "$SLURM_CONF")/log/slurmctld.log"}
   epoch=$(cat "$OUT/clock_epoch")
+  local -a node_logs=()
+  mapfile -t node_logs < <(ls "$(dirname "$log")"/slurmd-*.log 2>/dev/null)
   grep -q "Running job scheduler" "$log" ||
     echo "note: $log has no main passes (SlurmctldDebug=debug missing in $SLURM_CONF)" >&2
   grep -q "completed testing" "$log" ||
@@ -64,6 +68,41 @@ collect_timing() {
     /_slurm_rpc_submit_batch_job: JobId=/ { print "submit," secs() "," jobid(); next }
     /_dump_job_sched: JobId=/ { t = $8; sub(/,$/, "", t); print "plan," secs() "," jobid() " at " stamp(t) " on " $(NF - 3); next }
   ' "$log" > "$OUT/controller_timing.csv"
+  collect_epilogs "${node_logs[@]}" >> "$OUT/controller_timing.csv"
+}
+
+# When each node of each job of this run answered the job's termination (epilog events,
+# sorted by time). A node whose job has no step left and no epilog to run answers the
+# terminate RPC at once as already complete (_rpc_terminate_job, slurmd/req.c; logged only
+# as "credential for job N revoked"), otherwise it sends an epilog-complete message once the
+# steps are gone ("sent epilog complete msg"); the node stays COMPLETING until then. Lab logs
+# keep other runs' lines, whose job ids repeat: only lines from this run's controller start
+# to a minute after its last logged event count.
+collect_epilogs() {
+  (($# > 0)) || return 0
+  grep -q "credential for job .* revoked" "$@" ||
+    { echo "note: no job terminations in the slurmd logs (SlurmdDebug=debug missing)" >&2; return 0; }
+  local since until
+  since=$(awk -F, '$1 == "controller_start" { s = $2 } END { print s }' "$OUT/controller_timing.csv")
+  until=$(awk -F, 'NR > 2 && $2 + 0 > m { m = $2 + 0 } END { print m + 60 }' "$OUT/controller_timing.csv")
+  awk -v epoch="$(cat "$OUT/clock_epoch")" -v since="$since" -v until="$until" '
+    function secs(   ts, d) {
+      ts = substr($1, 2, 23); gsub(/[-T:]/, " ", ts)
+      split(ts, d, " ")
+      return mktime(d[1] " " d[2] " " d[3] " " d[4] " " d[5] " " int(d[6])) + (d[6] - int(d[6])) - epoch
+    }
+    function node(   n) { n = FILENAME; sub(/.*slurmd-/, "", n); sub(/[.]log$/, "", n); return n }
+    /credential for job [0-9]+ revoked/ || /sent epilog complete msg/ {
+      t = secs(); if ((since != "" && t < since) || t > until) next
+      if ($0 ~ /revoked/) { for (i = 1; i <= NF; ++i) if ($i == "job") id = $(i + 1)
+                            revoked[id " " node()] = t }
+      else { for (i = 1; i <= NF; ++i) if ($i ~ /^JobId=/) { id = substr($i, 7); sub(/:$/, "", id) }
+             sent[id " " node()] = t }
+    }
+    END {
+      for (k in revoked) printf "epilog,%.3f,%s\n", (k in sent) ? sent[k] : revoked[k], k
+      for (k in sent) if (!(k in revoked)) printf "epilog,%.3f,%s\n", sent[k], k
+    }' "$@" | sort -t, -k2,2n -k3,3
 }
 
 # The model replays the run on the real controller's clock (clock=controller): its start
@@ -187,16 +226,20 @@ subsecond_options() {
 # and milliseconds into that second (submit_ms=; not with MODEL_SUBSECOND=0), else whole
 # seconds from the jobcomp file.
 # A burst of sbatch calls reaches the controller later than the file says, so this is the
-# experiment that really ran. MODEL_SUBMIT=file keeps the file's times.
+# experiment that really ran. MODEL_SUBMIT=file keeps the file's times. Each job also gets
+# its end latency (end_latency_ms=, from the start of the pass that started it; not with
+# MODEL_END_LATENCY=median) and its epilog (epilog_ms=, from its end to its last node's
+# epilog completion; not with MODEL_EPILOG=option, which leaves epilog_ms to the option).
 model_jobs() {
   if [[ "${MODEL_SUBMIT:-real}" == file || ! -f "$OUT/clock_epoch" ]]; then
     cp "$OUT/jobs.txt" "$OUT/model_jobs.txt"
     return
   fi
   if [[ "${MODEL_SUBSECOND:-1}" != 0 ]] && grep -q '^submit,' "$OUT/controller_timing.csv" 2>/dev/null; then
-    awk -F, -v own_end="${MODEL_END_LATENCY:-job}" '
+    awk -F, -v own_end="${MODEL_END_LATENCY:-job}" -v own_epilog="${MODEL_EPILOG:-job}" '
       function ms(t) { return (t < 0) ? 0 : int(t * 1000 + 0.5) }
       NR == FNR { if ($1 == "submit") at[$3] = ms($2)
+                  if ($1 == "epilog") { split($3, f, " "); if (!(f[1] in ep) || $2 + 0 > ep[f[1]]) ep[f[1]] = $2 + 0 }
                   if ($1 == "main_pass") main = $2 + 0
                   if ($1 == "backfill_begin") bf = $2 + 0
                   if ($1 == "start") { split($3, f, " "); st[f[1]] = (f[2] == "backfill") ? bf : main }
@@ -206,6 +249,7 @@ model_jobs() {
       { id = $1; run = $3
         if (id in at) { $2 = int(at[id] / 1000); $0 = $0 " submit_ms=" at[id] % 1000 }
         if (own_end == "job" && (id in st) && (id in en)) $0 = $0 " end_latency_ms=" ms(en[id] - st[id] - run)
+        if (own_epilog == "job" && (id in ep) && (id in en)) $0 = $0 " epilog_ms=" ms(ep[id] - en[id])
         print }' \
       "$OUT/controller_timing.csv" FS=' ' "$OUT/jobs.txt" > "$OUT/model_jobs.txt"
     return

@@ -79,9 +79,11 @@ bool take_field(std::string_view token, Job& job, const InputLocation& where) {
     job.submit_ms = static_cast<std::int32_t>(parse_int_in(value, 0, 999, where, key));
   else if (key == "end_latency_ms")
     job.end_latency_ms = static_cast<std::int32_t>(parse_int_in(value, 0, 60000, where, key));
+  else if (key == "epilog_ms")
+    job.epilog_ms = static_cast<std::int32_t>(parse_int_in(value, 0, 60000, where, key));
   else
     throw InputError(where, key, std::string(value),
-                     "unknown field (user, name, partition, moldable, submit_ms, end_latency_ms)");
+                     "unknown field (user, name, partition, moldable, submit_ms, end_latency_ms, epilog_ms)");
   return true;
 }
 
@@ -157,7 +159,7 @@ Workload read_job_file(const std::string& path) {
 void write_job_file(const Workload& w, std::ostream& out) {
   out << kJobFileHeader << '\n';
   out << "# workload " << escape_value(w.name) << ": " << w.jobs.size() << " jobs\n";
-  out << "# id submit runtime [user= name= partition= moldable= submit_ms= end_latency_ms=] options\n";
+  out << "# id submit runtime [user= name= partition= moldable= submit_ms= end_latency_ms= epilog_ms=] options\n";
   for (const Job& job : w.jobs) {
     out << job.id << ' ' << job.submit << ' ' << job.run_time;
     if (!job.user.empty()) out << " user=" << escape_value(job.user);
@@ -166,6 +168,7 @@ void write_job_file(const Workload& w, std::ostream& out) {
     if (job.moldable_runtime) out << " moldable=1";
     if (job.submit_ms != 0) out << " submit_ms=" << job.submit_ms;
     if (job.end_latency_ms >= 0) out << " end_latency_ms=" << job.end_latency_ms;
+    if (job.epilog_ms >= 0) out << " epilog_ms=" << job.epilog_ms;
     const std::string options = format_job_options(job.req);
     if (!options.empty()) out << ' ' << options;
     out << '\n';

@@ -92,6 +92,9 @@ struct Job {
   // Milliseconds from start + run time to the end the controller saw, when a replayed real
   // run recorded it (job steps, epilogue, RPCs); -1: the scheduler's own default.
   std::int32_t end_latency_ms = -1;
+  // Milliseconds its nodes stayed COMPLETING after that end (the last node's epilog
+  // completion), when a replayed real run recorded it; -1: the scheduler's own default.
+  std::int32_t epilog_ms = -1;
   Time run_time = 0;       // actual run time (at the minimum gres count for moldable jobs)
   bool moldable_runtime = false;  // eq. 7.1: run time scales by gres_min / gres_allocated
   JobRequest req;

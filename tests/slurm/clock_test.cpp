@@ -200,6 +200,8 @@ TEST(SlurmClock, ControllerOptionsNeedTheControllerClock) {
   EXPECT_THROW(slurm_config_from(grid), InputError);
   Params grid_wall = Params::parse("clock=grid,wall_clock=1700000000", "<test>");
   EXPECT_THROW(slurm_config_from(grid_wall), InputError);
+  Params grid_kill_wait = Params::parse("kill_wait=10", "<test>");  // no job outlives its limit
+  EXPECT_THROW(slurm_config_from(grid_kill_wait), InputError);
 }
 
 TEST(SlurmSubsecond, TheLoopsTickFallsWhereItsPeriodPutsIt) {
@@ -361,6 +363,35 @@ TEST(SlurmSubsecond, ANodeStaysCompletingUntilItsEpilogIsDone) {
   const SimResult r = replay(c, w, config);
   EXPECT_EQ(r.records[1].start, 11);
   EXPECT_EQ(r.records[1].start_ms, 200);
+}
+
+TEST(SlurmSubsecond, AJobsRecordedEpilogOverridesTheDefault) {
+  // The ANodeStaysCompleting... case with the epilog recorded in the job instead of the
+  // option: 5 ms for J1 keeps its node COMPLETING at the tick of 10.2 s; 0 ms does not.
+  const Cluster c = make_cluster(1, 1);
+  Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  w.jobs[0].epilog_ms = 5;
+  EXPECT_EQ(replay(c, w, ticks_at_200ms(0)).records[1].start, 11);
+  SlurmConfig eight = ticks_at_200ms(0);
+  eight.subsecond.epilog_ms = 8;
+  w.jobs[0].epilog_ms = 0;
+  EXPECT_EQ(replay(c, w, eight).records[1].start, 10);
+}
+
+TEST(SlurmSubsecond, RecordedEndsCountWithoutOtherSubsecondOptions) {
+  // clock=controller with whole-second ticks, J1 recorded as ending 300 ms after its
+  // run: its core is still busy for the pass at the start of second 10 (t = 0 is a
+  // tick), so J2 waits for the next tick.
+  const Cluster c = make_cluster(1, 1);
+  Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  SlurmConfig config = controller_clock();
+  config.backfill_enabled = false;
+  ASSERT_TRUE(config.subsecond.whole_seconds());
+  EXPECT_EQ(replay(c, w, config).records[1].start, 10);
+  w.jobs[0].end_latency_ms = 300;
+  EXPECT_EQ(replay(c, w, config).records[1].start, 11);
 }
 
 TEST(SlurmSubsecond, BackfillWaitsForACompletingNode) {

@@ -19,6 +19,14 @@ std::string SlurmScheduler::name() const {
          (config_.priority == PriorityType::Basic ? "basic" : "multifactor") + ")";
 }
 
+namespace {
+// A replayed real run's jobs carry their own end latency or epilog (job file fields).
+bool jobs_record_subseconds(const Workload& w) {
+  return std::any_of(w.jobs.begin(), w.jobs.end(),
+                     [](const Job& j) { return j.end_latency_ms > 0 || j.epilog_ms > 0; });
+}
+}  // namespace
+
 void SlurmScheduler::attach(const SystemView& view) {
   workload_ = view.workload;
   priority_.attach(*view.cluster, *view.workload);
@@ -29,6 +37,8 @@ void SlurmScheduler::attach(const SystemView& view) {
   idle_.emplace(*view.cluster);
   fits_idle_.clear();
   if (config_.clock == ClockMode::Controller) gpu_bias_.resize(view.cluster->node_count());
+  whole_second_runs_ = config_.subsecond.whole_seconds() &&
+                       (config_.clock == ClockMode::Grid || !jobs_record_subseconds(*view.workload));
   free_.reset();
   started_.assign(view.workload->jobs.size(), 0);
   started_runs_.clear();
@@ -102,7 +112,9 @@ Time SlurmScheduler::backfill_pass_due() const {
 // kills a job whose start + limit has passed (controller.c, job_time_limit): a job still
 // running at its limit runs on until the next check. The checks are placed on
 // controller_start + k * limit_check, at the loop's tick in that second (or the next
-// second that has one).
+// second that has one). An approximation: the loop runs the check at the first tick at
+// least PERIODIC_TIMEOUT after the last one, so in a long run it drifts as the full
+// passes do (full_passes).
 std::int32_t SlurmScheduler::kill_after_limit_ms(Time start, Time limit) const {
   if (config_.clock != ClockMode::Controller || config_.limit_check <= 0 ||
       limit >= kNoTime / 2000)
@@ -166,7 +178,7 @@ void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> event
     // at the end of this second at the latest); its nodes are released at the end itself.
     Event seen = e;
     if (e.kind == EventKind::Ended && config_.clock == ClockMode::Controller)
-      seen.at_ms = std::min(999, e.at_ms + config_.subsecond.epilog_ms);
+      seen.at_ms = std::min(999, e.at_ms + epilog_ms_of(e.job));
     if (seen.at_ms > 0 && config_.clock == ClockMode::Controller)
       later_events_.push_back(seen);
     else
@@ -230,19 +242,25 @@ SelectOptions SlurmScheduler::select_base() const {
 }
 
 // Sub-second timing: remembers what a started job holds, so that its end can be replayed
-// at its sub-second time. Nothing is kept in whole seconds.
+// at its sub-second time. Nothing is kept when every job ends on a whole second.
 void SlurmScheduler::remember_starts(const std::vector<StartDecision>& starts, Time now) {
-  if (config_.subsecond.whole_seconds()) return;
+  if (whole_second_runs_) return;
   for (const StartDecision& d : starts) {
     const Time limit = workload_->jobs[d.job].req.time_limit;
     started_runs_[d.job] = {now, limit > kNoTime - now ? kNoTime : now + limit, d.alloc};
   }
 }
 
+// clock=controller: a job's own recorded epilog (a replayed real run), else epilog_ms.
+std::int32_t SlurmScheduler::epilog_ms_of(JobRef j) const {
+  const std::int32_t own = workload_->jobs[j].epilog_ms;
+  return own >= 0 ? own : config_.subsecond.epilog_ms;
+}
+
 void SlurmScheduler::note_end(const Event& e, Time now) {
   const auto it = started_runs_.find(e.job);
   if (it == started_runs_.end()) return;
-  if (const std::int32_t epilog = config_.subsecond.epilog_ms; epilog > 0) {
+  if (const std::int32_t epilog = epilog_ms_of(e.job); epilog > 0) {
     const std::int64_t end = now * 1000 + e.at_ms;
     completing_.push_back({it->second.alloc.nodes(), end, end + epilog});
   }

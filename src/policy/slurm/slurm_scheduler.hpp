@@ -118,6 +118,7 @@ class SlurmScheduler : public Scheduler {
   // Sub-second timing (clock=controller): jobs that ended in this second but after a pass
   // of it still hold their nodes in that pass.
   void note_end(const Event& e, Time now);
+  std::int32_t epilog_ms_of(JobRef j) const;
   // COMPLETING nodes (epilog_ms): marked for a pass, held busy through a main pass.
   void mark_completing(PassState& s, std::int32_t ms);
   void hold_completing(PassState& s, const SystemView& view);
@@ -169,6 +170,8 @@ class SlurmScheduler : public Scheduler {
   std::size_t next_later_ = 0;
   bool main_tick_passed_ = false;    // this second has no main pass left: requests wait
   const Workload* workload_ = nullptr;
+  // Every job ends on a whole second and leaves no COMPLETING nodes: no sub-second runs kept.
+  bool whole_second_runs_ = true;
 
   // Pass timing. A submission or an end asks for a main pass (slurmctld's job_sched_cnt);
   // it runs batch_sched_delay after the previous one (the grid clock: an end's at once).
