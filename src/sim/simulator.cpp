@@ -182,9 +182,9 @@ class Run {
     JobRecord& rec = result_.records[j];
     if (s.start_ms < 0 || s.start_ms > 999 || s.end_latency_ms < 0 || s.kill_after_limit_ms < -1)
       policy_bug(job_label(j) + ": start_ms " + std::to_string(s.start_ms) +
-                 " not in 0..999, or end_latency_ms " + std::to_string(s.end_latency_ms) +
-                 " or kill_after_limit_ms " + std::to_string(s.kill_after_limit_ms) +
-                 " negative");
+                 " not in 0..999, end_latency_ms " + std::to_string(s.end_latency_ms) +
+                 " negative, or kill_after_limit_ms " + std::to_string(s.kill_after_limit_ms) +
+                 " below -1");
     rec.alloc = std::move(s.alloc);
     rec.start = now;
     rec.start_ms = s.start_ms;

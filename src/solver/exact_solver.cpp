@@ -23,8 +23,11 @@ SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions
   const SolveResult seed = run_default(problem, options, 0);
   if (seed.call != CallStatus::Ok || seed.status == SolveStatus::Optimal) return seed;
   const CompactProblem p = compact_used_nodes(problem);
-  Budget budget(options.effort_limit > 0 ? options.effort_limit : kDefaultEffort,
-                options.time_limit_s);
+  // A wall-clock cap covers the seed and the tree together (a cap already spent leaves the
+  // tree a moment, enough to stop at once).
+  const double time_left =
+      options.time_limit_s > 0 ? std::max(1e-9, options.time_limit_s - seed.seconds) : 0.0;
+  Budget budget(options.effort_limit > 0 ? options.effort_limit : kDefaultEffort, time_left);
   std::vector<std::int32_t> best = seed.solution.bid_of_job;
   const LpSearchResult tree = lp_branch_and_bound(p, WindowLpOptions{}, budget, best);
   double bound = std::min(seed.bound, tree.bound);

@@ -218,9 +218,8 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   if (auto defect = find_problem_defect(problem)) return defect_result(*defect);
   if (options.exact_bids > 0 && problem.bids.size() <= static_cast<std::size_t>(options.exact_bids) &&
       lp_branch_and_bound_available()) {
-    SolverOptions exact = options;
+    SolverOptions exact = options;  // the same effort limit caps the exact solver's tree
     exact.exact_bids = 0;
-    exact.effort_limit = 0;  // the exact solver's own tree cap
     return ExactSolver().solve(problem, exact);
   }
   const std::int64_t limit = options.effort_limit > 0 ? options.effort_limit : kDefaultEffort;

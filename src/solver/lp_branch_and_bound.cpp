@@ -56,6 +56,7 @@ class LpSearch {
       const ClpRelaxation::Outcome outcome = lp_.solve(room / pivot_cost_);
       budget_.effort() += lp_.last_iterations() * pivot_cost_;
       if (outcome != ClpRelaxation::Outcome::Optimal) return;
+      if (!budget_.affordable(static_cast<std::int64_t>(rows_.size()) + node_cost_)) return;
       for (std::int32_t c = 0; c < p_.bid_count(); ++c) x[c] = lp_.value(c);
       std::vector<MipRow> cuts = separate_covers(rows_, x);
       budget_.effort() += static_cast<std::int64_t>(rows_.size()) + node_cost_;

@@ -1,8 +1,9 @@
 #pragma once
 // Depth-first branch and bound over the window's LP relaxation (COIN-OR CLP, CBC builds
 // only): each node re-solves the LP by the dual simplex from the last basis, fixes bids by
-// reduced cost, rounds the LP solution greedily for incumbents and branches on the most
-// nearly chosen fractional bid (chosen first, then excluded). See docs/solver.md.
+// reduced cost, rounds the LP solution greedily for incumbents and branches first on a job
+// the LP starts only in part (started, then not), then on the most nearly chosen fractional
+// bid (chosen first, then excluded). See docs/solver.md.
 #include <cstdint>
 #include <vector>
 
@@ -19,8 +20,9 @@ struct LpSearchResult {
 };
 
 // Effort: per simplex pivot the LP's rows + columns, per node its columns, plus the ledger
-// work of the rounding; a pivot limit keeps every LP solve inside the budget, so the
-// budget's limit is a hard cap. `best` (bid per job) must be feasible; it is only replaced
+// work of the rounding; a pivot limit keeps every LP solve inside the budget and a cut
+// round starts only when affordable, so the budget's limit is a cap that only the last
+// rounding (a sort and one greedy insertion of the LP's bids) can pass. `best` (bid per job) must be feasible; it is only replaced
 // by better choices. Without the CBC backend returns incomplete with bound = +infinity.
 LpSearchResult lp_branch_and_bound(const CompactProblem& problem, const WindowLpOptions& options,
                                    Budget& budget, std::vector<std::int32_t>& best);

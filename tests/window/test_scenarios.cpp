@@ -258,6 +258,10 @@ TEST(Factory, RejectsUnknownNamesAndOptions) {
   Params unused = Params::parse("objective=priority", "<test>");
   auto s = make_window_scheduler("aucsched2", unused);
   EXPECT_THROW(unused.reject_unused("aucsched2"), InputError);
+  // solver_exact_bids hands small windows from lagrangian to exact: with another solver it
+  // would do nothing, so it is refused rather than ignored.
+  Params exact_elsewhere = Params::parse("solver=greedy,solver_exact_bids=300", "<test>");
+  EXPECT_THROW(make_window_scheduler("aucsched2", exact_elsewhere), InputError);
 }
 
 TEST(Window, JobsWithTwoGresTypesAreRejectedWithAReason) {

@@ -36,16 +36,17 @@ std::vector<ObservedRow> read_observed_rows(const std::string& path, std::size_t
                                              {path, line_no}, field));
     if (!rows.empty() && row.times.front() <= rows.back().times.front())
       throw InputError({path, line_no}, field, std::string(line),
-                       "times must be in ascending order");
+                       "times must be strictly ascending");
     rows.push_back(std::move(row));
   }
   return rows;
 }
 
-// loop_ticks=FILE, agent_passes=FILE, full_passes=FILE: one time per line.
-std::vector<std::int64_t> read_observed_ticks(const std::string& path) {
+// loop_ticks=FILE, agent_passes=FILE, full_passes=FILE: one time per line; `field` names
+// the time in errors.
+std::vector<std::int64_t> read_observed_times(const std::string& path, const std::string& field) {
   std::vector<std::int64_t> ticks;
-  for (const ObservedRow& row : read_observed_rows(path, 1, "tick"))
+  for (const ObservedRow& row : read_observed_rows(path, 1, field))
     ticks.push_back(row.times.front());
   return ticks;
 }
@@ -122,13 +123,13 @@ SlurmConfig slurm_config_from(Params& p) {
       "loop_ticks", "",
       "clock=controller: file of the loop's ticks seen in a real run (µs after t = 0, one per "
       "line); main passes follow them (fidelity.sh writes it from the run's main passes)");
-  if (!ticks.empty()) sub.observed_ticks_us = read_observed_ticks(ticks);
+  if (!ticks.empty()) sub.observed_ticks_us = read_observed_times(ticks, "loop tick");
   const std::string agent = p.get_text(
       "agent_passes", "",
       "clock=controller: file of main passes outside the loop seen in a real run (µs after "
       "t = 0, one per line): schedule() called directly, as on an epilog completion; not "
       "gated by batch_sched_delay (fidelity.sh writes it from the run)");
-  if (!agent.empty()) sub.agent_passes_us = read_observed_ticks(agent);
+  if (!agent.empty()) sub.agent_passes_us = read_observed_times(agent, "agent pass");
   const std::string cycles = p.get_text(
       "backfill_cycles", "",
       "clock=controller: file of the backfill cycles seen in a real run (begin and end, µs "
@@ -140,7 +141,7 @@ SlurmConfig slurm_config_from(Params& p) {
       "clock=controller: file of the loop's full-queue passes seen in a real run (µs after "
       "t = 0, one per line); later ones every sched_interval from the last (fidelity.sh "
       "writes it from the run)");
-  if (!full.empty()) sub.full_passes_us = read_observed_ticks(full);
+  if (!full.empty()) sub.full_passes_us = read_observed_times(full, "full pass");
   sub.epilog_ms = static_cast<std::int32_t>(p.get_int(
       "epilog_ms", 0, 0, 60000,
       "clock=controller: a job's nodes stay COMPLETING this long after its end (until the "
@@ -151,7 +152,8 @@ SlurmConfig slurm_config_from(Params& p) {
       "clock=controller: a job ends (frees its nodes) this long after its start + run time "
       "(about 100 in practice)"));
   for (const char* key : {"controller_start", "wall_clock", "startup_pass", "loop_period_us",
-                          "loop_tick_us", "loop_ticks", "epilog_ms", "limit_check", "agent_passes", "backfill_cycles", "full_passes", "backfill_ms",
+                          "loop_tick_us", "loop_ticks", "epilog_ms", "limit_check", "kill_wait",
+                          "agent_passes", "backfill_cycles", "full_passes", "backfill_ms",
                           "end_latency_ms"})
     if (c.clock == ClockMode::Grid && p.has(key))
       throw InputError({"<options>", 0}, key, p.values().at(key),

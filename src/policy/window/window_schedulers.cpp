@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "solver/cbc_window_solver.hpp"
+#include "solver/lp_branch_and_bound.hpp"
 #include "solver/solvers.hpp"
 #include "util/error.hpp"
 
@@ -37,6 +38,10 @@ void read_common(Params& p, window::WindowConfig& c) {
       "solver_exact_bids", 0, 0, 100000,
       "lagrangian: windows of at most this many bids are solved exactly (the exact solver); "
       "0 = off"));
+  if (c.solver_exact_bids > 0 && (c.solver != "lagrangian" || !solver::lp_branch_and_bound_available()))
+    throw InputError({"<options>", 0}, "solver_exact_bids", std::to_string(c.solver_exact_bids),
+                     c.solver != "lagrangian" ? "applies to solver=lagrangian only"
+                                              : "needs the exact solver (a build with CBC/CLP)");
   // CBC only stops on time, so it gets its own default; the others default to none.
   const double default_limit = c.solver == "cbc" ? solver::CbcWindowSolver::kDefaultTimeLimit : 0.0;
   c.solver_time_limit = p.get_double(

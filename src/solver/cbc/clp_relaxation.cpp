@@ -24,6 +24,7 @@ struct ClpRelaxation::Impl {
   ClpSimplex lp;
   double sign = 1.0;
   bool solved = false;  // a solve has left its work areas for the next
+  std::int64_t iterations = 0;  // pivots of the last solve, a retry's included
 };
 
 ClpRelaxation::ClpRelaxation(const MipModel& model) : impl_(std::make_unique<Impl>()) {
@@ -56,12 +57,18 @@ ClpRelaxation::Outcome ClpRelaxation::solve(std::int64_t max_iterations) {
   // (4): only bounds change from one solve to the next.
   lp.dual(0, impl_->solved ? 7 : 1);
   impl_->solved = true;
+  impl_->iterations = lp.numberIterations();
   if (lp.status() == 0) return Outcome::Optimal;
   if (lp.status() == 1) return Outcome::Infeasible;
   if (lp.status() == 3) return Outcome::IterationLimit;
-  // Numerical trouble (rare on these 0/1 models): start over from a slack basis.
+  // Numerical trouble (rare on these 0/1 models): start over from a slack basis, with
+  // what is left of the pivot limit.
+  const std::int64_t left = max_iterations - impl_->iterations;
+  if (left <= 0) return Outcome::IterationLimit;
+  lp.setMaximumIterations(static_cast<int>(std::min<std::int64_t>(left, 1 << 30)));
   lp.allSlackBasis(true);
   lp.dual(0, 1);
+  impl_->iterations += lp.numberIterations();
   if (lp.status() == 0) return Outcome::Optimal;
   if (lp.status() == 1) return Outcome::Infeasible;
   return Outcome::IterationLimit;
@@ -88,7 +95,7 @@ void ClpRelaxation::add_rows(const std::vector<MipRow>& rows) {
   impl_->solved = false;  // the factorization no longer matches the rows
 }
 
-std::int64_t ClpRelaxation::last_iterations() const { return impl_->lp.numberIterations(); }
+std::int64_t ClpRelaxation::last_iterations() const { return impl_->iterations; }
 double ClpRelaxation::objective() const { return impl_->sign * impl_->lp.objectiveValue(); }
 double ClpRelaxation::value(std::int32_t c) const { return impl_->lp.primalColumnSolution()[c]; }
 double ClpRelaxation::reduced_cost(std::int32_t c) const {
