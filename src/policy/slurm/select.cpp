@@ -126,8 +126,9 @@ struct Workspace {
   std::vector<std::int64_t> weight;                   // the sets' scheduling weight
   std::vector<std::int32_t> sw_count, sw_dist;
   std::vector<char> in_top;
-  // Jobs that need full offers (choose_full_offers): the offering nodes still
-  // in, and per set its leading full nodes and whether a full node follows a partial one.
+  // Jobs that need full offers (choose_full_offers): the offering nodes still in, and per
+  // set its leading full nodes, whether a full node follows a partial one, and its
+  // smallest partial offer.
   struct ScanNode {
     NodeIndex node;
     std::int32_t cpus;
@@ -136,6 +137,7 @@ struct Workspace {
   std::vector<ScanNode> scan;
   std::vector<std::int32_t> lead;
   std::vector<char> full_after;
+  std::vector<std::int32_t> least_partial;
   // A --contiguous job found no consecutive set that can hold it. Dropping nodes only
   // splits or shrinks sets, so choose_nodes' retries cannot succeed either.
   bool no_contiguous_set = false;
@@ -614,6 +616,12 @@ bool known_to_fail(const Cluster& cluster, Workspace& ws, const Needs& n, const 
 // applies, and full offers never drop). choose_full_offers walks those levels on the sets
 // alone and evaluates in full only the first level whose walk succeeds, so the chosen
 // nodes are those of the full evaluation.
+// A failed walk whose every pick found no sufficient set (pick_set then takes the set
+// with the most CPUs: here a set is sufficient exactly when its CPUs are, as each node
+// offers at most M) fails alike at every later level that drops no node of the sets it
+// picked: the other sets only shrink or split, so none becomes sufficient or outgrows the
+// picked ones, and those keep their CPUs and leads. So the levels below the smallest
+// partial offer in those sets are skipped.
 
 bool needs_full_offers(const Needs& n, Method m, std::int32_t most) {
   return m == Method::Flat && n.required.empty() && !n.contiguous && !n.any_gres &&
@@ -627,6 +635,7 @@ bool needs_full_offers(const Needs& n, Method m, std::int32_t most) {
 // or `most` when none is.
 std::int32_t scan_level(Workspace& ws, std::int32_t level, std::int32_t most) {
   ws.cpus.clear(), ws.nodes.clear(), ws.weight.clear(), ws.lead.clear(), ws.full_after.clear();
+  ws.least_partial.clear();
   std::int32_t next = most;
   std::size_t kept = 0;
   NodeIndex prev = -2;
@@ -636,7 +645,7 @@ std::int32_t scan_level(Workspace& ws, std::int32_t level, std::int32_t most) {
     ws.scan[kept++] = x;
     if (x.node != prev + 1 || x.weight != ws.weight.back()) {
       ws.cpus.push_back(0), ws.nodes.push_back(0), ws.weight.push_back(x.weight);
-      ws.lead.push_back(0), ws.full_after.push_back(0);
+      ws.lead.push_back(0), ws.full_after.push_back(0), ws.least_partial.push_back(most);
       partial_seen = false;
     }
     prev = x.node;
@@ -645,6 +654,7 @@ std::int32_t scan_level(Workspace& ws, std::int32_t level, std::int32_t most) {
     if (x.cpus < most) {
       partial_seen = true;
       next = std::min(next, x.cpus);
+      ws.least_partial.back() = std::min(ws.least_partial.back(), x.cpus);
     } else if (partial_seen) {
       ws.full_after.back() = 1;
     } else {
@@ -661,23 +671,31 @@ void take_full(Progress& p, std::int32_t count, std::int32_t most) {
   p.rem_nodes -= count, p.min_rem_nodes -= count, p.max_nodes -= count;
 }
 
-// Whether eval_flat succeeds on the sets scan_level built.
-bool full_offer_walk_succeeds(Workspace& ws, const Needs& n, std::int32_t most) {
+// Whether eval_flat succeeds on the sets scan_level built. On failure, `fails_below` =
+// the level below which every walk fails alike (0 when unknown).
+bool full_offer_walk_succeeds(Workspace& ws, const Needs& n, std::int32_t most,
+                              std::int32_t& fails_below) {
   Progress p = progress_of(n);
+  bool all_insufficient = true;
+  std::int32_t least = most;
   while (p.max_nodes > 0) {
     bool sufficient = false;
     const int s = pick_set(ws, p, n, sufficient);
     if (s < 0) break;
+    all_insufficient = all_insufficient && !sufficient;
+    least = std::min(least, ws.least_partial[s]);
     const std::int32_t lead = ws.lead[s];
     if (lead >= p.rem_nodes) return true;
     take_full(p, lead, most);
     if (lead < ws.nodes[s]) {  // the walk meets a partial node
-      if (p.rem_nodes >= 2) return false;
+      if (p.rem_nodes >= 2) break;
       if (ws.full_after[s]) return true;
     }
     ws.cpus[s] = ws.nodes[s] = 0;
   }
-  return succeeded(p, n);
+  if (succeeded(p, n)) return true;
+  fails_below = all_insufficient ? least : 0;
+  return false;
 }
 
 // Keeps the offers above `level`.
@@ -696,11 +714,12 @@ bool choose_full_offers(const Cluster& cluster, Workspace& ws, const Needs& n, O
     ws.scan.push_back({offer.node[k], offer.cpus[k], set_weight(cluster, n, offer.node[k])});
   for (std::int32_t level = 0; level < most;) {
     const std::int32_t next = scan_level(ws, level, most);
-    if (full_offer_walk_succeeds(ws, n, most)) {
+    std::int32_t fails_below = 0;
+    if (full_offer_walk_succeeds(ws, n, most, fails_below)) {
       keep_offers_above(offer, level);
       if (evaluate(cluster, ws, n, Method::Flat, offer)) return true;
     }
-    level = next;
+    level = std::max(next, fails_below);
   }
   return false;
 }
