@@ -127,8 +127,8 @@ struct Workspace {
   std::vector<std::int32_t> sw_count, sw_dist;
   std::vector<char> in_top;
   // Jobs that need full offers (choose_full_offers): the offering nodes still in, and per
-  // set its leading full nodes, whether a full node follows a partial one, and its
-  // smallest partial offer.
+  // set (first node in `start`) its leading full nodes, the first full node after a
+  // partial one (-1 = none), and its smallest partial offer.
   struct ScanNode {
     NodeIndex node;
     std::int32_t cpus;
@@ -136,7 +136,7 @@ struct Workspace {
   };
   std::vector<ScanNode> scan;
   std::vector<std::int32_t> lead;
-  std::vector<char> full_after;
+  std::vector<NodeIndex> full_after;
   std::vector<std::int32_t> least_partial;
   // A --contiguous job found no consecutive set that can hold it. Dropping nodes only
   // splits or shrinks sets, so choose_nodes' retries cannot succeed either.
@@ -614,8 +614,8 @@ bool known_to_fail(const Cluster& cluster, Workspace& ws, const Needs& n, const 
 // choose_nodes' retries for such a job drop, at each distinct partial offer v in turn,
 // every offer <= v (at least max_nodes full offers remain, so the min_nodes stop never
 // applies, and full offers never drop). choose_full_offers walks those levels on the sets
-// alone and evaluates in full only the first level whose walk succeeds, so the chosen
-// nodes are those of the full evaluation.
+// alone; the first walk that succeeds gives the nodes (a set's leading full nodes are
+// consecutive from its first node).
 // A failed walk whose every pick found no sufficient set (pick_set then takes the set
 // with the most CPUs: here a set is sufficient exactly when its CPUs are, as each node
 // offers at most M) fails alike at every later level that drops no node of the sets it
@@ -634,8 +634,8 @@ bool needs_full_offers(const Needs& n, Method m, std::int32_t most) {
 // build_sets would from a load) with their leads. Returns the smallest partial offer left,
 // or `most` when none is.
 std::int32_t scan_level(Workspace& ws, std::int32_t level, std::int32_t most) {
-  ws.cpus.clear(), ws.nodes.clear(), ws.weight.clear(), ws.lead.clear(), ws.full_after.clear();
-  ws.least_partial.clear();
+  ws.start.clear(), ws.cpus.clear(), ws.nodes.clear(), ws.weight.clear();
+  ws.lead.clear(), ws.full_after.clear(), ws.least_partial.clear();
   std::int32_t next = most;
   std::size_t kept = 0;
   NodeIndex prev = -2;
@@ -644,8 +644,9 @@ std::int32_t scan_level(Workspace& ws, std::int32_t level, std::int32_t most) {
     if (x.cpus <= level) continue;
     ws.scan[kept++] = x;
     if (x.node != prev + 1 || x.weight != ws.weight.back()) {
-      ws.cpus.push_back(0), ws.nodes.push_back(0), ws.weight.push_back(x.weight);
-      ws.lead.push_back(0), ws.full_after.push_back(0), ws.least_partial.push_back(most);
+      ws.start.push_back(x.node), ws.cpus.push_back(0), ws.nodes.push_back(0);
+      ws.weight.push_back(x.weight);
+      ws.lead.push_back(0), ws.full_after.push_back(-1), ws.least_partial.push_back(most);
       partial_seen = false;
     }
     prev = x.node;
@@ -656,7 +657,7 @@ std::int32_t scan_level(Workspace& ws, std::int32_t level, std::int32_t most) {
       next = std::min(next, x.cpus);
       ws.least_partial.back() = std::min(ws.least_partial.back(), x.cpus);
     } else if (partial_seen) {
-      ws.full_after.back() = 1;
+      if (ws.full_after.back() < 0) ws.full_after.back() = x.node;
     } else {
       ++ws.lead.back();
     }
@@ -671,11 +672,18 @@ void take_full(Progress& p, std::int32_t count, std::int32_t most) {
   p.rem_nodes -= count, p.min_rem_nodes -= count, p.max_nodes -= count;
 }
 
-// Whether eval_flat succeeds on the sets scan_level built. On failure, `fails_below` =
-// the level below which every walk fails alike (0 when unknown).
+// Takes `count` full nodes from `first` on, in the order the walk adds them.
+void pick_run(Workspace& ws, NodeIndex first, std::int32_t count) {
+  for (std::int32_t i = 0; i < count; ++i) ws.picked.push_back(first + i);
+}
+
+// Whether eval_flat succeeds on the sets scan_level built; ws.picked = the nodes its walk
+// added, in order. On failure, `fails_below` = the level below which every walk fails
+// alike (0 when unknown).
 bool full_offer_walk_succeeds(Workspace& ws, const Needs& n, std::int32_t most,
                               std::int32_t& fails_below) {
   Progress p = progress_of(n);
+  ws.picked.clear();
   bool all_insufficient = true;
   std::int32_t least = most;
   while (p.max_nodes > 0) {
@@ -685,11 +693,12 @@ bool full_offer_walk_succeeds(Workspace& ws, const Needs& n, std::int32_t most,
     all_insufficient = all_insufficient && !sufficient;
     least = std::min(least, ws.least_partial[s]);
     const std::int32_t lead = ws.lead[s];
+    pick_run(ws, ws.start[s], std::min(lead, p.rem_nodes));
     if (lead >= p.rem_nodes) return true;
     take_full(p, lead, most);
     if (lead < ws.nodes[s]) {  // the walk meets a partial node
       if (p.rem_nodes >= 2) break;
-      if (ws.full_after[s]) return true;
+      if (ws.full_after[s] >= 0) return pick_run(ws, ws.full_after[s], 1), true;
     }
     ws.cpus[s] = ws.nodes[s] = 0;
   }
@@ -698,27 +707,25 @@ bool full_offer_walk_succeeds(Workspace& ws, const Needs& n, std::int32_t most,
   return false;
 }
 
-// Keeps the offers above `level`.
-void keep_offers_above(Offers& offer, std::int32_t level) {
-  std::size_t kept = 0;
-  for (std::size_t k = 0; k < offer.node.size(); ++k)
-    if (offer.cpus[k] > level) offer.node[kept] = offer.node[k], offer.cpus[kept++] = offer.cpus[k];
-  offer.node.resize(kept), offer.cpus.resize(kept);
+// Leaves ws as an evaluation that picked ws.picked would (for build_allocation and the
+// next unload): each picked node offers `most` and is taken.
+void load_picked(Workspace& ws, std::int32_t most) {
+  for (const NodeIndex i : ws.picked) ws.avail[i] = most, ws.taken[i] = 1;
+  ws.loaded = ws.picked;
+  ws.most_avail = most;
 }
 
 // choose_nodes for a job with needs_full_offers (see above); `most` = the largest offer.
-bool choose_full_offers(const Cluster& cluster, Workspace& ws, const Needs& n, Offers& offer,
+bool choose_full_offers(const Cluster& cluster, Workspace& ws, const Needs& n, const Offers& offer,
                         std::int32_t most) {
+  unload(ws);
   ws.scan.clear();
   for (std::size_t k = 0; k < offer.node.size(); ++k)
     ws.scan.push_back({offer.node[k], offer.cpus[k], set_weight(cluster, n, offer.node[k])});
   for (std::int32_t level = 0; level < most;) {
     const std::int32_t next = scan_level(ws, level, most);
     std::int32_t fails_below = 0;
-    if (full_offer_walk_succeeds(ws, n, most, fails_below)) {
-      keep_offers_above(offer, level);
-      if (evaluate(cluster, ws, n, Method::Flat, offer)) return true;
-    }
+    if (full_offer_walk_succeeds(ws, n, most, fails_below)) return load_picked(ws, most), true;
     level = std::max(next, fails_below);
   }
   return false;
