@@ -381,6 +381,32 @@ TEST(SlurmSelect, WholeNodeJobRetriesUntilThePartNodesAreDropped) {
   EXPECT_FALSE(select_nodes(c, s, make_job({.ntasks = 24, .nodes_min = 3})).has_value());
 }
 
+// Whole-node jobs (choose_full_offers) on 8-core nodes, 3 nodes x 8 CPUs. (1) Sets [0,3]
+// (8+8+4+8) and [5] (2): [0,3] holds the job; after n0 and n1 one node is still needed, so
+// the part node n2 is skipped and n3 taken. (2) [0,1] (7+8), [3,6] (3+24), [8,9] (8+6):
+// [3,6] holds the job but starts with a part node, so the first evaluation fails; the
+// retry that drops n3 (count 3) takes n4-n6. (3) [0,1] (8+2), [3,4] (5+8), [6], [8]: none
+// holds the job, so [3,4] (most CPUs) is picked and fails at n3, and so does the retry
+// that drops n1; dropping n3 leaves four single nodes, taken in index order.
+TEST(SlurmSelect, WholeNodeJobTakesFullNodesPastPartOnes) {
+  const Cluster c = make_cluster(10, 8);
+  const Job job = make_job({.ntasks = 24, .nodes_min = 3});
+  ClusterState last_node(c);
+  occupy(last_node, 2, 4), occupy(last_node, 4, 8), occupy(last_node, 5, 6);
+  for (NodeIndex n : {6, 7, 8, 9}) occupy(last_node, n, 8);
+  EXPECT_EQ(nodes_of(must_select(c, last_node, job)), (V{0, 1, 3}));
+  ClusterState retry(c);
+  occupy(retry, 0, 1), occupy(retry, 2, 8), occupy(retry, 3, 5), occupy(retry, 7, 8);
+  occupy(retry, 9, 2);
+  EXPECT_EQ(nodes_of(must_select(c, retry, job)), (V{4, 5, 6}));
+  ClusterState spread(c);
+  occupy(spread, 1, 6), occupy(spread, 2, 8), occupy(spread, 3, 3), occupy(spread, 5, 8);
+  occupy(spread, 7, 8), occupy(spread, 9, 8);
+  const Allocation a = must_select(c, spread, job);
+  EXPECT_EQ(nodes_of(a), (V{0, 4, 6}));
+  EXPECT_EQ(cores_of(a), (C{8, 8, 8}));
+}
+
 // Node Weight: the lower-weight run is filled first even when it comes later in 1-D order.
 TEST(SlurmSelect, LowerWeightNodesFirst) {
   Cluster c = make_cluster(4, 8);

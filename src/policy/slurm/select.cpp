@@ -126,6 +126,18 @@ struct Workspace {
   std::vector<std::int64_t> weight;                   // the sets' scheduling weight
   std::vector<std::int32_t> sw_count, sw_dist;
   std::vector<char> in_top;
+  // Jobs that need full offers (choose_full_offers): the offering nodes still in, and per
+  // set (first node in `start`) its leading full nodes, the first full node after a
+  // partial one (-1 = none), and its smallest partial offer.
+  struct ScanNode {
+    NodeIndex node;
+    std::int32_t cpus;
+    std::int64_t weight;
+  };
+  std::vector<ScanNode> scan;
+  std::vector<std::int32_t> lead;
+  std::vector<NodeIndex> full_after;
+  std::vector<std::int32_t> least_partial;
   // A --contiguous job found no consecutive set that can hold it. Dropping nodes only
   // splits or shrinks sets, so choose_nodes' retries cannot succeed either.
   bool no_contiguous_set = false;
@@ -202,6 +214,13 @@ bool succeeded(const Progress& p, const Needs& n) {
   return p.rem_cpus <= 0 && enough_nodes(0, p.rem_nodes, n);
 }
 
+// The scheduling weight _eval_nodes compares: the configured weight above a low byte that
+// GPU jobs' tests lower (gpu_bias.hpp).
+std::int64_t set_weight(const Cluster& cluster, const Needs& n, NodeIndex i) {
+  const std::int32_t configured = n.weights.empty() ? cluster.nodes[i].weight : n.weights[i];
+  return static_cast<std::int64_t>(configured) * 256 + (n.bias.empty() ? 0xff : 0xff - n.bias[i]);
+}
+
 // Splits the usable nodes into runs of consecutive nodes (broken by unusable nodes and,
 // unless --contiguous, by a change of scheduling weight). Only the loaded nodes (ascending,
 // all offering) are visited: a gap in their indices is an unusable node.
@@ -211,16 +230,11 @@ void build_sets_over(const Cluster& cluster, Workspace& ws, const Needs& n,
                      std::span<const NodeIndex> nodes, Avail&& avail) {
   ws.start.clear(), ws.end.clear(), ws.cpus.clear(), ws.nodes.clear(), ws.weight.clear();
   const bool contiguous = n.contiguous;
-  const bool biased = !n.bias.empty(), compact = !n.weights.empty();
   bool open = false;
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const NodeIndex i = nodes[k];
     if (open && ws.end.back() != i - 1) open = false;
-    // The scheduling weight _eval_nodes compares: the configured weight above a low byte
-    // that GPU jobs' tests lower (gpu_bias.hpp).
-    const std::int32_t configured = compact ? n.weights[i] : cluster.nodes[i].weight;
-    const std::int64_t w = static_cast<std::int64_t>(configured) * 256 +
-                           (biased ? 0xff - n.bias[i] : 0xff);
+    const std::int64_t w = set_weight(cluster, n, i);
     if (open && !contiguous && w != ws.weight.back()) open = false;
     if (!open) {
       ws.start.push_back(i), ws.end.push_back(i), ws.cpus.push_back(0), ws.nodes.push_back(0);
@@ -587,12 +601,149 @@ bool known_to_fail(const Cluster& cluster, Workspace& ws, const Needs& n, const 
   return ws.first_set_stays || picks_failed_set_first(cluster, ws, n, offer);
 }
 
+// ---- jobs that need the largest offer on every node ----
+//
+// A flat job with cpus = max_nodes x the largest offer M and min = req = max nodes (the
+// whole-node jobs of a loaded machine) succeeds only with max_nodes full offers (= M): a
+// node added with less leaves more CPUs than M times the nodes still allowed (hopeless).
+// Its evaluation is therefore decided by the sets alone: pick_set as usual; the walk of
+// set s takes its leading full nodes and succeeds when they cover the nodes still needed,
+// goes on to the next pick when the whole set was full, and otherwise meets a partial
+// node, where it fails unless exactly one node is still needed: the last-node rules
+// (keep_best_single_node, the max_nodes == 1 skip) then take the set's next full node.
+// choose_nodes' retries for such a job drop, at each distinct partial offer v in turn,
+// every offer <= v (at least max_nodes full offers remain, so the min_nodes stop never
+// applies, and full offers never drop). choose_full_offers walks those levels on the sets
+// alone; the first walk that succeeds gives the nodes (a set's leading full nodes are
+// consecutive from its first node).
+// A failed walk whose every pick found no sufficient set (pick_set then takes the set
+// with the most CPUs: here a set is sufficient exactly when its CPUs are, as each node
+// offers at most M) fails alike at every later level that drops no node of the sets it
+// picked: the other sets only shrink or split, so none becomes sufficient or outgrows the
+// picked ones, and those keep their CPUs and leads. So the levels below the smallest
+// partial offer in those sets are skipped.
+
+bool needs_full_offers(const Needs& n, Method m, std::int32_t most) {
+  return m == Method::Flat && n.required.empty() && !n.contiguous && !n.any_gres &&
+         n.per_node == 0 && n.task_cores == 0 && n.eval_cap == 0 &&
+         n.min_nodes == n.max_nodes && n.req_nodes == n.max_nodes &&
+         static_cast<std::int64_t>(n.max_nodes) * most == n.cpus;
+}
+
+// Drops from ws.scan the offers of at most `level` and builds the sets of the rest (as
+// build_sets would from a load) with their leads. Returns the smallest partial offer left,
+// or `most` when none is.
+std::int32_t scan_level(Workspace& ws, std::int32_t level, std::int32_t most) {
+  ws.start.clear(), ws.cpus.clear(), ws.nodes.clear(), ws.weight.clear();
+  ws.lead.clear(), ws.full_after.clear(), ws.least_partial.clear();
+  std::int32_t next = most;
+  std::size_t kept = 0;
+  NodeIndex prev = -2;
+  bool partial_seen = false;
+  for (const Workspace::ScanNode& x : ws.scan) {
+    if (x.cpus <= level) continue;
+    ws.scan[kept++] = x;
+    if (x.node != prev + 1 || x.weight != ws.weight.back()) {
+      ws.start.push_back(x.node), ws.cpus.push_back(0), ws.nodes.push_back(0);
+      ws.weight.push_back(x.weight);
+      ws.lead.push_back(0), ws.full_after.push_back(-1), ws.least_partial.push_back(most);
+      partial_seen = false;
+    }
+    prev = x.node;
+    ws.cpus.back() += x.cpus;
+    ++ws.nodes.back();
+    if (x.cpus < most) {
+      partial_seen = true;
+      next = std::min(next, x.cpus);
+      ws.least_partial.back() = std::min(ws.least_partial.back(), x.cpus);
+    } else if (partial_seen) {
+      if (ws.full_after.back() < 0) ws.full_after.back() = x.node;
+    } else {
+      ++ws.lead.back();
+    }
+  }
+  ws.scan.resize(kept);
+  return next;
+}
+
+// Takes `count` full nodes: each uses all M of its CPUs (cpus_to_use never caps them here).
+void take_full(Progress& p, std::int32_t count, std::int32_t most) {
+  p.rem_cpus -= count * most, p.rem_max_cpus -= count * most;
+  p.rem_nodes -= count, p.min_rem_nodes -= count, p.max_nodes -= count;
+}
+
+// Takes `count` full nodes from `first` on, in the order the walk adds them.
+void pick_run(Workspace& ws, NodeIndex first, std::int32_t count) {
+  for (std::int32_t i = 0; i < count; ++i) ws.picked.push_back(first + i);
+}
+
+// Whether eval_flat succeeds on the sets scan_level built; ws.picked = the nodes its walk
+// added, in order. On failure, `fails_below` = the level below which every walk fails
+// alike (0 when unknown).
+bool full_offer_walk_succeeds(Workspace& ws, const Needs& n, std::int32_t most,
+                              std::int32_t& fails_below) {
+  Progress p = progress_of(n);
+  ws.picked.clear();
+  bool all_insufficient = true;
+  std::int32_t least = most;
+  while (p.max_nodes > 0) {
+    bool sufficient = false;
+    const int s = pick_set(ws, p, n, sufficient);
+    if (s < 0) break;
+    all_insufficient = all_insufficient && !sufficient;
+    least = std::min(least, ws.least_partial[s]);
+    const std::int32_t lead = ws.lead[s];
+    pick_run(ws, ws.start[s], std::min(lead, p.rem_nodes));
+    if (lead >= p.rem_nodes) return true;
+    take_full(p, lead, most);
+    if (lead < ws.nodes[s]) {  // the walk meets a partial node
+      if (p.rem_nodes >= 2) break;
+      if (ws.full_after[s] >= 0) return pick_run(ws, ws.full_after[s], 1), true;
+    }
+    ws.cpus[s] = ws.nodes[s] = 0;
+  }
+  if (succeeded(p, n)) return true;
+  fails_below = all_insufficient ? least : 0;
+  return false;
+}
+
+// Leaves ws as an evaluation that picked ws.picked would (for build_allocation and the
+// next unload): each picked node offers `most` and is taken.
+void load_picked(Workspace& ws, std::int32_t most) {
+  for (const NodeIndex i : ws.picked) ws.avail[i] = most, ws.taken[i] = 1;
+  ws.loaded = ws.picked;
+  ws.most_avail = most;
+}
+
+// choose_nodes for a job with needs_full_offers (see above); `most` = the largest offer.
+bool choose_full_offers(const Cluster& cluster, Workspace& ws, const Needs& n, const Offers& offer,
+                        std::int32_t most) {
+  unload(ws);
+  ws.scan.clear();
+  for (std::size_t k = 0; k < offer.node.size(); ++k)
+    ws.scan.push_back({offer.node[k], offer.cpus[k], set_weight(cluster, n, offer.node[k])});
+  for (std::int32_t level = 0; level < most;) {
+    const std::int32_t next = scan_level(ws, level, most);
+    std::int32_t fails_below = 0;
+    if (full_offer_walk_succeeds(ws, n, most, fails_below)) return load_picked(ws, most), true;
+    level = std::max(next, fails_below);
+  }
+  return false;
+}
+
+// At least `count` of the offers are `most`.
+bool has_full_offers(const Offers& offer, std::int32_t most, std::int32_t count) {
+  return std::count(offer.cpus.begin(), offer.cpus.end(), most) >= count;
+}
+
 // choose_nodes tries the resource counts 1, 2, ... below the largest; only a count at
 // which some node drops can change the (deterministic) evaluation, so the others are
 // skipped, and so are the evaluations known to fail (known_to_fail). Each tried count
 // drops a node: more than min_nodes remain when it is tried.
 bool choose_nodes(const Cluster& cluster, const ClusterState& state, Workspace& ws,
-                  const Needs& n, Method topo, Offers& offer) {
+                  const Needs& n, Method topo, Offers& offer, std::int32_t most_offer) {
+  if (needs_full_offers(n, topo, most_offer) && has_full_offers(offer, most_offer, n.max_nodes))
+    return choose_full_offers(cluster, ws, n, offer, most_offer);
   if (evaluate(cluster, ws, n, topo, offer)) return true;
   if (ws.no_contiguous_set || ws.known == KnownFailure::Always) return false;
   std::int32_t most = 0;
@@ -732,7 +883,7 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
     ws.avail.assign(count, 0), ws.taken.assign(count, 0);
     ws.loaded.clear(), ws.picked.clear();
   }
-  if (!choose_nodes(cluster, state, ws, n, topo, offer)) return std::nullopt;
+  if (!choose_nodes(cluster, state, ws, n, topo, offer, most)) return std::nullopt;
   Allocation a = build_allocation(cluster, ws, n);
   // Slurm 22.05 can return a gap for --contiguous (it skips a node too small to be the
   // last one); the model refuses such a placement instead.
