@@ -11,6 +11,7 @@
 #include "solver/lp_branch_and_bound.hpp"
 #include "solver/neighbourhood_search.hpp"
 #include "solver/specialised_solvers.hpp"
+#include "solver/window_lp_bound.hpp"
 
 namespace hs::solver {
 
@@ -208,6 +209,40 @@ std::vector<std::int32_t> start_order(const CompactProblem& p, Budget& budget) {
   return order;
 }
 
+struct BoundSoFar {
+  double value;
+  BoundSource source;
+
+  void tighten(double candidate, BoundSource candidate_source) {
+    if (candidate >= value) return;
+    value = candidate;
+    source = candidate_source;
+  }
+};
+
+LpBoundOptions lp_bound_options(const SolverOptions& options) {
+  LpBoundOptions lp;
+  if (options.lp_bound_iterations > 0) lp.max_iterations = options.lp_bound_iterations;
+  return lp;
+}
+
+// The result for `best`. With options.lp_bound, the LP relaxation bounds the window once the
+// search is over, so the answer is the same with or without it; its work is reported in
+// `effort` but is not part of the search's limit (its cap is the pivot limit).
+SolveResult finish(const WindowProblem& problem, const CompactProblem& p, const Incumbent& best,
+                   BoundSoFar bound, const Budget& budget, const SolverOptions& options) {
+  std::int64_t lp_effort = 0;
+  if (options.lp_bound && bound.value - best.objective > optimality_tolerance(bound.value)) {
+    const LpBound lp = window_lp_bound(p, lp_bound_options(options));
+    lp_effort = lp.effort;
+    bound.tighten(lp.bound, BoundSource::Lp);
+  }
+  SolveResult result = finish_result(problem, p, best.bid_of_job, bound.value, budget);
+  result.bound_source = bound.source;
+  result.effort += lp_effort;
+  return result;
+}
+
 }  // namespace
 
 // Every phase runs on the shares of `base` = min(limit, default), so a larger limit repeats
@@ -229,15 +264,15 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   const CompactProblem p = compact_used_nodes(problem);
   Incumbent best(p, budget.effort());
   insert_in_order_within(p, start_order(p, budget), best, budget);
-  double bound = best_bid_bound(p);
-  auto open_gap = [&] { return bound - best.objective > optimality_tolerance(bound); };
+  BoundSoFar bound{best_bid_bound(p), BoundSource::BestBids};
+  auto open_gap = [&] { return bound.value - best.objective > optimality_tolerance(bound.value); };
   auto until = [base](double share) {
     return static_cast<std::int64_t>(share * static_cast<double>(base));
   };
-  auto done = [&] { return finish_result(problem, p, best.bid_of_job, bound, budget); };
+  auto done = [&] { return finish(problem, p, best, bound, budget, options); };
   if (!open_gap() || !budget.affordable(dual_setup_cost(p))) return done();
   const DualPhaseResult dual = run_dual_phase(p, budget, until(kDualShare), best);
-  bound = std::min(bound, dual.bound);
+  bound.tighten(dual.bound, BoundSource::Lagrangian);
   if (!open_gap() || !budget.affordable(search_setup_cost(p))) return done();
   LocalSearch search(p, budget);
   search.improve(best, until(kLocalSearchShare));
@@ -247,7 +282,7 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
                                                     : kLargeWindowBranchAndBoundShare;
     const std::int64_t cap = std::min(base, budget.spent() + until(share));
     if (lagrangian_branch_and_bound(p, priced, all_jobs(p), budget, cap, best))
-      bound = best.objective;  // the search completed: proven optimal
+      bound = {best.objective, BoundSource::Search};  // the search completed: proven optimal
     if (open_gap() && budget.affordable(walk_setup_cost(p))) {
       EjectionWalk walk(p, budget, options.seed);
       if (walk.improve(best, walk_targets(best, dual, budget), until(kWalkShare)))
