@@ -86,6 +86,7 @@ std::int64_t neighbourhood_setup_cost(const CompactProblem& p) {
 struct DualPhaseResult {
   double bound = std::numeric_limits<double>::infinity();
   std::vector<double> lambda;    // multipliers of the best bound
+  std::vector<double> mu;        // the same, per priced row (LagrangianDual::multipliers)
   std::vector<double> job_estimate;  // per job: how often it was in the relaxed choice lately
 };
 
@@ -172,7 +173,10 @@ DualPhaseResult run_dual_phase(const CompactProblem& p, Budget& budget, std::int
     if (phase.bound - best.objective <= optimality_tolerance(phase.bound)) break;
     if (theta < kMinTheta || !dual.step(value - best.objective, theta)) break;
   }
-  if (bound_found) phase.lambda = dual.lambda_of(best_mu);
+  if (bound_found) {
+    phase.lambda = dual.lambda_of(best_mu);
+    phase.mu = best_mu;
+  }
   phase.job_estimate.assign(p.jobs, 0.0);
   for (std::int32_t b = 0; b < p.bid_count(); ++b)
     phase.job_estimate[p.job_of_bid[b]] += dual.average_choice()[b];
@@ -220,6 +224,32 @@ struct BoundSoFar {
   }
 };
 
+constexpr int kRefineIterations = 300;
+constexpr double kRefineTheta = 1.0;
+
+// Bound-only subgradient steps from the dual phase's best multipliers, aimed at the final
+// objective. On large windows the dual phase stops (at half the effort) long before its
+// bound settles; these steps change nothing but the bound. Effort is charged to `effort`.
+double refined_lagrangian_bound(const CompactProblem& p, const std::vector<double>& mu,
+                                double target, double bound, std::int64_t& effort) {
+  LagrangianDual dual(p, effort);
+  dual.set_multipliers(mu);
+  double theta = kRefineTheta;
+  int stall = 0;
+  for (int k = 0; k < kRefineIterations && theta >= kMinTheta; ++k) {
+    const double value = dual.evaluate();
+    if (value < bound - 1e-12) {
+      bound = value;
+      stall = 0;
+    } else if (++stall >= kStallIterations) {
+      theta /= 2.0;
+      stall = 0;
+    }
+    if (!dual.step(value - target, theta)) break;
+  }
+  return bound;
+}
+
 LpBoundOptions lp_bound_options(const SolverOptions& options) {
   LpBoundOptions lp;
   if (options.lp_bound_iterations > 0) lp.max_iterations = options.lp_bound_iterations;
@@ -230,11 +260,16 @@ LpBoundOptions lp_bound_options(const SolverOptions& options) {
 // search is over, so the answer is the same with or without it; its work is reported in
 // `effort` but is not part of the search's limit (its cap is the pivot limit).
 SolveResult finish(const WindowProblem& problem, const CompactProblem& p, const Incumbent& best,
-                   BoundSoFar bound, const Budget& budget, const SolverOptions& options) {
+                   BoundSoFar bound, const std::vector<double>& dual_mu, const Budget& budget,
+                   const SolverOptions& options) {
   std::int64_t lp_effort = 0;
-  if (options.lp_bound && bound.value - best.objective > optimality_tolerance(bound.value)) {
+  auto open = [&] { return bound.value - best.objective > optimality_tolerance(bound.value); };
+  if (options.lp_bound && open() && !dual_mu.empty())
+    bound.tighten(refined_lagrangian_bound(p, dual_mu, best.objective, bound.value, lp_effort),
+                  BoundSource::Lagrangian);
+  if (options.lp_bound && open()) {
     const LpBound lp = window_lp_bound(p, lp_bound_options(options));
-    lp_effort = lp.effort;
+    lp_effort += lp.effort;
     bound.tighten(lp.bound, BoundSource::Lp);
   }
   SolveResult result = finish_result(problem, p, best.bid_of_job, bound.value, budget);
@@ -269,10 +304,12 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   auto until = [base](double share) {
     return static_cast<std::int64_t>(share * static_cast<double>(base));
   };
-  auto done = [&] { return finish(problem, p, best, bound, budget, options); };
+  std::vector<double> dual_mu;  // the dual phase's best multipliers, once it has run
+  auto done = [&] { return finish(problem, p, best, bound, dual_mu, budget, options); };
   if (!open_gap() || !budget.affordable(dual_setup_cost(p))) return done();
   const DualPhaseResult dual = run_dual_phase(p, budget, until(kDualShare), best);
   bound.tighten(dual.bound, BoundSource::Lagrangian);
+  if (options.lp_bound) dual_mu = dual.mu;
   if (!open_gap() || !budget.affordable(search_setup_cost(p))) return done();
   LocalSearch search(p, budget);
   search.improve(best, until(kLocalSearchShare));

@@ -94,9 +94,10 @@ struct SolverOptions {
   // "lagrangian" only: windows of at most this many bids are solved by "exact" instead
   // (LP branch and bound, CLP builds); 0 = off (the default, which keeps every replay).
   std::int32_t exact_bids = 0;
-  // "lagrangian" only: once the search is over, also bound the window by its LP relaxation
-  // (CLP builds) and report the smaller bound. Only the bound, gap and status can change,
-  // never the answer; costs CPU time, so off by default (hetsched solve turns it on).
+  // "lagrangian" only: once the search is over, tighten the bound by more Lagrangian steps
+  // and by the window's LP relaxation (CLP builds), and report the smallest. Only the bound,
+  // gap and status can change, never the answer; costs CPU time, so off by default
+  // (hetsched solve turns it on).
   bool lp_bound = false;
   std::int64_t lp_bound_iterations = 0;  // the LP's simplex pivot cap; 0 = its default
 };
