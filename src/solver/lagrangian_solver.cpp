@@ -227,13 +227,14 @@ struct BoundSoFar {
 constexpr int kRefineIterations = 300;
 constexpr double kRefineTheta = 1.0;
 
-// Bound-only subgradient steps from the dual phase's best multipliers, aimed at the final
-// objective. On large windows the dual phase stops (at half the effort) long before its
-// bound settles; these steps change nothing but the bound. Effort is charged to `effort`.
+// Bound-only subgradient steps from the dual phase's best multipliers (from zero when the
+// dual phase did not run), aimed at the final objective. On large windows the dual phase
+// stops (at half the effort) long before its bound settles, or cannot afford to start;
+// these steps change nothing but the bound. Effort is charged to `effort`.
 double refined_lagrangian_bound(const CompactProblem& p, const std::vector<double>& mu,
                                 double target, double bound, std::int64_t& effort) {
   LagrangianDual dual(p, effort);
-  dual.set_multipliers(mu);
+  if (!mu.empty()) dual.set_multipliers(mu);
   double theta = kRefineTheta;
   int stall = 0;
   for (int k = 0; k < kRefineIterations && theta >= kMinTheta; ++k) {
@@ -264,7 +265,7 @@ SolveResult finish(const WindowProblem& problem, const CompactProblem& p, const 
                    const SolverOptions& options) {
   std::int64_t lp_effort = 0;
   auto open = [&] { return bound.value - best.objective > optimality_tolerance(bound.value); };
-  if (options.lp_bound && open() && !dual_mu.empty())
+  if (options.lp_bound && open())
     bound.tighten(refined_lagrangian_bound(p, dual_mu, best.objective, bound.value, lp_effort),
                   BoundSource::Lagrangian);
   if (options.lp_bound && open()) {
@@ -304,7 +305,7 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   auto until = [base](double share) {
     return static_cast<std::int64_t>(share * static_cast<double>(base));
   };
-  std::vector<double> dual_mu;  // the dual phase's best multipliers, once it has run
+  std::vector<double> dual_mu;  // the dual phase's best multipliers, once it has found some
   auto done = [&] { return finish(problem, p, best, bound, dual_mu, budget, options); };
   if (!open_gap() || !budget.affordable(dual_setup_cost(p))) return done();
   const DualPhaseResult dual = run_dual_phase(p, budget, until(kDualShare), best);
