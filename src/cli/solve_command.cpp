@@ -28,8 +28,8 @@ Args solve_args() {
   args.declare({"time-limit", "SECONDS", "wall-clock cap (makes the solve machine-dependent)", "0"});
   args.declare({"seed", "N", "solver seed", "1"});
   args.declare({"lp-bound", "0|1",
-                "lagrangian: also bound the window by its LP relaxation (tightens the reported "
-                "bound only; the answer is the same)", "1"});
+                "lagrangian: after the search, tighten the bound by more Lagrangian steps and "
+                "the LP relaxation (the answer is the same)", "1"});
   args.declare({"export", "lp|mps", "write the window as an LP or MPS model to --out instead of solving", ""});
   args.declare({"out", "FILE", "solution as JSON (or the exported model)", ""});
   return args;

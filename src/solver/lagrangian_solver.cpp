@@ -257,25 +257,26 @@ LpBoundOptions lp_bound_options(const SolverOptions& options) {
   return lp;
 }
 
-// The result for `best`. With options.lp_bound, the LP relaxation bounds the window once the
-// search is over, so the answer is the same with or without it; its work is reported in
-// `effort` but is not part of the search's limit (its cap is the pivot limit).
+// The result for `best`. With options.lp_bound, more Lagrangian steps and the LP relaxation
+// bound the window once the search is over, so the answer is the same with or without them;
+// their work is reported in `effort` but is not part of the search's limit (their caps are
+// the step count and the pivot limit).
 SolveResult finish(const WindowProblem& problem, const CompactProblem& p, const Incumbent& best,
                    BoundSoFar bound, const std::vector<double>& dual_mu, const Budget& budget,
                    const SolverOptions& options) {
-  std::int64_t lp_effort = 0;
+  std::int64_t bound_effort = 0;
   auto open = [&] { return bound.value - best.objective > optimality_tolerance(bound.value); };
   if (options.lp_bound && open())
-    bound.tighten(refined_lagrangian_bound(p, dual_mu, best.objective, bound.value, lp_effort),
+    bound.tighten(refined_lagrangian_bound(p, dual_mu, best.objective, bound.value, bound_effort),
                   BoundSource::Lagrangian);
   if (options.lp_bound && open()) {
     const LpBound lp = window_lp_bound(p, lp_bound_options(options));
-    lp_effort += lp.effort;
+    bound_effort += lp.effort;
     bound.tighten(lp.bound, BoundSource::Lp);
   }
   SolveResult result = finish_result(problem, p, best.bid_of_job, bound.value, budget);
   result.bound_source = bound.source;
-  result.effort += lp_effort;
+  result.effort += bound_effort;
   return result;
 }
 

@@ -38,9 +38,9 @@ void read_common(Params& p, window::WindowConfig& c) {
       "lagrangian: windows of at most this many bids are solved exactly (the exact solver); "
       "0 = off"));
   c.solver_lp_bound = p.get_int("solver_lp_bound", 0, 0, 1,
-                                "lagrangian: 1 = also bound each window by its LP relaxation "
-                                "(CLP builds; tightens the reported bound and gap, never the "
-                                "answer; costs CPU time)") == 1;
+                                "lagrangian: 1 = after the search, tighten each window's bound by "
+                                "more Lagrangian steps and its LP relaxation (CLP builds); the "
+                                "bound and gap change, never the answer; costs CPU time") == 1;
   // CBC only stops on time, so it gets its own default; the others default to none.
   const double default_limit = c.solver == "cbc" ? solver::CbcWindowSolver::kDefaultTimeLimit : 0.0;
   c.solver_time_limit = p.get_double(
