@@ -8,8 +8,8 @@
 // placements (about 2,900 bids per 200-job window), 0.5 about 8 (1,700 bids).
 // --first-instance K draws windows K..K+N-1 (fresh windows beside the cached 0..N-1).
 // --per-instance prints each window's objective and effort ("# shape instance objective
-// effort status cpu-ms ms cbc cbc-objective [optimal]"), e.g. to compare two effort limits
-// window by window.
+// effort status cpu-ms ms cbc cbc-objective [optimal] bound bound bound-source"), e.g. to
+// compare two effort limits window by window.
 // --lp-bound solves every window twice, without and with SolverOptions::lp_bound, stops if
 // the two answers differ, and prints under each row the gap to the bound before and after,
 // how often the LP bound was the tighter one, and the CPU time of the LP bound alone
