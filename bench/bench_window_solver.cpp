@@ -2,14 +2,19 @@
 // Usage: bench_window_solver [--instances N] [--cbc] [--cbc-limit S] [--solver NAME]
 //                            [--effort N] [--json PATH] [--quick] [--cbc-cache PATH]
 //                            [--shape NODESxJOBSxBIDS] [--busy FRACTION] [--first-instance K]
-//                            [--per-instance]
+//                            [--per-instance] [--lp-bound] [--lp-iterations N]
 // --shape 1024x200x15 runs only the given shapes (repeatable). --busy (default 0.5) is the
 // share of nodes running jobs already use in part: 0.0 gives every job its 15 distinct
 // placements (about 2,900 bids per 200-job window), 0.5 about 8 (1,700 bids).
 // --first-instance K draws windows K..K+N-1 (fresh windows beside the cached 0..N-1).
 // --per-instance prints each window's objective and effort ("# shape instance objective
-// effort status cpu-ms ms cbc cbc-objective [optimal]"), e.g. to compare two effort limits
-// window by window.
+// effort status cpu-ms ms cbc cbc-objective [optimal] bound bound bound-source"), e.g. to
+// compare two effort limits window by window.
+// --lp-bound solves every window twice, without and with SolverOptions::lp_bound, stops if
+// the two answers differ, and prints under each row the gap to the bound before and after,
+// how often the LP bound was the tighter one, and the CPU time of the LP bound alone
+// (window_lp_bound on the same window, timed separately); the row itself is the run with it.
+// --lp-iterations sets its pivot cap (SolverOptions::lp_bound_iterations).
 // JSON goes to out/bench/bench_window_solver.json unless --json says otherwise.
 // --cbc-cache keeps CBC's objective per instance in a text file ("nodes jobs bids instance
 // objective" per line) so repeated runs while tuning skip the 3-5 s CBC solves.
@@ -32,9 +37,11 @@
 #include <string>
 #include <vector>
 
+#include "solver/compact_problem.hpp"
 #include "solver/mip_model.hpp"
 #include "solver/random_instances.hpp"
 #include "solver/solvers.hpp"
+#include "solver/window_lp_bound.hpp"
 #include "util/memory_usage.hpp"
 
 namespace {
@@ -54,6 +61,8 @@ struct Config {
   std::string cbc_cache;
   double busy_node_fraction = 0.5;  // --busy: share of nodes partly used by running jobs
   std::vector<std::array<int, 3>> shapes;  // --shape NODESxJOBSxBIDS (repeatable)
+  bool lp_bound = false;           // --lp-bound: solve without and with the LP bound
+  std::int64_t lp_iterations = 0;  // --lp-iterations: its pivot cap (0 = default)
 };
 
 struct Case {
@@ -72,6 +81,11 @@ struct Row {
   // relative): a proven optimum must equal CBC's.
   int both_proven = 0, proven_mismatch = 0;
   double min_ratio_to_cbc = 1.0, mean_ratio_to_cbc = 1.0;
+  // --lp-bound: gap without the LP bound, the LP bound's own CPU time and pivots, how often
+  // it was the reported bound and how often its LP ended optimal.
+  double before_mean_gap = 0, before_max_gap = 0, lp_p50_ms = 0, lp_p99_ms = 0, lp_max_ms = 0;
+  double lp_mean_iterations = 0;
+  int lp_tighter = 0, lp_optimal = 0;
 };
 
 // CPU time of this thread: the machine may be shared, and the target is "on one core".
@@ -109,6 +123,8 @@ Config parse(int argc, char** argv) {
     else if (arg == "--per-instance") c.per_instance = true;
     else if (arg == "--cbc-cache") c.cbc_cache = next();
     else if (arg == "--busy") c.busy_node_fraction = std::stod(next());
+    else if (arg == "--lp-bound") c.lp_bound = true;
+    else if (arg == "--lp-iterations") c.lp_iterations = std::stoll(next());
     else if (arg == "--shape") {
       std::array<int, 3> shape{};
       if (std::sscanf(next().c_str(), "%dx%dx%d", &shape[0], &shape[1], &shape[2]) != 3) {
@@ -168,16 +184,55 @@ CbcAnswer cbc_objective(const Config& config, WindowSolver& cbc, const WindowPro
   return {objective, c.call == CallStatus::Ok && c.status == SolveStatus::Optimal};
 }
 
+struct LpSamples {
+  std::vector<double> gaps_before, cpu_ms;
+};
+
+// --lp-bound: the same window without the LP bound (its answer must be identical) and the
+// LP bound alone, timed.
+void compare_lp_bound(const Config& config, WindowSolver& solver, const WindowProblem& problem,
+                      const SolveResult& with_lp, Row& row, LpSamples& samples) {
+  SolverOptions options;
+  options.effort_limit = config.effort;
+  const SolveResult without = solver.solve(problem, options);
+  if (without.solution.bid_of_job != with_lp.solution.bid_of_job) {
+    std::fprintf(stderr, "the LP bound changed the answer\n");
+    std::exit(1);
+  }
+  samples.gaps_before.push_back(without.gap);
+  row.lp_tighter += with_lp.bound_source == BoundSource::Lp;
+  const CompactProblem compact = compact_used_nodes(problem);
+  LpBoundOptions lp_options;
+  if (config.lp_iterations > 0) lp_options.max_iterations = config.lp_iterations;
+  const double cpu_start = thread_cpu_ms();
+  const LpBound lp = window_lp_bound(compact, lp_options);
+  samples.cpu_ms.push_back(thread_cpu_ms() - cpu_start);
+  row.lp_optimal += lp.optimal;
+  row.lp_mean_iterations += static_cast<double>(lp.iterations) / config.instances;
+}
+
+void summarize_lp(const LpSamples& s, Row& row) {
+  if (s.cpu_ms.empty()) return;
+  for (double g : s.gaps_before) row.before_mean_gap += g / static_cast<double>(s.gaps_before.size());
+  row.before_max_gap = *std::max_element(s.gaps_before.begin(), s.gaps_before.end());
+  row.lp_p50_ms = percentile(s.cpu_ms, 0.50);
+  row.lp_p99_ms = percentile(s.cpu_ms, 0.99);
+  row.lp_max_ms = *std::max_element(s.cpu_ms.begin(), s.cpu_ms.end());
+}
+
 Row run_case(const Config& config, const Case& shape) {
   Row row{shape};
   auto solver = make_window_solver(config.solver);
   auto cbc = config.with_cbc && cbc_available() ? make_window_solver("cbc") : nullptr;
   std::vector<double> ms, cpu_ms, gaps, ratios;
+  LpSamples lp_samples;
   for (int i = config.first_instance; i < config.first_instance + config.instances; ++i) {
     const WindowProblem problem = make_random_window(spec_for(config, shape, i));
     row.mean_bids += static_cast<double>(problem.bids.size()) / config.instances;
     SolverOptions options;
     options.effort_limit = config.effort;
+    options.lp_bound = config.lp_bound;
+    options.lp_bound_iterations = config.lp_iterations;
     const double cpu_start = thread_cpu_ms();
     const SolveResult r = solver->solve(problem, options);
     cpu_ms.push_back(thread_cpu_ms() - cpu_start);
@@ -190,12 +245,14 @@ Row run_case(const Config& config, const Case& shape) {
     row.proven += r.status == SolveStatus::Optimal;
     row.mean_effort += static_cast<double>(r.effort) / config.instances;
     row.max_effort = std::max(row.max_effort, r.effort);
+    if (config.lp_bound) compare_lp_bound(config, *solver, problem, r, row, lp_samples);
     const CbcAnswer cbc_answer = cbc ? cbc_objective(config, *cbc, problem, shape, i) : CbcAnswer{};
     if (config.per_instance)
-      std::printf("# %dx%dx%d %d %.17g %lld %s %.1f ms cbc %.17g%s\n", shape.nodes, shape.jobs,
-                  shape.bids, i, r.solution.objective, static_cast<long long>(r.effort),
+      std::printf("# %dx%dx%d %d %.17g %lld %s %.1f ms cbc %.17g%s bound %.17g %s\n", shape.nodes,
+                  shape.jobs, shape.bids, i, r.solution.objective, static_cast<long long>(r.effort),
                   r.status == SolveStatus::Optimal ? "optimal" : "feasible", cpu_ms.back(),
-                  cbc_answer.objective, cbc_answer.proven ? " optimal" : "");
+                  cbc_answer.objective, cbc_answer.proven ? " optimal" : "", r.bound,
+                  bound_source_name(r.bound_source));
     if (!cbc) continue;
     const double cbc_value = cbc_answer.objective;
     if (cbc_value <= 0.0) {
@@ -217,6 +274,7 @@ Row run_case(const Config& config, const Case& shape) {
   row.p99_ms = percentile(cpu_ms, 0.99);
   row.max_ms = *std::max_element(cpu_ms.begin(), cpu_ms.end());
   row.wall_p50_ms = percentile(ms, 0.50);
+  summarize_lp(lp_samples, row);
   for (double g : gaps) row.mean_gap += g / static_cast<double>(gaps.size());
   row.max_gap = *std::max_element(gaps.begin(), gaps.end());
   if (!ratios.empty()) {
@@ -236,6 +294,13 @@ void print_row(const Row& r, bool with_cbc) {
                 r.cbc_worse, r.cbc_close,
                 r.mean_ratio_to_cbc, r.min_ratio_to_cbc, r.both_proven, r.proven_mismatch);
   std::printf("\n");
+}
+
+void print_lp_row(const Row& r) {
+  std::printf("    lp bound: gap mean %.2e -> %.2e, max %.2e -> %.2e; LP cpu p50 %.2f p99 %.2f "
+              "max %.2f ms, %.0f pivots; reported bound from the LP %d, LP optimal %d\n",
+              r.before_mean_gap, r.mean_gap, r.before_max_gap, r.max_gap, r.lp_p50_ms, r.lp_p99_ms,
+              r.lp_max_ms, r.lp_mean_iterations, r.lp_tighter, r.lp_optimal);
 }
 
 std::string git_commit() {
@@ -260,6 +325,8 @@ void write_json(const Config& c, const std::vector<Row>& rows) {
       << ", \"first_instance\": " << c.first_instance
       << ", \"effort_limit\": " << c.effort << ", \"cbc\": " << (c.with_cbc ? "true" : "false")
       << ", \"cbc_limit_s\": " << c.cbc_limit_s << ", \"busy_node_fraction\": " << c.busy_node_fraction
+      << ", \"lp_bound\": " << (c.lp_bound ? "true" : "false")
+      << ", \"lp_iterations\": " << c.lp_iterations
       << ", \"node\": {\"cores\": 12, \"gpus\": 3}, \"generator\": \"make_random_window defaults\"},\n"
       << "  \"rows\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -272,6 +339,12 @@ void write_json(const Config& c, const std::vector<Row>& rows) {
         << ", \"mean_gap\": " << r.mean_gap << ", \"max_gap\": " << r.max_gap
         << ", \"proven_optimal\": " << r.proven << ", \"mean_effort\": " << r.mean_effort
         << ", \"max_effort\": " << r.max_effort;
+    if (c.lp_bound)
+      out << ", \"gap_without_lp_mean\": " << r.before_mean_gap << ", \"gap_without_lp_max\": "
+          << r.before_max_gap << ", \"lp_cpu_p50_ms\": " << r.lp_p50_ms << ", \"lp_cpu_p99_ms\": "
+          << r.lp_p99_ms << ", \"lp_cpu_max_ms\": " << r.lp_max_ms << ", \"lp_mean_pivots\": "
+          << r.lp_mean_iterations << ", \"bound_from_lp\": " << r.lp_tighter
+          << ", \"lp_optimal\": " << r.lp_optimal;
     if (c.with_cbc)
       out << ", \"cbc_compared\": " << r.cbc_compared << ", \"cbc_no_solution\": " << r.cbc_none
           << ", \"better_than_cbc\": " << r.cbc_better
@@ -303,6 +376,7 @@ int main(int argc, char** argv) {
   for (const Case& shape : cases) {
     rows.push_back(run_case(config, shape));
     print_row(rows.back(), config.with_cbc);
+    if (config.lp_bound) print_lp_row(rows.back());
     std::fflush(stdout);
   }
   write_json(config, rows);

@@ -58,7 +58,8 @@ void print_solve_report(std::ostream& out, const window_file::WindowFile& file,
       << (r.result.message.empty() ? "" : " (" + r.result.message + ")") << "\n"
       << "objective  " << number(r.result.solution.objective) << " (" << started << " of "
       << p.job_count << " jobs start)\n"
-      << "bound      " << number(r.result.bound) << " (gap " << number(r.result.gap) << ")\n"
+      << "bound      " << number(r.result.bound) << " (gap " << number(r.result.gap) << ", from "
+      << solver::bound_source_name(r.result.bound_source) << ")\n"
       << "effort     " << r.result.effort << " units";
   char ms[32];
   std::snprintf(ms, sizeof ms, ", %.3f ms\n", 1e3 * r.result.seconds);
@@ -82,6 +83,7 @@ void write_solve_json(std::ostream& out, const window_file::WindowFile& file,
   doc["objective"] = r.result.solution.objective;
   doc["bound"] = r.result.bound;
   doc["gap"] = r.result.gap;
+  doc["bound_source"] = solver::bound_source_name(r.result.bound_source);
   doc["effort"] = r.result.effort;
   doc["check"] = r.has_solution ? (r.defect ? "failed: " + *r.defect : "ok") : "no solution";
   if (r.replay) {

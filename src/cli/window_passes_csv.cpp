@@ -24,7 +24,8 @@ std::string row(std::size_t index, const window::PassStats& p) {
          (solved ? number(p.bound) : "") + ',' + (solved ? number(window::bound_gap(p)) : "") +
          ',' + (p.proven ? "1" : "0") + ',' + std::to_string(p.effort) + ',' +
          (p.repeated ? "1" : "0") + ',' + (p.timed_out ? "1" : "0") + ',' +
-         (p.fallback ? "1" : "0") + ',' + std::to_string(p.rejected_proposals) + '\n';
+         (p.fallback ? "1" : "0") + ',' + std::to_string(p.rejected_proposals) + ',' +
+         (solved ? solver::bound_source_name(p.bound_source) : "") + '\n';
 }
 
 }  // namespace
@@ -33,7 +34,7 @@ void write_window_passes_csv(const std::string& path, const std::vector<window::
   std::ofstream out(path, std::ios::binary);
   if (!out) throw InputError({path, 0}, "--out", path, "cannot write the window pass table");
   out << "pass,time,window,bids,solves,started,objective,bound,gap,proven,effort,repeated,"
-         "timed_out,fallback,refused\n";
+         "timed_out,fallback,refused,bound_source\n";
   for (std::size_t i = 0; i < passes.size(); ++i) out << row(i, passes[i]);
   if (!out) throw InputError({path, 0}, "--out", path, "cannot write the window pass table");
 }

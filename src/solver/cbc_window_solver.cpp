@@ -55,6 +55,7 @@ SolveResult CbcWindowSolver::solve(const WindowProblem& problem, const SolverOpt
   if (auto violation = check_solution(problem, result.solution))
     return error_result("CBC solution fails the check: " + *violation);
   result.bound = std::max(mip.bound, result.solution.objective);
+  result.bound_source = BoundSource::Backend;
   result.gap = (result.bound - result.solution.objective) / std::max(1.0, std::fabs(result.bound));
   return result;
 }

@@ -13,6 +13,7 @@ SolveResult run_default(const WindowProblem& problem, const SolverOptions& optio
   SolverOptions o = options;
   o.effort_limit = effort_limit;
   o.exact_bids = 0;
+  o.lp_bound = false;  // the tree bounds by its own LP
   return LagrangianSolver().solve(problem, o);
 }
 
@@ -33,6 +34,9 @@ SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions
   double bound = std::min(seed.bound, tree.bound);
   SolveResult result = finish_result(problem, p, best, tree.complete ? objective_of(p, best) : bound,
                                      budget);
+  result.bound_source = tree.complete           ? BoundSource::Search
+                        : tree.bound < seed.bound ? BoundSource::Lp
+                                                  : seed.bound_source;
   result.effort += seed.effort;
   return result;
 }

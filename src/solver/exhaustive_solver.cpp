@@ -82,7 +82,9 @@ SolveResult ExhaustiveSolver::solve(const WindowProblem& problem, const SolverOp
   BranchAndBound search(p, budget);
   const bool complete = search.run();
   const double bound = complete ? objective_of(p, search.best()) : best_bid_bound(p);
-  return finish_result(problem, p, search.best(), bound, budget);
+  SolveResult result = finish_result(problem, p, search.best(), bound, budget);
+  result.bound_source = complete ? BoundSource::Search : BoundSource::BestBids;
+  return result;
 }
 
 }  // namespace hs::solver

@@ -11,8 +11,10 @@ SolveResult GreedySolver::solve(const WindowProblem& problem, const SolverOption
   Incumbent incumbent(compact_problem, budget.effort());
   const std::vector<double> keys = density_keys(compact_problem, {}, budget.effort());
   insert_in_order(compact_problem, order_by_descending(keys, budget.effort()), incumbent);
-  return finish_result(problem, compact_problem, incumbent.bid_of_job,
-                       best_bid_bound(compact_problem), budget);
+  SolveResult result = finish_result(problem, compact_problem, incumbent.bid_of_job,
+                                     best_bid_bound(compact_problem), budget);
+  result.bound_source = BoundSource::BestBids;
+  return result;
 }
 
 }  // namespace hs::solver

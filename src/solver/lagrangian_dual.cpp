@@ -130,6 +130,11 @@ bool LagrangianDual::step(double distance_to_target, double theta) {
   return true;
 }
 
+void LagrangianDual::set_multipliers(const std::vector<double>& multipliers) {
+  mu_ = multipliers;
+  lambda_ = lambda_of(multipliers);
+}
+
 std::vector<double> LagrangianDual::lambda_of(const std::vector<double>& multipliers) const {
   std::vector<double> lambda(problem_.capacity.size(), 0.0);
   for (std::size_t i = 0; i < rows_.size(); ++i)

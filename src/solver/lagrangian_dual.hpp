@@ -30,6 +30,8 @@ class LagrangianDual {
   // lambda_of() rebuilds lambda() exactly (same division, zero off the priced rows).
   const std::vector<double>& multipliers() const { return mu_; }
   std::vector<double> lambda_of(const std::vector<double>& multipliers) const;
+  // Restarts from a snapshot taken by multipliers().
+  void set_multipliers(const std::vector<double>& multipliers);
 
  private:
   const CompactProblem& problem_;

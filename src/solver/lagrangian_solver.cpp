@@ -11,6 +11,7 @@
 #include "solver/lp_branch_and_bound.hpp"
 #include "solver/neighbourhood_search.hpp"
 #include "solver/specialised_solvers.hpp"
+#include "solver/window_lp_bound.hpp"
 
 namespace hs::solver {
 
@@ -85,6 +86,7 @@ std::int64_t neighbourhood_setup_cost(const CompactProblem& p) {
 struct DualPhaseResult {
   double bound = std::numeric_limits<double>::infinity();
   std::vector<double> lambda;    // multipliers of the best bound
+  std::vector<double> mu;        // the same, per priced row (LagrangianDual::multipliers)
   std::vector<double> job_estimate;  // per job: how often it was in the relaxed choice lately
 };
 
@@ -171,7 +173,10 @@ DualPhaseResult run_dual_phase(const CompactProblem& p, Budget& budget, std::int
     if (phase.bound - best.objective <= optimality_tolerance(phase.bound)) break;
     if (theta < kMinTheta || !dual.step(value - best.objective, theta)) break;
   }
-  if (bound_found) phase.lambda = dual.lambda_of(best_mu);
+  if (bound_found) {
+    phase.lambda = dual.lambda_of(best_mu);
+    phase.mu = best_mu;
+  }
   phase.job_estimate.assign(p.jobs, 0.0);
   for (std::int32_t b = 0; b < p.bid_count(); ++b)
     phase.job_estimate[p.job_of_bid[b]] += dual.average_choice()[b];
@@ -208,6 +213,73 @@ std::vector<std::int32_t> start_order(const CompactProblem& p, Budget& budget) {
   return order;
 }
 
+struct BoundSoFar {
+  double value;
+  BoundSource source;
+
+  void tighten(double candidate, BoundSource candidate_source) {
+    if (candidate >= value) return;
+    value = candidate;
+    source = candidate_source;
+  }
+};
+
+constexpr int kRefineIterations = 300;
+constexpr double kRefineTheta = 1.0;
+
+// Bound-only subgradient steps from the dual phase's best multipliers (from zero when the
+// dual phase did not run), aimed at the final objective. On large windows the dual phase
+// stops (at half the effort) long before its bound settles, or cannot afford to start;
+// these steps change nothing but the bound. Effort is charged to `effort`.
+double refined_lagrangian_bound(const CompactProblem& p, const std::vector<double>& mu,
+                                double target, double bound, std::int64_t& effort) {
+  LagrangianDual dual(p, effort);
+  if (!mu.empty()) dual.set_multipliers(mu);
+  double theta = kRefineTheta;
+  int stall = 0;
+  for (int k = 0; k < kRefineIterations && theta >= kMinTheta; ++k) {
+    const double value = dual.evaluate();
+    if (value < bound - 1e-12) {
+      bound = value;
+      stall = 0;
+    } else if (++stall >= kStallIterations) {
+      theta /= 2.0;
+      stall = 0;
+    }
+    if (!dual.step(value - target, theta)) break;
+  }
+  return bound;
+}
+
+LpBoundOptions lp_bound_options(const SolverOptions& options) {
+  LpBoundOptions lp;
+  if (options.lp_bound_iterations > 0) lp.max_iterations = options.lp_bound_iterations;
+  return lp;
+}
+
+// The result for `best`. With options.lp_bound, more Lagrangian steps and the LP relaxation
+// bound the window once the search is over, so the answer is the same with or without them;
+// their work is reported in `effort` but is not part of the search's limit (their caps are
+// the step count and the pivot limit).
+SolveResult finish(const WindowProblem& problem, const CompactProblem& p, const Incumbent& best,
+                   BoundSoFar bound, const std::vector<double>& dual_mu, const Budget& budget,
+                   const SolverOptions& options) {
+  std::int64_t bound_effort = 0;
+  auto open = [&] { return bound.value - best.objective > optimality_tolerance(bound.value); };
+  if (options.lp_bound && open())
+    bound.tighten(refined_lagrangian_bound(p, dual_mu, best.objective, bound.value, bound_effort),
+                  BoundSource::Lagrangian);
+  if (options.lp_bound && open()) {
+    const LpBound lp = window_lp_bound(p, lp_bound_options(options));
+    bound_effort += lp.effort;
+    bound.tighten(lp.bound, BoundSource::Lp);
+  }
+  SolveResult result = finish_result(problem, p, best.bid_of_job, bound.value, budget);
+  result.bound_source = bound.source;
+  result.effort += bound_effort;
+  return result;
+}
+
 }  // namespace
 
 // Every phase runs on the shares of `base` = min(limit, default), so a larger limit repeats
@@ -228,15 +300,17 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   const CompactProblem p = compact_used_nodes(problem);
   Incumbent best(p, budget.effort());
   insert_in_order_within(p, start_order(p, budget), best, budget);
-  double bound = best_bid_bound(p);
-  auto open_gap = [&] { return bound - best.objective > optimality_tolerance(bound); };
+  BoundSoFar bound{best_bid_bound(p), BoundSource::BestBids};
+  auto open_gap = [&] { return bound.value - best.objective > optimality_tolerance(bound.value); };
   auto until = [base](double share) {
     return static_cast<std::int64_t>(share * static_cast<double>(base));
   };
-  auto done = [&] { return finish_result(problem, p, best.bid_of_job, bound, budget); };
+  std::vector<double> dual_mu;  // the dual phase's best multipliers, once it has found some
+  auto done = [&] { return finish(problem, p, best, bound, dual_mu, budget, options); };
   if (!open_gap() || !budget.affordable(dual_setup_cost(p))) return done();
   const DualPhaseResult dual = run_dual_phase(p, budget, until(kDualShare), best);
-  bound = std::min(bound, dual.bound);
+  bound.tighten(dual.bound, BoundSource::Lagrangian);
+  if (options.lp_bound) dual_mu = dual.mu;
   if (!open_gap() || !budget.affordable(search_setup_cost(p))) return done();
   LocalSearch search(p, budget);
   search.improve(best, until(kLocalSearchShare));
@@ -246,7 +320,7 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
                                                     : kLargeWindowBranchAndBoundShare;
     const std::int64_t cap = std::min(base, budget.spent() + until(share));
     if (lagrangian_branch_and_bound(p, priced, all_jobs(p), budget, cap, best))
-      bound = best.objective;  // the search completed: proven optimal
+      bound = {best.objective, BoundSource::Search};  // the search completed: proven optimal
     if (open_gap() && budget.affordable(walk_setup_cost(p))) {
       EjectionWalk walk(p, budget, options.seed);
       if (walk.improve(best, walk_targets(best, dual, budget), until(kWalkShare)))

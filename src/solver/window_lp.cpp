@@ -67,6 +67,37 @@ void add_clique(const MipRow& row, std::int32_t capacity, MipModel& model) {
   model.rows.push_back(std::move(clique));
 }
 
+// True when row `a` with capacity `ca` is implied by row `b` with capacity `cb`: every
+// column of a is in b with at least its coefficient, and cb <= ca (x >= 0). Both rows list
+// their columns in ascending order.
+bool dominated(const MipRow& a, std::int64_t ca, const MipRow& b, std::int64_t cb) {
+  if (cb > ca || a.columns.size() > b.columns.size()) return false;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < a.columns.size(); ++i) {
+    while (k < b.columns.size() && b.columns[k] < a.columns[i]) ++k;
+    if (k == b.columns.size() || b.columns[k] != a.columns[i] ||
+        b.coefficients[k] < a.coefficients[i])
+      return false;
+  }
+  return true;
+}
+
+// Per (node, dimension) row: false when a neighbouring node's row of the same dimension that
+// is kept implies it. Forward, a row implied by the next node's row goes (of a run of equal
+// rows only the last stays); backward, one implied by the previous node's kept row.
+std::vector<bool> undominated_rows(const CompactProblem& p, const ResourceRows& uses) {
+  const std::size_t count = uses.rows.size(), step = static_cast<std::size_t>(p.dims);
+  std::vector<bool> keep(count, true);
+  auto implied = [&](std::size_t a, std::size_t b) {
+    return dominated(uses.rows[a], p.capacity[a], uses.rows[b], p.capacity[b]);
+  };
+  for (std::size_t row = 0; row + step < count; ++row)
+    if (implied(row, row + step)) keep[row] = false;
+  for (std::size_t row = step; row < count; ++row)
+    if (keep[row] && keep[row - step] && implied(row, row - step)) keep[row] = false;
+  return keep;
+}
+
 }  // namespace
 
 WindowLp window_lp(const CompactProblem& p, const WindowLpOptions& options) {
@@ -75,9 +106,12 @@ WindowLp window_lp(const CompactProblem& p, const WindowLpOptions& options) {
   add_columns(p, model);
   add_job_rows(p, model, lp.job_row);
   ResourceRows uses = collect_uses(p);
+  const std::vector<bool> keep = options.drop_dominated_rows
+                                     ? undominated_rows(p, uses)
+                                     : std::vector<bool>(uses.rows.size(), true);
   for (std::size_t row = 0; row < uses.rows.size(); ++row) {
     const std::int32_t capacity = p.capacity[row];
-    if (uses.load[row] <= capacity) continue;  // can never bind
+    if (uses.load[row] <= capacity || !keep[row]) continue;  // can never bind, or implied
     if (options.clique_rows) add_clique(uses.rows[row], capacity, model);
     uses.rows[row].upper = capacity;
     model.rows.push_back(std::move(uses.rows[row]));

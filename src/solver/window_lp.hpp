@@ -15,6 +15,11 @@ struct WindowLpOptions {
   // Per node and dimension, the bids that each take more than half of the capacity exclude
   // one another: Σ x ≤ 1 over them (valid for the integer problem, cuts the LP).
   bool clique_rows = true;
+  // Leaves out the capacity rows (and their clique rows) implied by the same dimension's row
+  // of a neighbouring node: on the neighbour every bid of the row takes at least as much and
+  // the capacity is no larger. The LP's value does not change; it gets much smaller on
+  // windows whose bids span long runs of equal nodes.
+  bool drop_dominated_rows = false;
 };
 
 struct WindowLp {

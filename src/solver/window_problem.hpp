@@ -53,12 +53,35 @@ enum class SolveStatus {
   Error
 };
 
+// Where a SolveResult's bound comes from (reported with it; docs/solver.md).
+enum class BoundSource {
+  None,        // no bound was computed (e.g. a malformed problem)
+  BestBids,    // every job at its most valuable usable bid (the trivial bound)
+  Lagrangian,  // the best Lagrangian dual value
+  Search,      // a complete search proved the answer optimal
+  Lp,          // the LP relaxation with clique rows and cover cuts (window_lp_bound.hpp)
+  Backend,     // the MIP backend's (CBC's) own bound
+};
+
+constexpr const char* bound_source_name(BoundSource source) {
+  switch (source) {
+    case BoundSource::BestBids: return "best-bids";
+    case BoundSource::Lagrangian: return "lagrangian";
+    case BoundSource::Search: return "search";
+    case BoundSource::Lp: return "lp";
+    case BoundSource::Backend: return "backend";
+    case BoundSource::None: break;
+  }
+  return "none";
+}
+
 struct SolveResult {
   CallStatus call = CallStatus::Ok;
   SolveStatus status = SolveStatus::NoSolution;
   WindowSolution solution;
   double bound = 0.0;          // proven upper bound on the optimum (maximisation)
   double gap = 0.0;            // (bound - objective) / max(1, |bound|)
+  BoundSource bound_source = BoundSource::None;
   std::int64_t effort = 0;     // deterministic work units spent
   double seconds = 0.0;        // wall time, for reporting only
   std::string message;
@@ -71,6 +94,12 @@ struct SolverOptions {
   // "lagrangian" only: windows of at most this many bids are solved by "exact" instead
   // (LP branch and bound, CLP builds); 0 = off (the default, which keeps every replay).
   std::int32_t exact_bids = 0;
+  // "lagrangian" only: once the search is over, tighten the bound by more Lagrangian steps
+  // and by the window's LP relaxation (CLP builds), and report the smallest. Only the bound,
+  // gap and status can change, never the answer; costs CPU time, so off by default
+  // (hetsched solve turns it on).
+  bool lp_bound = false;
+  std::int64_t lp_bound_iterations = 0;  // the LP's simplex pivot cap; 0 = its default
 };
 
 // Independent check of any solution: one bid per job at most, bid indices valid and

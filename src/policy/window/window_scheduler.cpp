@@ -325,6 +325,7 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   solver::SolverOptions opt;
   opt.effort_limit = config_.solver_effort;
   opt.exact_bids = config_.solver_exact_bids;
+  opt.lp_bound = config_.solver_lp_bound;
   opt.time_limit_s = config_.solver_time_limit;
   solver::SolveResult r = solver_->solve(problem, opt);
   stats.solve_seconds += r.seconds;
@@ -332,6 +333,7 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   stats.effort += r.effort;
   stats.objective = r.solution.objective;
   stats.bound = r.bound;
+  stats.bound_source = r.bound_source;
   stats.proven = r.status == solver::SolveStatus::Optimal;
   if (solve_observer_) report_solve(pass, problem, r, stats);
   stats.bids = static_cast<int>(cands.size());

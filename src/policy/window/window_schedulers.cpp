@@ -42,6 +42,12 @@ void read_common(Params& p, window::WindowConfig& c) {
     throw InputError({"<options>", 0}, "solver_exact_bids", std::to_string(c.solver_exact_bids),
                      c.solver != "lagrangian" ? "applies to solver=lagrangian only"
                                               : "needs the exact solver (a build with CBC/CLP)");
+  c.solver_lp_bound = p.get_int("solver_lp_bound", 0, 0, 1,
+                                "lagrangian: 1 = after the search, tighten each window's bound by "
+                                "more Lagrangian steps and its LP relaxation (CLP builds); the "
+                                "bound and gap change, never the answer; costs CPU time") == 1;
+  if (c.solver_lp_bound && c.solver != "lagrangian")
+    throw InputError({"<options>", 0}, "solver_lp_bound", "1", "applies to solver=lagrangian only");
   // CBC only stops on time, so it gets its own default; the others default to none.
   const double default_limit = c.solver == "cbc" ? solver::CbcWindowSolver::kDefaultTimeLimit : 0.0;
   c.solver_time_limit = p.get_double(

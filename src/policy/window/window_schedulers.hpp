@@ -41,6 +41,7 @@ struct PassStats {
   double objective = 0.0;      // value of the answer kept (the greedy fallback's, if used)
   double bound = 0.0;          // the solver's proven upper bound on that window's optimum
   bool proven = false;         // the solver proved its answer optimal
+  solver::BoundSource bound_source = solver::BoundSource::None;  // where `bound` comes from
   std::int64_t effort = 0;     // solver work units over all the pass's solves
 };
 

@@ -30,6 +30,9 @@ class ClpRelaxation {
   double objective() const;
   double value(std::int32_t column) const;
   double reduced_cost(std::int32_t column) const;
+  // The row's dual value in the model's sense (after any solve; >= 0 for an optimal "≤" row
+  // of a maximisation, within CLP's tolerances).
+  double row_dual(std::int32_t row) const;
 
   // Appends rows (e.g. cuts); the basis is kept, the new rows' slacks basic.
   void add_rows(const std::vector<MipRow>& rows);
