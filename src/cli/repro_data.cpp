@@ -62,8 +62,12 @@ std::string with_documents_setting(const std::string& spec) {
   const auto window = window_scheduler_names();
   if (std::find(window.begin(), window.end(), name) == window.end()) return spec;
   const std::string options = colon == std::string::npos ? "" : spec.substr(colon + 1);
-  if (Params::parse(options, "<scheduler " + name + ">").has("starvation")) return spec;
-  return spec + (options.empty() ? ":" : ",") + "starvation=none";
+  const Params given = Params::parse(options, "<scheduler " + name + ">");
+  std::string added;
+  if (!given.has("starvation")) added += ",starvation=none";
+  if (!given.has("solver_enumerate_bids")) added += ",solver_enumerate_bids=0";
+  if (added.empty()) return spec;
+  return spec + (options.empty() ? ":" + added.substr(1) : added);
 }
 
 const std::vector<TableInfo>& repro_tables() {

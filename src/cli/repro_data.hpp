@@ -19,8 +19,9 @@ struct PublishedValue {
 
 // The documents' window schedulers have no starvation guard; ours reserve for the top job by
 // default. A window scheduler spec without a `starvation` option gets `starvation=none` so
-// the runs are the documents' ("aucsched1" -> "aucsched1:starvation=none"); other specs are
-// returned as they are.
+// the runs are the documents'; and without `solver_enumerate_bids`, 0, the solver the
+// reproduced tables were recorded with ("aucsched1" ->
+// "aucsched1:starvation=none,solver_enumerate_bids=0"). Other specs are returned as they are.
 std::string with_documents_setting(const std::string& spec);
 
 // One published (table, machine, workload, scheduler) and the run that reproduces it.

@@ -27,6 +27,9 @@ Args solve_args() {
   args.declare({"effort", "N", "effort limit in work units (0 = the solver's default)", "the replay's, else 0"});
   args.declare({"time-limit", "SECONDS", "wall-clock cap (makes the solve machine-dependent)", "0"});
   args.declare({"seed", "N", "solver seed", "1"});
+  args.declare({"enumerate-bids", "N",
+                "lagrangian: enumerate windows of at most N usable bids first (a proof of "
+                "optimality when it completes)", "the replay's, else 64"});
   args.declare({"lp-bound", "0|1",
                 "lagrangian: after the search, tighten the bound by more Lagrangian steps and "
                 "the LP relaxation (the answer is the same)", "1"});
@@ -71,6 +74,9 @@ SolveReport solve_window(const window_file::WindowFile& file, const std::string&
   options.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, INT64_MAX));
   options.time_limit_s = static_cast<double>(args.get_int("time-limit", 0, 0, 86400));
   options.lp_bound = args.get_int("lp-bound", 1, 0, 1) == 1;
+  options.enumerate_bids = static_cast<std::int32_t>(args.get_int(
+      "enumerate-bids", replayed ? file.replay->enumerate_bids : solver::kDefaultEnumerateBids, 0,
+      100000));
   report.result = solver::make_window_solver(report.solver)->solve(file.problem, options);
   report.has_solution = report.result.call == solver::CallStatus::Ok &&
                         (report.result.status == solver::SolveStatus::Optimal ||

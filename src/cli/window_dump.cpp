@@ -33,6 +33,7 @@ window_file::WindowFile file_of(const window::SolveRecord& record, const std::st
   replay.solver = record.solver;
   replay.effort_limit = record.effort_limit;
   replay.time_limit_s = record.time_limit_s;
+  replay.enumerate_bids = record.enumerate_bids;
   replay.status = window_file::solve_status_name(record.result->status);
   replay.objective = record.result->solution.objective;
   replay.bound = record.result->bound;

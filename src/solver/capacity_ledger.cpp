@@ -35,9 +35,13 @@ void add_amounts(const CompactProblem& p, std::vector<std::int32_t>& remaining, 
 }  // namespace
 
 bool CapacityLedger::fits(std::int32_t bid) const {
+  *effort_ += problem_->use_count(bid) + 1;
+  return fits_prepaid(bid);
+}
+
+bool CapacityLedger::fits_prepaid(std::int32_t bid) const {
   const CompactProblem& p = *problem_;
   const std::int32_t begin = p.use_begin[bid], end = p.use_begin[bid + 1];
-  *effort_ += end - begin + 1;
   return with_fixed_dims(p.dims, [&](auto dims) {
     return fits_in<decltype(dims)::value>(p, remaining_, begin, end);
   });

@@ -18,6 +18,9 @@ class CapacityLedger {
   // release() without the effort charge: for emptying a reused scratch incumbent, which
   // stands in for a freshly constructed (uncharged) one.
   void give_back(std::int32_t bid);
+  // fits() and take() without their charge, for a caller that has charged them in advance.
+  bool fits_prepaid(std::int32_t bid) const;
+  void take_prepaid(std::int32_t bid) { add_uses(bid, -1); }
   std::int32_t remaining(std::int32_t node, std::int32_t dim) const {
     return remaining_[static_cast<std::size_t>(node) * problem_->dims + dim];
   }

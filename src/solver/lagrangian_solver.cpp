@@ -4,6 +4,7 @@
 
 #include "solver/bid_density.hpp"
 #include "solver/ejection_walk.hpp"
+#include "solver/enumeration_search.hpp"
 #include "solver/incumbent.hpp"
 #include "solver/lagrangian_branch_and_bound.hpp"
 #include "solver/lagrangian_dual.hpp"
@@ -213,6 +214,39 @@ std::vector<std::int32_t> start_order(const CompactProblem& p, Budget& budget) {
   return order;
 }
 
+// Small windows are enumerated before any Lagrangian work: on a few dozen bids the dual
+// phase can spend thousands of steps closing a gap the enumeration closes in a few hundred
+// nodes. Its effort counts against the limit; at most this many units.
+constexpr std::int64_t kEnumerationEffort = 50'000;
+
+std::int32_t usable_bid_count(const CompactProblem& p) {
+  std::int32_t usable = 0;
+  for (std::int32_t b = 0; b < p.bid_count(); ++b) usable += p.usable[b] ? 1 : 0;
+  return usable;
+}
+
+// Enumerates a window of at most `max_bids` usable bids, from the greedy start `best`; an
+// improvement found is adopted even when the cap stops the enumeration. True when it
+// completed: `best` is then optimal.
+bool enumerate_small_window(const CompactProblem& p, std::int32_t max_bids, Budget& budget,
+                            Incumbent& best) {
+  if (max_bids <= 0 || usable_bid_count(p) > max_bids) return false;
+  const std::int64_t cap = std::min(budget.limit(), budget.spent() + kEnumerationEffort);
+  const EnumerationResult found =
+      enumerate_choices(p, budget, cap, best.objective, optimality_tolerance(best.objective));
+  if (found.improved) {
+    Incumbent improved(p, budget.effort());
+    for (std::int32_t bid : found.bid_of_job)
+      if (bid >= 0) {
+        improved.ledger.take_prepaid(bid);  // the enumeration charged this take already
+        improved.bid_of_job[p.job_of_bid[bid]] = bid;
+        improved.objective += p.value[bid];
+      }
+    best = std::move(improved);
+  }
+  return found.complete;
+}
+
 struct BoundSoFar {
   double value;
   BoundSource source;
@@ -302,6 +336,8 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   insert_in_order_within(p, start_order(p, budget), best, budget);
   BoundSoFar bound{best_bid_bound(p), BoundSource::BestBids};
   auto open_gap = [&] { return bound.value - best.objective > optimality_tolerance(bound.value); };
+  if (open_gap() && enumerate_small_window(p, options.enumerate_bids, budget, best))
+    bound = {best.objective, BoundSource::Search};
   auto until = [base](double share) {
     return static_cast<std::int64_t>(share * static_cast<double>(base));
   };

@@ -87,6 +87,10 @@ struct SolveResult {
   std::string message;
 };
 
+// What the window schedulers and `hetsched solve` pass as SolverOptions::enumerate_bids
+// unless told otherwise (docs/solver.md, "Small windows enumerated").
+inline constexpr std::int32_t kDefaultEnumerateBids = 64;
+
 struct SolverOptions {
   std::int64_t effort_limit = 0;  // deterministic work units; 0 = solver default
   double time_limit_s = 0.0;      // wall-clock cap; 0 = none (default mode is deterministic)
@@ -94,6 +98,10 @@ struct SolverOptions {
   // "lagrangian" only: windows of at most this many bids are solved by "exact" instead
   // (LP branch and bound, CLP builds); 0 = off (the default, which keeps every replay).
   std::int32_t exact_bids = 0;
+  // "lagrangian" only: windows of at most this many usable bids are first enumerated
+  // (enumeration_search.hpp, a small effort cap); when that completes the answer is proven
+  // optimal and no Lagrangian work is done. 0 = off.
+  std::int32_t enumerate_bids = 0;
   // "lagrangian" only: once the search is over, tighten the bound by more Lagrangian steps
   // and by the window's LP relaxation (CLP builds), and report the smallest. Only the bound,
   // gap and status can change, never the answer; costs CPU time, so off by default

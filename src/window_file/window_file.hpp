@@ -26,6 +26,7 @@ struct ReplayRecord {
   std::string solver;            // the solver the replay used
   std::int64_t effort_limit = 0; // as the replay passed it (0 = solver default)
   double time_limit_s = 0.0;     // 0 = none (then the solve is deterministic)
+  std::int32_t enumerate_bids = 0;  // lagrangian's SolverOptions::enumerate_bids (0 = off)
   std::string status;            // solve status name (solve_status_name)
   double objective = 0.0;
   double bound = 0.0;

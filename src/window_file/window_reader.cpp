@@ -108,7 +108,7 @@ void read_bids(const JsonField& root, solver::WindowProblem& p) {
 
 ReplayRecord read_replay(const JsonField& field) {
   field.expect_object({"pass", "time", "solve", "scheduler", "solver", "effort_limit",
-                       "time_limit_s", "status", "objective", "bound"});
+                       "time_limit_s", "enumerate_bids", "status", "objective", "bound"});
   ReplayRecord r;
   constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
   r.pass = field.member("pass").as_integer(0, kMax);
@@ -118,6 +118,8 @@ ReplayRecord read_replay(const JsonField& field) {
   r.solver = field.member("solver").as_string();
   r.effort_limit = field.member("effort_limit").as_integer(0, kMax);
   r.time_limit_s = field.member("time_limit_s").as_number();
+  if (field.has("enumerate_bids"))  // absent in files written before session 18: off
+    r.enumerate_bids = static_cast<std::int32_t>(field.member("enumerate_bids").as_integer(0, kMaxInt32));
   r.status = field.member("status").as_string();
   r.objective = field.member("objective").as_number();
   r.bound = field.member("bound").as_number();

@@ -66,7 +66,8 @@ void write_replay(std::ostream& out, const ReplayRecord& r) {
   out << ",\n  \"replay\": {\"pass\": " << r.pass << ", \"time\": " << r.time
       << ", \"solve\": " << r.solve << ", \"scheduler\": " << scalar(r.scheduler)
       << ", \"solver\": " << scalar(r.solver) << ", \"effort_limit\": " << r.effort_limit
-      << ", \"time_limit_s\": " << scalar(r.time_limit_s) << ", \"status\": " << scalar(r.status)
+      << ", \"time_limit_s\": " << scalar(r.time_limit_s)
+      << ", \"enumerate_bids\": " << r.enumerate_bids << ", \"status\": " << scalar(r.status)
       << ", \"objective\": " << scalar(r.objective) << ", \"bound\": " << scalar(r.bound) << "}";
 }
 

@@ -87,10 +87,13 @@ TEST(Repro, EveryPublishedRowHasAnExperiment) {
 }
 
 TEST(Repro, WindowSchedulersRunWithoutTheStarvationGuard) {
-  EXPECT_EQ(with_documents_setting("aucsched3"), "aucsched3:starvation=none");
+  EXPECT_EQ(with_documents_setting("aucsched3"), "aucsched3:starvation=none,solver_enumerate_bids=0");
   EXPECT_EQ(with_documents_setting("ipsched:priority=multifactor,objective=priority"),
-            "ipsched:priority=multifactor,objective=priority,starvation=none");
-  EXPECT_EQ(with_documents_setting("aucsched2:starvation=reserve"), "aucsched2:starvation=reserve");
+            "ipsched:priority=multifactor,objective=priority,starvation=none,solver_enumerate_bids=0");
+  EXPECT_EQ(with_documents_setting("aucsched2:starvation=reserve"),
+            "aucsched2:starvation=reserve,solver_enumerate_bids=0");
+  EXPECT_EQ(with_documents_setting("aucsched2:starvation=reserve,solver_enumerate_bids=64"),
+            "aucsched2:starvation=reserve,solver_enumerate_bids=64");
   EXPECT_EQ(with_documents_setting("backfill:priority=multifactor"),
             "backfill:priority=multifactor");
   EXPECT_EQ(with_documents_setting("easy+weighted+datadriven"), "easy+weighted+datadriven");
@@ -101,6 +104,7 @@ TEST(Repro, WindowSchedulersRunWithoutTheStarvationGuard) {
     if (std::find(window.begin(), window.end(), name) == window.end()) continue;
     ++window_rows;
     EXPECT_NE(e.scheduler_spec.find("starvation=none"), std::string::npos) << e.scheduler_spec;
+    EXPECT_NE(e.scheduler_spec.find("solver_enumerate_bids=0"), std::string::npos) << e.scheduler_spec;
   }
   EXPECT_GT(window_rows, 0);
 }

@@ -262,6 +262,14 @@ TEST(Factory, RejectsUnknownNamesAndOptions) {
   // would do nothing, so it is refused rather than ignored.
   Params exact_elsewhere = Params::parse("solver=greedy,solver_exact_bids=300", "<test>");
   EXPECT_THROW(make_window_scheduler("aucsched2", exact_elsewhere), InputError);
+  // The same for solver_enumerate_bids when given; its default (on) applies to lagrangian
+  // only and does not stop another solver.
+  Params enumerate_elsewhere = Params::parse("solver=greedy,solver_enumerate_bids=64", "<test>");
+  EXPECT_THROW(make_window_scheduler("aucsched2", enumerate_elsewhere), InputError);
+  Params greedy = Params::parse("solver=greedy", "<test>");
+  EXPECT_NO_THROW(make_window_scheduler("aucsched2", greedy));
+  Params off_elsewhere = Params::parse("solver=greedy,solver_enumerate_bids=0", "<test>");
+  EXPECT_NO_THROW(make_window_scheduler("aucsched2", off_elsewhere));
 }
 
 TEST(Window, JobsWithTwoGresTypesAreRejectedWithAReason) {

@@ -87,18 +87,33 @@ TEST(WindowFile, RandomWindowRoundTripsExactlyAndRewritesToTheSameBytes) {
 
 TEST(WindowFile, ReplayRecordRoundTrips) {
   WindowFile file = read_window_file(kExample);
-  file.replay = ReplayRecord{12, 4500, 2, "aucsched2", "lagrangian", 0, 0.0, "optimal", 6.25, 6.5};
+  file.replay = ReplayRecord{12, 4500, 2, "aucsched2", "lagrangian", 0, 0.0, 64, "optimal", 6.25, 6.5};
   const WindowFile back = parse_window_json(to_json(file), "mem");
   ASSERT_TRUE(back.replay.has_value());
   EXPECT_EQ(back.replay->pass, 12);
   EXPECT_EQ(back.replay->time, 4500);
   EXPECT_EQ(back.replay->solve, 2);
   EXPECT_EQ(back.replay->scheduler, "aucsched2");
+  EXPECT_EQ(back.replay->enumerate_bids, 64);
   EXPECT_EQ(back.replay->status, "optimal");
   EXPECT_EQ(back.replay->objective, 6.25);
   EXPECT_EQ(back.replay->bound, 6.5);
   EXPECT_EQ(back.node_names, file.node_names);
   EXPECT_EQ(back.job_names, file.job_names);
+}
+
+// Files saved before session 18 have no enumerate_bids: the replay did not enumerate.
+TEST(WindowFile, ReplayWithoutEnumerateBidsReadsAsOff) {
+  WindowFile file = read_window_file(kExample);
+  file.replay = ReplayRecord{1, 10, 1, "aucsched2", "lagrangian", 0, 0.0, 64, "optimal", 1.0, 1.0};
+  std::string text = to_json(file);
+  const std::string field = "\"enumerate_bids\": 64, ";
+  const auto at = text.find(field);
+  ASSERT_NE(at, std::string::npos);
+  text.erase(at, field.size());
+  const WindowFile back = parse_window_json(text, "mem");
+  ASSERT_TRUE(back.replay.has_value());
+  EXPECT_EQ(back.replay->enumerate_bids, 0);
 }
 
 TEST(WindowFile, EmptyWindowIsValid) {

@@ -325,6 +325,7 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   solver::SolverOptions opt;
   opt.effort_limit = config_.solver_effort;
   opt.exact_bids = config_.solver_exact_bids;
+  opt.enumerate_bids = config_.solver_enumerate_bids;
   opt.lp_bound = config_.solver_lp_bound;
   opt.time_limit_s = config_.solver_time_limit;
   solver::SolveResult r = solver_->solve(problem, opt);
@@ -361,7 +362,7 @@ void WindowScheduler::report_solve(const Pass& pass, const solver::WindowProblem
                                    const solver::SolveResult& result, const PassStats& stats) const {
   SolveRecord record{static_cast<std::int64_t>(stats_.size()), stats.now, stats.solves,
                      config_.solver, config_.solver_effort, config_.solver_time_limit,
-                     &problem, &result, dimension_names(pass.layout, *pass.view->cluster),
+                     config_.solver_enumerate_bids, &problem, &result, dimension_names(pass.layout, *pass.view->cluster),
                      {}, {}};
   for (const Node& node : pass.view->cluster->nodes) record.node_names.push_back(node.name);
   for (const Job* job : pass.jobs) record.job_ids.push_back(std::to_string(job->id));

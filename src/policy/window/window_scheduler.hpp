@@ -37,6 +37,7 @@ struct WindowConfig {
   std::string solver = "lagrangian";
   std::int64_t solver_effort = 0;
   std::int32_t solver_exact_bids = 0;  // SolverOptions::exact_bids
+  std::int32_t solver_enumerate_bids = 0;  // SolverOptions::enumerate_bids
   bool solver_lp_bound = false;        // SolverOptions::lp_bound
   double solver_time_limit = 0.0;
   Starvation starvation = Starvation::Reserve;  // the documents: None

@@ -42,6 +42,14 @@ void read_common(Params& p, window::WindowConfig& c) {
     throw InputError({"<options>", 0}, "solver_exact_bids", std::to_string(c.solver_exact_bids),
                      c.solver != "lagrangian" ? "applies to solver=lagrangian only"
                                               : "needs the exact solver (a build with CBC/CLP)");
+  const bool enumerate_given = p.has("solver_enumerate_bids");
+  c.solver_enumerate_bids = static_cast<std::int32_t>(p.get_int(
+      "solver_enumerate_bids", solver::kDefaultEnumerateBids, 0, 100000,
+      "lagrangian: windows of at most this many usable bids are first enumerated, a proof of "
+      "optimality when it completes within its small cap; 0 = off"));
+  if (enumerate_given && c.solver_enumerate_bids > 0 && c.solver != "lagrangian")
+    throw InputError({"<options>", 0}, "solver_enumerate_bids",
+                     std::to_string(c.solver_enumerate_bids), "applies to solver=lagrangian only");
   c.solver_lp_bound = p.get_int("solver_lp_bound", 0, 0, 1,
                                 "lagrangian: 1 = after the search, tighten each window's bound by "
                                 "more Lagrangian steps and its LP relaxation (CLP builds); the "

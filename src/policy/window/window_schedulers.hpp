@@ -57,6 +57,7 @@ struct SolveRecord {
   std::string solver;     // the configured solver's name
   std::int64_t effort_limit = 0;
   double time_limit_s = 0.0;
+  std::int32_t enumerate_bids = 0;  // SolverOptions::enumerate_bids as the replay passed it
   const solver::WindowProblem* problem = nullptr;
   const solver::SolveResult* result = nullptr;
   std::vector<std::string> dimension_names;  // see problem_builder.hpp
