@@ -20,7 +20,7 @@ RunEnd run_end(const Job& job, const Allocation& alloc, Time start, std::int32_t
   const Time actual = actual_run_time(job, alloc);
   const auto plus = [](Time a, Time b) { return b > kNoTime - a ? kNoTime : a + b; };
   const std::int64_t extra_ms = std::int64_t{start_ms} + latency_ms;  // both >= 0
-  if (kill_after_limit_ms >= 0 && job.req.time_limit < kNoTime / 2000) {
+  if (kill_after_limit_ms >= 0 && job.req.time_limit < kMsKillLimitBound) {
     // Both ends in ms after `start`: the run's own and the controller's kill.
     const std::int64_t own = actual * 1000 + extra_ms;
     const std::int64_t kill = job.req.time_limit * 1000 + kill_after_limit_ms;

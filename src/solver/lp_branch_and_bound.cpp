@@ -265,8 +265,6 @@ LpSearchResult lp_branch_and_bound(const CompactProblem& problem, const WindowLp
   return search.run();
 }
 
-bool lp_branch_and_bound_available() { return true; }
-
 #else
 
 LpSearchResult lp_branch_and_bound(const CompactProblem&, const WindowLpOptions&, Budget&,
@@ -275,8 +273,6 @@ LpSearchResult lp_branch_and_bound(const CompactProblem&, const WindowLpOptions&
   result.bound = std::numeric_limits<double>::infinity();
   return result;
 }
-
-bool lp_branch_and_bound_available() { return false; }
 
 #endif
 

@@ -1,16 +1,16 @@
 #include "solver/solvers.hpp"
 
 #include "solver/cbc_window_solver.hpp"
-#include "solver/lp_branch_and_bound.hpp"
 #include "solver/mip_model.hpp"
 #include "solver/specialised_solvers.hpp"
+#include "solver/window_lp.hpp"
 #include "util/error.hpp"
 
 namespace hs::solver {
 
 std::vector<std::string> window_solver_names() {
   std::vector<std::string> names{"lagrangian", "greedy", "exhaustive"};
-  if (lp_branch_and_bound_available()) names.push_back("exact");
+  if (clp_available()) names.push_back("exact");
   if (cbc_available()) names.push_back("cbc");
   return names;
 }
@@ -32,7 +32,7 @@ std::unique_ptr<WindowSolver> make_window_solver(std::string_view name) {
   if (name == "lagrangian") return std::make_unique<LagrangianSolver>();
   if (name == "greedy") return std::make_unique<GreedySolver>();
   if (name == "exhaustive") return std::make_unique<ExhaustiveSolver>();
-  if (name == "exact" && lp_branch_and_bound_available()) return std::make_unique<ExactSolver>();
+  if (name == "exact" && clp_available()) return std::make_unique<ExactSolver>();
   if (name == "cbc" && cbc_available()) return std::make_unique<CbcWindowSolver>();
   std::string known;
   for (const std::string& n : window_solver_names()) known += (known.empty() ? "" : ", ") + n;

@@ -119,4 +119,12 @@ WindowLp window_lp(const CompactProblem& p, const WindowLpOptions& options) {
   return lp;
 }
 
+bool clp_available() {
+#ifdef HETSCHED_HAVE_CBC
+  return true;
+#else
+  return false;
+#endif
+}
+
 }  // namespace hs::solver

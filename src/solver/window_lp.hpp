@@ -29,4 +29,8 @@ struct WindowLp {
 
 WindowLp window_lp(const CompactProblem& problem, const WindowLpOptions& options = {});
 
+// True when this build has COIN-OR CLP (CBC builds), which solves this LP for
+// lp_branch_and_bound and window_lp_bound; without it both return a bound of +infinity.
+bool clp_available();
+
 }  // namespace hs::solver

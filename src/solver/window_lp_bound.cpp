@@ -93,13 +93,9 @@ LpBound window_lp_bound(const CompactProblem& problem, const LpBoundOptions& opt
   return LpBoundRun(problem, options).run();
 }
 
-bool window_lp_bound_available() { return true; }
-
 #else
 
 LpBound window_lp_bound(const CompactProblem&, const LpBoundOptions&) { return {}; }
-
-bool window_lp_bound_available() { return false; }
 
 #endif
 

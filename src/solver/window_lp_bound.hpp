@@ -36,9 +36,7 @@ struct LpBound {
 // Relative safety margin added to the dual value (documented in docs/solver.md).
 inline constexpr double kLpBoundMargin = 1e-7;
 
+// Without CLP (clp_available(), window_lp.hpp) the bound is +infinity.
 LpBound window_lp_bound(const CompactProblem& problem, const LpBoundOptions& options = {});
-
-// True when this build has CLP (window_lp_bound returns +infinity otherwise).
-bool window_lp_bound_available();
 
 }  // namespace hs::solver

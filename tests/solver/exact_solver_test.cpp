@@ -19,7 +19,7 @@ namespace {
 class ExactSolverTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!lp_branch_and_bound_available()) GTEST_SKIP() << "built without COIN-OR CLP";
+    if (!clp_available()) GTEST_SKIP() << "built without COIN-OR CLP";
   }
 };
 

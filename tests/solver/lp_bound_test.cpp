@@ -7,6 +7,7 @@
 #include "solver/mip_model.hpp"
 #include "solver/random_instances.hpp"
 #include "solver/solvers.hpp"
+#include "solver/window_lp.hpp"
 #include "solver/window_lp_bound.hpp"
 #include "window_builders.hpp"
 
@@ -16,7 +17,7 @@ namespace {
 class LpBoundTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!window_lp_bound_available()) GTEST_SKIP() << "built without COIN-OR CLP";
+    if (!clp_available()) GTEST_SKIP() << "built without COIN-OR CLP";
   }
 };
 

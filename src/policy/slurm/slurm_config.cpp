@@ -62,10 +62,8 @@ std::vector<ObservedCycle> read_observed_cycles(const std::string& path) {
   }
   return cycles;
 }
-}  // namespace
-
-SlurmConfig slurm_config_from(Params& p) {
-  SlurmConfig c;
+// mode, priority: which jobs reserve in a backfill pass and the queue's order.
+void read_queue_policy(Params& p, SlurmConfig& c) {
   const std::string mode = p.get_choice(
       "mode", "conservative", {"conservative", "easy"},
       "backfill reservations: conservative = every tested job that cannot start reserves "
@@ -75,6 +73,10 @@ SlurmConfig slurm_config_from(Params& p) {
       "priority", "basic", {"basic", "multifactor"},
       "priority/basic (FIFO) or priority/multifactor (age + job size, the documents' setting)");
   c.priority = prio == "multifactor" ? PriorityType::Multifactor : PriorityType::Basic;
+}
+
+// SchedulerParameters and SchedulerType: how often and how deep the main and backfill passes run.
+void read_pass_schedule(Params& p, SlurmConfig& c) {
   c.sched_interval = p.get_int("sched_interval", 60, 1, 86400,
                                "seconds between full main passes (SchedulerParameters)");
   c.batch_sched_delay = p.get_int("batch_sched_delay", 3, 0, 3600,
@@ -88,6 +90,10 @@ SlurmConfig slurm_config_from(Params& p) {
   c.bf_interval = p.get_int("bf_interval", 30, 1, 86400,
                             "seconds between backfill passes (clock=controller: from the end "
                             "of a cycle to the next)");
+}
+
+// clock and, for clock=controller, where the controller's clocks stand at t = 0.
+void read_clock(Params& p, SlurmConfig& c) {
   c.clock = p.get_choice(
                 "clock", "grid", {"grid", "controller"},
                 "pass timing: grid = periodic passes on fixed grids from t = 0, an end's main "
@@ -108,7 +114,11 @@ SlurmConfig slurm_config_from(Params& p) {
       "wall_clock", 0, 0, 100000000000LL,
       "clock=controller: Unix time of t = 0; bf_resolution and the will-run 30 s groups "
       "round the wall clock");
-  SubsecondClock& sub = c.subsecond;
+}
+
+// clock=controller: the background loop's period and phase, and the backfill cycles' time
+// within their second.
+void read_loop_timing(Params& p, SubsecondClock& sub) {
   sub.loop_period_us = p.get_int(
       "loop_period_us", 1000000, 500000, 2000000,
       "clock=controller: period of slurmctld's background loop in µs (about 1005000 in "
@@ -119,6 +129,10 @@ SlurmConfig slurm_config_from(Params& p) {
       "its ticks)");
   sub.backfill_ms = static_cast<std::int32_t>(p.get_int(
       "backfill_ms", 0, 0, 999, "clock=controller: backfill cycles' time within their second"));
+}
+
+// clock=controller: the files of pass times a real run recorded, which the passes follow.
+void read_observed_passes(Params& p, SubsecondClock& sub) {
   const std::string ticks = p.get_text(
       "loop_ticks", "",
       "clock=controller: file of the loop's ticks seen in a real run (µs after t = 0, one per "
@@ -142,6 +156,10 @@ SlurmConfig slurm_config_from(Params& p) {
       "t = 0, one per line); later ones every sched_interval from the last (fidelity.sh "
       "writes it from the run)");
   if (!full.empty()) sub.full_passes_us = read_observed_times(full, "full pass");
+}
+
+// clock=controller: how long after its run a job's nodes stay busy.
+void read_end_delays(Params& p, SubsecondClock& sub) {
   sub.epilog_ms = static_cast<std::int32_t>(p.get_int(
       "epilog_ms", 0, 0, 60000,
       "clock=controller: a job's nodes stay COMPLETING this long after its end (until the "
@@ -151,13 +169,22 @@ SlurmConfig slurm_config_from(Params& p) {
       "end_latency_ms", 0, 0, 60000,
       "clock=controller: a job ends (frees its nodes) this long after its start + run time "
       "(about 100 in practice)"));
+}
+
+// The options that only clock=controller reads are an error with the grid clock.
+void reject_controller_options_on_grid(const Params& p, ClockMode clock) {
   for (const char* key : {"controller_start", "wall_clock", "startup_pass", "loop_period_us",
                           "loop_tick_us", "loop_ticks", "epilog_ms", "limit_check", "kill_wait",
                           "agent_passes", "backfill_cycles", "full_passes", "backfill_ms",
                           "end_latency_ms"})
-    if (c.clock == ClockMode::Grid && p.has(key))
+    if (clock == ClockMode::Grid && p.has(key))
       throw InputError({"<options>", 0}, key, p.values().at(key),
                        "applies to clock=controller only (the grid clock starts at t = 0)");
+}
+
+// limit_check, kill_wait: when a job past its time limit is killed, and when backfill
+// expects it to end.
+void read_time_limit_enforcement(Params& p, SlurmConfig& c) {
   c.limit_check = p.get_int(
       "limit_check", 30, 0, 3600,
       "clock=controller: seconds between slurmctld's time-limit checks (PERIODIC_TIMEOUT, "
@@ -166,6 +193,10 @@ SlurmConfig slurm_config_from(Params& p) {
   c.backfill.kill_wait = p.get_int(
       "kill_wait", 30, 0, 65533,
       "KillWait: backfill expects a running job past its limit to end this long after it");
+}
+
+// bf_window, bf_resolution, bf_max_job_test, bf_reserve_depth: one backfill pass's plan.
+void read_backfill_planning(Params& p, SlurmConfig& c) {
   c.backfill.window = 60 * p.get_int("bf_window", 1440, 1, 43200,
                                      "backfill planning horizon in minutes");
   c.backfill.resolution = p.get_int("bf_resolution", 60, 1, 3600,
@@ -177,6 +208,10 @@ SlurmConfig slurm_config_from(Params& p) {
       "reservations per partition and pass (Slurm's bf_job_part_count_reserve); 0 = by mode");
   c.backfill.reserve_depth =
       depth > 0 ? static_cast<int>(depth) : (c.mode == BackfillMode::Easy ? 1 : 0);
+}
+
+// topology, topology_top, gres_task_cap: how a job's nodes and CPUs are selected.
+void read_placement(Params& p, SlurmConfig& c) {
   c.topology = p.get_bool("topology", true,
                           "use topology/tree placement when the cluster has switches");
   c.lowest_top_switch =
@@ -188,7 +223,10 @@ SlurmConfig slurm_config_from(Params& p) {
       "count a gres job of one task per node (-n equal to -N, -n 1, or -N 1) as cons_tres "
       "does: as many CPUs per node as tasks there (default on with clock=controller only, "
       "so the grid clock's published replays stay as they are)");
-  MultifactorConfig& m = c.multifactor;
+}
+
+// priority/multifactor's period, age cap and weights.
+void read_multifactor(Params& p, MultifactorConfig& m) {
   m.calc_period = 60 * p.get_int("priority_calc_period", 5, 1, 1440,
                                  "minutes between multifactor recomputations (PriorityCalcPeriod)");
   const std::int64_t max_age = p.get_int("priority_max_age", 10080, 1, 5256000,
@@ -200,6 +238,25 @@ SlurmConfig slurm_config_from(Params& p) {
                                 "PriorityWeightJobSize; default = the age weight (the documents)");
   m.favor_small = p.get_bool("priority_favor_small", false,
                              "PriorityFavorSmall; the documents favour larger jobs");
+}
+}  // namespace
+
+// The order is kept on purpose: `hetsched list options` lists the options in reading order,
+// and the grid clock's check comes before limit_check and kill_wait are read, so a grid run
+// given either is told it needs clock=controller, not that its value is out of range.
+SlurmConfig slurm_config_from(Params& p) {
+  SlurmConfig c;
+  read_queue_policy(p, c);
+  read_pass_schedule(p, c);
+  read_clock(p, c);
+  read_loop_timing(p, c.subsecond);
+  read_observed_passes(p, c.subsecond);
+  read_end_delays(p, c.subsecond);
+  reject_controller_options_on_grid(p, c.clock);
+  read_time_limit_enforcement(p, c);
+  read_backfill_planning(p, c);
+  read_placement(p, c);
+  read_multifactor(p, c.multifactor);
   return c;
 }
 

@@ -7,6 +7,7 @@
 
 #include "policy/slurm/main_pass.hpp"
 #include "policy/slurm/select.hpp"
+#include "sim/moldable.hpp"
 
 namespace hs::slurm {
 
@@ -117,7 +118,7 @@ Time SlurmScheduler::backfill_pass_due() const {
 // passes do (full_passes).
 std::int32_t SlurmScheduler::kill_after_limit_ms(Time start, Time limit) const {
   if (config_.clock != ClockMode::Controller || config_.limit_check <= 0 ||
-      limit >= kNoTime / 2000)
+      limit >= kMsKillLimitBound)
     return -1;
   const Time due = start + limit;
   Time check = tick_after(due - 1, config_.controller_start, config_.limit_check);

@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "solver/cbc_window_solver.hpp"
-#include "solver/lp_branch_and_bound.hpp"
 #include "solver/solvers.hpp"
+#include "solver/window_lp.hpp"
 #include "util/error.hpp"
 
 namespace hs {
@@ -38,7 +38,7 @@ void read_common(Params& p, window::WindowConfig& c) {
       "solver_exact_bids", 0, 0, 100000,
       "lagrangian: windows of at most this many bids are solved exactly (the exact solver); "
       "0 = off"));
-  if (c.solver_exact_bids > 0 && (c.solver != "lagrangian" || !solver::lp_branch_and_bound_available()))
+  if (c.solver_exact_bids > 0 && (c.solver != "lagrangian" || !solver::clp_available()))
     throw InputError({"<options>", 0}, "solver_exact_bids", std::to_string(c.solver_exact_bids),
                      c.solver != "lagrangian" ? "applies to solver=lagrangian only"
                                               : "needs the exact solver (a build with CBC/CLP)");
