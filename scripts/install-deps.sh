@@ -4,7 +4,7 @@
 set -euo pipefail
 # With arguments: installs those packages instead of the build's own list.
 packages=(g++ cmake make pkg-config libgtest-dev zlib1g-dev coinor-libcbc-dev gnuplot-nox
-          nlohmann-json3-dev coinor-cbc python3-dev pybind11-dev)
+          nlohmann-json3-dev coinor-cbc python3-dev pybind11-dev libjemalloc-dev)
 [ $# -gt 0 ] && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -9,9 +9,9 @@
 #include "solver/lagrangian_branch_and_bound.hpp"
 #include "solver/lagrangian_dual.hpp"
 #include "solver/local_search.hpp"
-#include "solver/lp_branch_and_bound.hpp"
 #include "solver/neighbourhood_search.hpp"
 #include "solver/specialised_solvers.hpp"
+#include "solver/window_lp.hpp"
 #include "solver/window_lp_bound.hpp"
 
 namespace hs::solver {
@@ -323,7 +323,7 @@ SolveResult finish(const WindowProblem& problem, const CompactProblem& p, const 
 SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOptions& options) {
   if (auto defect = find_problem_defect(problem)) return defect_result(*defect);
   if (options.exact_bids > 0 && problem.bids.size() <= static_cast<std::size_t>(options.exact_bids) &&
-      lp_branch_and_bound_available()) {
+      clp_available()) {
     SolverOptions exact = options;  // the same effort limit caps the exact solver's tree
     exact.exact_bids = 0;
     return ExactSolver().solve(problem, exact);

@@ -27,8 +27,4 @@ struct LpSearchResult {
 LpSearchResult lp_branch_and_bound(const CompactProblem& problem, const WindowLpOptions& options,
                                    Budget& budget, std::vector<std::int32_t>& best);
 
-// The former name of clp_available() (window_lp.hpp), kept only for lagrangian_solver.cpp,
-// which is being edited elsewhere; new code calls clp_available().
-inline bool lp_branch_and_bound_available() { return clp_available(); }
-
 }  // namespace hs::solver
