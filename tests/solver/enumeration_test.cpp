@@ -16,6 +16,16 @@
 namespace hs::solver {
 namespace {
 
+WindowProblem random_window(std::uint64_t seed, std::int32_t nodes, std::int32_t jobs,
+                            std::int32_t max_bids_per_job) {
+  RandomWindowSpec spec;
+  spec.seed = seed;
+  spec.nodes = nodes;
+  spec.jobs = jobs;
+  spec.max_bids_per_job = max_bids_per_job;
+  return make_random_window(spec);
+}
+
 SolverOptions enumerating(std::int32_t bids) {
   SolverOptions options;
   options.enumerate_bids = bids;
@@ -54,12 +64,7 @@ TEST(Enumeration, ReportsNothingAtOrBelowItsFloor) {
 }
 
 TEST(Enumeration, StopsIncompleteAtItsCap) {
-  RandomWindowSpec spec;
-  spec.seed = 5;
-  spec.nodes = 32;
-  spec.jobs = 30;
-  spec.max_bids_per_job = 8;
-  const CompactProblem p = compact(make_random_window(spec));
+  const CompactProblem p = compact(random_window(5, 32, 30, 8));
   Budget budget(1'000'000'000, 0.0);
   const EnumerationResult found = enumerate_choices(p, budget, 2'000, -1.0, 1e-12);
   EXPECT_FALSE(found.complete);
@@ -86,12 +91,7 @@ TEST(Enumeration, LagrangianProvesTinyWindowsOptimalAndIsNeverWorse) {
 }
 
 TEST(Enumeration, LeavesWindowsAboveTheBidCountAlone) {
-  RandomWindowSpec spec;
-  spec.seed = 11;
-  spec.nodes = 64;
-  spec.jobs = 40;
-  spec.max_bids_per_job = 6;
-  const WindowProblem problem = make_random_window(spec);
+  const WindowProblem problem = random_window(11, 64, 40, 6);
   ASSERT_GT(problem.bids.size(), 16u);
   auto lagrangian = make_window_solver("lagrangian");
   const SolveResult plain = lagrangian->solve(problem, {});

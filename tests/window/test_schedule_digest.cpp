@@ -21,8 +21,6 @@
 namespace hs {
 namespace {
 
-const std::string kOff = "solver_enumerate_bids=0";
-
 struct Pinned {
   const char* scheduler;
   std::uint64_t lab_mix;
@@ -36,40 +34,37 @@ std::uint64_t digest_of(const Cluster& cluster, const Workload& workload, const 
   return schedule_digest(run.result);
 }
 
-TEST(ScheduleDigest, WindowSchedulersKeepTheirSchedulesWithoutEnumeration) {
+// Replays both workloads under every pinned scheduler with `options` and compares digests.
+void expect_pinned(const Pinned (&pinned)[4], const std::string& options) {
   const std::string root = HETSCHED_SOURCE_DIR;
   const Cluster tree = load_cluster_spec(root + "/examples/clusters/small-tree");
   const Workload lab = load_workload_file(root + "/examples/workloads/lab-mix-v-78.jobs");
   const Cluster s = load_cluster_spec("S");
   const Workload synthetic = generate_workload("synthetic:hours=1,arrival_mean=10", s, 1);
+  for (const Pinned& p : pinned) {
+    EXPECT_EQ(digest_of(tree, lab, p.scheduler, options), p.lab_mix) << p.scheduler << " lab-mix";
+    EXPECT_EQ(digest_of(s, synthetic, p.scheduler, options), p.synthetic) << p.scheduler << " synthetic";
+  }
+}
+
+TEST(ScheduleDigest, WindowSchedulersKeepTheirSchedulesWithoutEnumeration) {
   const Pinned pinned[] = {
       {"ipsched", 16733838975559984357ULL, 5533977145635405247ULL},
       {"aucsched1", 2166636637518042544ULL, 18000220680025519733ULL},
       {"aucsched2", 16491417866657729435ULL, 2112674846374878226ULL},
       {"aucsched3", 9841610318208698569ULL, 10276584667917027544ULL},
   };
-  for (const Pinned& p : pinned) {
-    EXPECT_EQ(digest_of(tree, lab, p.scheduler, kOff), p.lab_mix) << p.scheduler << " lab-mix";
-    EXPECT_EQ(digest_of(s, synthetic, p.scheduler, kOff), p.synthetic) << p.scheduler << " synthetic";
-  }
+  expect_pinned(pinned, "solver_enumerate_bids=0");
 }
 
 TEST(ScheduleDigest, WindowSchedulersKeepTheirDefaultSchedules) {
-  const std::string root = HETSCHED_SOURCE_DIR;
-  const Cluster tree = load_cluster_spec(root + "/examples/clusters/small-tree");
-  const Workload lab = load_workload_file(root + "/examples/workloads/lab-mix-v-78.jobs");
-  const Cluster s = load_cluster_spec("S");
-  const Workload synthetic = generate_workload("synthetic:hours=1,arrival_mean=10", s, 1);
   const Pinned pinned[] = {
       {"ipsched", 16733838975559984357ULL, 8727376936760899171ULL},
       {"aucsched1", 2166636637518042544ULL, 12318316026683782439ULL},
       {"aucsched2", 16491417866657729435ULL, 2691662244157845096ULL},
       {"aucsched3", 7213609481741271245ULL, 10276584667917027544ULL},
   };
-  for (const Pinned& p : pinned) {
-    EXPECT_EQ(digest_of(tree, lab, p.scheduler), p.lab_mix) << p.scheduler << " lab-mix";
-    EXPECT_EQ(digest_of(s, synthetic, p.scheduler), p.synthetic) << p.scheduler << " synthetic";
-  }
+  expect_pinned(pinned, "");
 }
 
 }  // namespace
