@@ -442,6 +442,30 @@ TEST(SlurmSubsecond, BackfillCyclesFollowTheObservedOnes) {
   EXPECT_EQ(clock.backfill_cycle_end(31), 31);
 }
 
+TEST(SlurmSubsecond, AnObservedCycleOneSecondLaterPutsTheAgentInPhase) {
+  // The controller started at -29.99 s (floored to -30 for the model) and its agent's first
+  // cycle ran at 1.005 s, the second at 31.01 s. Without the observed cycles the model's
+  // agent wakes at 0 and 30, one second early for the whole run (a CI run's first
+  // divergence); with them it follows the observed seconds: J3, arriving at 29, starts at
+  // 31.01, not 30.
+  const Cluster c = make_cluster(2, 1);
+  const Workload w = workload_of(c, blocked_partition(29, 60));
+  SlurmConfig config = controller_clock(-30);
+  config.subsecond.loop_tick_us = 600000;
+  config.subsecond.backfill_ms = 5;
+  EXPECT_EQ(replay(c, w, config).records[2].start, 30);
+  config.subsecond.backfill_cycles_us = {{1005000, 1010000}, {31010000, 31020000}};
+  const SimResult r = replay(c, w, config);
+  EXPECT_EQ(r.records[2].start, 31);
+  EXPECT_EQ(r.records[2].start_ms, 10);
+  SubsecondClock clock;
+  clock.backfill_cycles_us = {{1005000, 1010000}, {31010000, 31020000}};
+  EXPECT_EQ(clock.observed_cycle_second(0), 1);
+  EXPECT_EQ(clock.observed_cycle_second(1), 1);
+  EXPECT_EQ(clock.observed_cycle_second(30), 31);
+  EXPECT_EQ(clock.observed_cycle_second(5), 5);  // nothing observed near: the model's own
+}
+
 TEST(SlurmSubsecond, AnEndWithItsOwnEpilogRpcAsksTheLoopForNothing) {
   // J1 ends at 10.3 s. Its end asks the loop for a pass, run at the tick of 11.2 (nothing
   // to start), so J2, submitted at 12, waits for batch_sched_delay after it: 14.2. When a

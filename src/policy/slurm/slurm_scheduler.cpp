@@ -106,7 +106,8 @@ Time SlurmScheduler::backfill_pass_due() const {
   if (config_.clock == ClockMode::Grid)
     return std::max(tick_after(change_since_backfill_ - 1, 0, every),
                     tick_after(last_backfill_, 0, every));
-  return std::max(change_since_backfill_, last_backfill_ + every);
+  return config_.subsecond.observed_cycle_second(
+      std::max(change_since_backfill_, last_backfill_ + every));
 }
 
 // slurmctld's loop checks time limits every PERIODIC_TIMEOUT (30 s) from its start and

@@ -74,6 +74,10 @@ std::int32_t SubsecondClock::backfill_cycle_ms(Time s) const {
   return c ? static_cast<std::int32_t>((c->begin_us - s * kSecond) / 1000) : backfill_ms;
 }
 
+Time SubsecondClock::observed_cycle_second(Time due) const {
+  return observed_cycle(due) == nullptr && observed_cycle(due + 1) != nullptr ? due + 1 : due;
+}
+
 Time SubsecondClock::backfill_cycle_end(Time s) const {
   const ObservedCycle* c = observed_cycle(s);
   return c ? second_of(c->end_us) : s;

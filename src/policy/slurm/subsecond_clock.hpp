@@ -69,6 +69,11 @@ struct SubsecondClock {
   std::int32_t backfill_cycle_ms(Time s) const;
   // The second the backfill cycle of second s ended in: the observed one's, else s.
   Time backfill_cycle_end(Time s) const;
+  // The second a backfill cycle due in second `due` runs in: `due`, or the next second when
+  // a cycle was observed there and none in `due`. fidelity.sh floors the controller's start
+  // to a whole second, so its agent's wake-ups (start + bf_interval) can fall one second
+  // after the model's; the observed cycle puts the model back in phase.
+  Time observed_cycle_second(Time due) const;
 
  private:
   std::optional<std::int32_t> line_tick_ms(Time s) const;
