@@ -14,6 +14,19 @@ void Incumbent::clear() {
   objective = 0.0;
 }
 
+Incumbent incumbent_of(const CompactProblem& problem, const std::vector<std::int32_t>& bid_of_job,
+                       std::int64_t& effort, bool prepaid) {
+  Incumbent incumbent(problem, effort);
+  for (std::int32_t bid : bid_of_job) {
+    if (bid < 0) continue;
+    if (prepaid) incumbent.ledger.take_prepaid(bid);
+    else incumbent.ledger.take(bid);
+    incumbent.bid_of_job[problem.job_of_bid[bid]] = bid;
+    incumbent.objective += problem.value[bid];
+  }
+  return incumbent;
+}
+
 void insert_in_order(const CompactProblem& problem, const std::vector<std::int32_t>& order,
                      Incumbent& incumbent) {
   for (std::int32_t bid : order) {

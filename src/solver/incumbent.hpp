@@ -24,6 +24,11 @@ struct Incumbent {
   void clear();
 };
 
+// The incumbent of a feasible choice `bid_of_job`; each take is charged to `effort` unless
+// `prepaid` (its caller's search charged it already).
+Incumbent incumbent_of(const CompactProblem& problem, const std::vector<std::int32_t>& bid_of_job,
+                       std::int64_t& effort, bool prepaid = false);
+
 // Takes, in the given order, every usable bid whose job has no bid yet and that fits.
 void insert_in_order(const CompactProblem& problem, const std::vector<std::int32_t>& order,
                      Incumbent& incumbent);

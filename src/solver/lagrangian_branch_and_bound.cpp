@@ -131,16 +131,7 @@ bool lagrangian_branch_and_bound(const CompactProblem& problem, const PricedBids
                                  std::int64_t effort_cap, Incumbent& best) {
   Search search(problem, priced, free_jobs, budget, effort_cap, best);
   const bool complete = search.run();
-  if (search.improved()) {
-    Incumbent rebuilt(problem, budget.effort());
-    for (std::int32_t bid : search.best_choice())
-      if (bid >= 0) {
-        rebuilt.ledger.take(bid);
-        rebuilt.bid_of_job[problem.job_of_bid[bid]] = bid;
-        rebuilt.objective += problem.value[bid];
-      }
-    best = std::move(rebuilt);
-  }
+  if (search.improved()) best = incumbent_of(problem, search.best_choice(), budget.effort());
   return complete;
 }
 

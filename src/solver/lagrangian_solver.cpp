@@ -234,16 +234,8 @@ bool enumerate_small_window(const CompactProblem& p, std::int32_t max_bids, Budg
   const std::int64_t cap = std::min(budget.limit(), budget.spent() + kEnumerationEffort);
   const EnumerationResult found =
       enumerate_choices(p, budget, cap, best.objective, optimality_tolerance(best.objective));
-  if (found.improved) {
-    Incumbent improved(p, budget.effort());
-    for (std::int32_t bid : found.bid_of_job)
-      if (bid >= 0) {
-        improved.ledger.take_prepaid(bid);  // the enumeration charged this take already
-        improved.bid_of_job[p.job_of_bid[bid]] = bid;
-        improved.objective += p.value[bid];
-      }
-    best = std::move(improved);
-  }
+  if (found.improved)  // the enumeration charged these takes already
+    best = incumbent_of(p, found.bid_of_job, budget.effort(), /*prepaid=*/true);
   return found.complete;
 }
 
