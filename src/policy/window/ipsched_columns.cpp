@@ -1,6 +1,7 @@
 #include "policy/window/ipsched_columns.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace hs::window {
@@ -50,14 +51,24 @@ std::vector<NodeIndex> still_eligible(const FreeArrays& free, const WindowJob& j
   return v;
 }
 
-// Eligible nodes per window slot on one free state, computed on first use.
+// The nodes with a free core, ascending: every node a job can use is one of them.
+std::vector<NodeIndex> open_nodes(const FreeArrays& free) {
+  std::vector<NodeIndex> v;
+  for (NodeIndex n = 0; n < free.node_count(); ++n)
+    if (free.cores[n] > 0) v.push_back(n);
+  return v;
+}
+
+// Eligible nodes per window slot on one free state, computed on first use from the state's
+// open nodes (on a busy machine most nodes have no free core).
 class EligibleCache {
  public:
   EligibleCache(const FreeArrays& free, std::span<const WindowJob> window,
                 std::span<const std::vector<char>> masks)
-      : free_(free), window_(window), masks_(masks), nodes_(window.size()), known_(window.size(), 0) {}
+      : free_(free), window_(window), masks_(masks), open_(open_nodes(free)),
+        nodes_(window.size()), known_(window.size(), 0) {}
   const std::vector<NodeIndex>& of(int slot) {
-    if (!known_[slot]) nodes_[slot] = eligible_nodes(free_, window_[slot], masks_[slot]);
+    if (!known_[slot]) nodes_[slot] = still_eligible(free_, window_[slot], masks_[slot], open_);
     known_[slot] = 1;
     return nodes_[slot];
   }
@@ -66,6 +77,7 @@ class EligibleCache {
   const FreeArrays& free_;
   std::span<const WindowJob> window_;
   std::span<const std::vector<char>> masks_;
+  std::vector<NodeIndex> open_;
   std::vector<std::vector<NodeIndex>> nodes_;
   std::vector<char> known_;
 };
@@ -91,11 +103,48 @@ bool packed_before(const NodeKey& a, const NodeKey& b) {
 }
 
 // Puts the `keep` smallest items first, in order: a selection, then a sort of only those.
-template <typename Less>
-void sort_prefix(std::vector<NodeKey>& keys, std::size_t keep, Less less) {
-  const auto middle = keys.begin() + static_cast<std::ptrdiff_t>(keep);
-  if (keep < keys.size()) std::nth_element(keys.begin(), middle, keys.end(), less);
-  std::sort(keys.begin(), middle, less);
+template <typename T, typename Less>
+void sort_prefix(std::vector<T>& items, std::size_t keep, Less less) {
+  const auto middle = items.begin() + static_cast<std::ptrdiff_t>(keep);
+  if (keep < items.size()) std::nth_element(items.begin(), middle, items.end(), less);
+  std::sort(items.begin(), middle, less);
+}
+
+// A shape's order as one integer per node, so that sorting compares integers instead of
+// three fields: 21-bit fields, the first sort key most significant, the node index last
+// (so the order stays total and the same). Used when every field fits; NodeKey otherwise.
+constexpr int kCodeBits = 21;
+constexpr std::int64_t kCodeLimit = std::int64_t{1} << kCodeBits;
+constexpr std::uint64_t kCodeMask = kCodeLimit - 1;
+
+std::uint64_t order_code(std::int32_t cap, std::int32_t spare, NodeIndex node, ColumnShape shape) {
+  const std::uint64_t fewer_cores = kCodeMask - static_cast<std::uint64_t>(cap);
+  const auto spare_bits = static_cast<std::uint64_t>(spare);
+  const auto node_bits = static_cast<std::uint64_t>(node);
+  if (shape == ColumnShape::GresSaving)  // fewest spare gres, then the Packed order
+    return spare_bits << (2 * kCodeBits) | fewer_cores << kCodeBits | node_bits;
+  return fewer_cores << (2 * kCodeBits) | spare_bits << kCodeBits | node_bits;  // Packed
+}
+
+std::int32_t cap_of_code(std::uint64_t code, ColumnShape shape) {
+  const int shift = shape == ColumnShape::GresSaving ? kCodeBits : 2 * kCodeBits;
+  return static_cast<std::int32_t>(kCodeMask - ((code >> shift) & kCodeMask));
+}
+
+NodeIndex node_of_code(std::uint64_t code) { return static_cast<NodeIndex>(code & kCodeMask); }
+
+// The codes of the eligible nodes for the shape; false when a field does not fit its bits
+// (caps are at most the job's cores, node indices below the node count).
+bool order_codes(const FreeArrays& free, const WindowJob& job, ColumnShape shape,
+                 const std::vector<NodeIndex>& eligible, std::vector<std::uint64_t>& codes) {
+  if (job.cores >= kCodeLimit || free.node_count() > kCodeLimit) return false;
+  codes.clear();
+  for (NodeIndex n : eligible) {
+    const std::int32_t cap = core_cap(free, job, n), spare = spare_gres(free, job, n);
+    if (cap < 0 || spare < 0 || spare >= kCodeLimit) return false;
+    codes.push_back(order_code(cap, spare, n, shape));
+  }
+  return true;
 }
 
 // The first `keep` of `eligible` sorted for the shape into `nodes`, with their core_cap in
@@ -104,6 +153,18 @@ void sort_prefix(std::vector<NodeKey>& keys, std::size_t keep, Less less) {
 void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape, std::size_t keep,
                const std::vector<NodeIndex>& eligible, std::vector<NodeIndex>& nodes,
                std::vector<std::int32_t>& caps) {
+  keep = std::min(keep, eligible.size());
+  thread_local std::vector<std::uint64_t> codes;
+  if (order_codes(free, job, shape, eligible, codes)) {
+    sort_prefix(codes, keep, std::less<>{});
+    nodes.resize(keep);
+    caps.resize(keep);
+    for (std::size_t k = 0; k < keep; ++k) {
+      nodes[k] = node_of_code(codes[k]);
+      caps[k] = cap_of_code(codes[k], shape);
+    }
+    return;
+  }
   thread_local std::vector<NodeKey> keys;
   keys.clear();
   for (NodeIndex n : eligible) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
@@ -112,7 +173,6 @@ void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape, 
     if (a.spare != b.spare) return a.spare < b.spare;
     return packed_before(a, b);
   };
-  keep = std::min(keep, keys.size());
   if (shape == ColumnShape::GresSaving)
     sort_prefix(keys, keep, by_gres);
   else
@@ -403,9 +463,12 @@ void initial_columns(const FreeArrays& free, std::span<const WindowJob> window,
   std::stable_sort(by_size.begin(), by_size.end(),
                    [&](int a, int b) { return window[a].cores < window[b].cores; });
   FreeArrays work = free;  // a copy: `eligible` reads `free` lazily
-  for (const auto* order : {&by_window, &by_size})
+  for (const auto* order : {&by_window, &by_size}) {
+    // A fill depends only on its order and shape: the same order again adds nothing new.
+    if (order == &by_size && by_size == by_window) break;
     for (ColumnShape shape : kShapes)
       sequential_fill(work, window, masks, *order, shape, eligible, pool);
+  }
 }
 
 namespace {
