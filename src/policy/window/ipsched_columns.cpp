@@ -1,6 +1,7 @@
 #include "policy/window/ipsched_columns.hpp"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <numeric>
 
@@ -290,10 +291,40 @@ bool enough_cores(const FreeArrays& free, const WindowJob& job,
   return usable >= job.cores;
 }
 
+// What a job's shapes share on one free state and eligible list, computed on first use:
+// whether it can fit at all, and the orders (the Packed order serves Packed, Spread and the
+// best fit of a multi-node job, so those shapes sort once). forget() when the state changes.
+class ShapeOrders {
+ public:
+  struct Order {
+    std::vector<NodeIndex> nodes;
+    std::vector<std::int32_t> caps;
+  };
+  bool can_fit(const FreeArrays& free, const WindowJob& job, const std::vector<NodeIndex>& eligible) {
+    if (fit_ < 0)
+      fit_ = static_cast<std::int32_t>(eligible.size()) >= job.nodes_min &&
+             enough_cores(free, job, eligible);
+    return fit_ == 1;
+  }
+  const Order& of(const FreeArrays& free, const WindowJob& job, ColumnShape shape,
+                  std::size_t keep, const std::vector<NodeIndex>& eligible) {
+    const int k = shape == ColumnShape::GresSaving ? 1 : 0;
+    if (!known_[k]) order_for(free, job, shape, keep, eligible, orders_[k].nodes, orders_[k].caps);
+    known_[k] = true;
+    return orders_[k];
+  }
+  void forget() { fit_ = -1, known_ = {false, false}; }
+
+ private:
+  int fit_ = -1;  // unknown
+  std::array<Order, 2> orders_;
+  std::array<bool, 2> known_{false, false};
+};
+
 bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
-                     const std::vector<NodeIndex>& eligible, ColumnShape shape, Candidate& out) {
-  if (static_cast<std::int32_t>(eligible.size()) < job.nodes_min ||
-      !enough_cores(free, job, eligible))
+                     const std::vector<NodeIndex>& eligible, ColumnShape shape,
+                     ShapeOrders& orders, Candidate& out) {
+  if (!orders.can_fit(free, job, eligible))
     return false;  // cannot fit at all: skip the copy and the sorting below
   if (job.contiguous) {
     out = Candidate{};
@@ -312,15 +343,13 @@ bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
   out.gres_per_node = job.gres_type >= 0 ? job.gres_min : 0;
   if (whole) return best_fit(free, job, eligible, out);
   const auto nmax = static_cast<std::size_t>(effective_nodes_max(job, free.node_count()));
-  std::vector<NodeIndex> nodes;
-  std::vector<std::int32_t> caps;
-  order_for(free, job, shape, nmax, eligible, nodes, caps);
+  const auto& [nodes, caps] = orders.of(free, job, shape, nmax, eligible);
   if (shape != ColumnShape::Spread) {
     if (!take_prefix(nodes, caps, job, free.node_count(), out)) return false;
     normalise(out);
     return true;
   }
-  const auto k = std::min<std::size_t>(nodes.size(), effective_nodes_max(job, free.node_count()));
+  const auto k = std::min<std::size_t>(nodes.size(), nmax);
   if (static_cast<std::int32_t>(k) < job.nodes_min) return false;
   out.nodes.assign(nodes.begin(), nodes.begin() + k);
   if (!spread_evenly(std::span(caps).first(k), job.cores, out.cores)) return false;
@@ -332,7 +361,8 @@ bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
 
 bool build_column(const FreeArrays& free, const WindowJob& job, int slot,
                   std::span<const char> mask, ColumnShape shape, Candidate& out) {
-  return build_column_on(free, job, slot, eligible_nodes(free, job, mask), shape, out);
+  ShapeOrders orders;
+  return build_column_on(free, job, slot, eligible_nodes(free, job, mask), shape, orders, out);
 }
 
 namespace {
@@ -433,8 +463,11 @@ void sequential_fill(FreeArrays& work, std::span<const WindowJob> window,
   for (int slot : order) {
     Candidate c;
     const auto nodes = still_eligible(work, window[slot], masks[slot], on_free.of(slot));
-    if (!build_column_on(work, window[slot], slot, nodes, shape, c) &&
-        !build_column_on(work, window[slot], slot, nodes, ColumnShape::Packed, c))
+    ShapeOrders orders;
+    // Packed again only when it is not the shape that just failed.
+    if (!build_column_on(work, window[slot], slot, nodes, shape, orders, c) &&
+        (shape == ColumnShape::Packed ||
+         !build_column_on(work, window[slot], slot, nodes, ColumnShape::Packed, orders, c)))
       continue;
     work.take(c, window[slot]);
     taken.push_back(c);
@@ -450,9 +483,10 @@ void initial_columns(const FreeArrays& free, std::span<const WindowJob> window,
   EligibleCache eligible(free, window, masks);
   for (int slot = 0; slot < static_cast<int>(window.size()); ++slot) {
     const auto& nodes = eligible.of(slot);
+    ShapeOrders orders;
     for (ColumnShape shape : kShapes) {
       Candidate c;
-      if (build_column_on(free, window[slot], slot, nodes, shape, c)) pool.add(std::move(c));
+      if (build_column_on(free, window[slot], slot, nodes, shape, orders, c)) pool.add(std::move(c));
     }
   }
   // Sequential fills in window order and in ascending size order (small jobs first gives
@@ -488,15 +522,18 @@ int repack_pair(FreeArrays& work, std::span<const WindowJob> window,
   const auto winner_opened = eligible_after_change(work, window[ws_slot], masks[ws_slot],
                                                    eligible.of(ws_slot), winner.nodes);
   int added = 0;
+  ShapeOrders loser_orders;  // `work` is the same for each of the loser's shapes
   for (ColumnShape ls : kShapes) {
     Candidate lc;
-    if (!build_column_on(work, window[loser], loser, loser_nodes, ls, lc)) continue;
+    if (!build_column_on(work, window[loser], loser, loser_nodes, ls, loser_orders, lc)) continue;
     work.take(lc, window[loser]);
     const auto winner_nodes =
         eligible_after_change(work, window[ws_slot], masks[ws_slot], winner_opened, lc.nodes);
+    ShapeOrders winner_orders;
     for (ColumnShape ws : kShapes) {
       Candidate wc;
-      if (!build_column_on(work, window[ws_slot], ws_slot, winner_nodes, ws, wc)) continue;
+      if (!build_column_on(work, window[ws_slot], ws_slot, winner_nodes, ws, winner_orders, wc))
+        continue;
       added += pool.add(lc) ? 1 : 0;
       added += pool.add(std::move(wc)) ? 1 : 0;
       break;
@@ -523,14 +560,16 @@ int residual_columns(const FreeArrays& residual_in, std::span<const WindowJob> w
     if (started[slot]) continue;
     bool took = false;
     auto nodes = still_eligible(residual, window[slot], masks[slot], eligible.of(slot));
+    ShapeOrders orders;
     for (ColumnShape shape : kShapes) {
       Candidate c;
-      if (!build_column_on(residual, window[slot], slot, nodes, shape, c)) continue;
+      if (!build_column_on(residual, window[slot], slot, nodes, shape, orders, c)) continue;
       if (!took) {
         residual.take(c, window[slot]);
         taken.push_back(c);
         took = true;
         nodes = still_eligible(residual, window[slot], masks[slot], nodes);  // after the take
+        orders.forget();
       }
       added += pool.add(std::move(c)) ? 1 : 0;
     }
