@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <numeric>
+#include <tuple>
+#include <utility>
 
 namespace hs::window {
 
@@ -136,17 +138,12 @@ bool spread_evenly(std::span<const std::int32_t> caps, std::int32_t total,
 }
 
 void normalise(Candidate& c) {
-  std::vector<std::size_t> idx(c.nodes.size());
-  std::iota(idx.begin(), idx.end(), 0);
-  std::sort(idx.begin(), idx.end(), [&](auto a, auto b) { return c.nodes[a] < c.nodes[b]; });
-  std::vector<NodeIndex> nodes;
-  std::vector<std::int32_t> cores;
-  for (auto i : idx) {
-    nodes.push_back(c.nodes[i]);
-    cores.push_back(c.cores[i]);
-  }
-  c.nodes = std::move(nodes);
-  c.cores = std::move(cores);
+  if (std::is_sorted(c.nodes.begin(), c.nodes.end())) return;  // e.g. every one-node column
+  thread_local std::vector<std::pair<NodeIndex, std::int32_t>> shares;
+  shares.clear();
+  for (std::size_t k = 0; k < c.nodes.size(); ++k) shares.emplace_back(c.nodes[k], c.cores[k]);
+  std::sort(shares.begin(), shares.end());  // nodes are distinct: the cores never decide
+  for (std::size_t k = 0; k < shares.size(); ++k) std::tie(c.nodes[k], c.cores[k]) = shares[k];
 }
 
 Allocation to_allocation(const Cluster& cluster, const Candidate& c, const WindowJob& job) {

@@ -60,6 +60,19 @@ std::vector<NodeIndex> open_nodes(const FreeArrays& free) {
   return v;
 }
 
+// still_eligible when only the `touched` nodes lost capacity since `base` was computed:
+// only those are tested again. Written to `out`, which is returned.
+const std::vector<NodeIndex>& still_eligible_off(const FreeArrays& free, const WindowJob& job,
+                                                 std::span<const char> mask,
+                                                 const std::vector<NodeIndex>& base,
+                                                 const std::vector<char>& touched,
+                                                 std::vector<NodeIndex>& out) {
+  out.clear();
+  for (NodeIndex n : base)
+    if (!touched[n] || node_fits(free, job, mask, n, job.gres_min)) out.push_back(n);
+  return out;
+}
+
 // Eligible nodes per window slot on one free state, computed on first use from the state's
 // open nodes (on a busy machine most nodes have no free core).
 class EligibleCache {
@@ -460,9 +473,13 @@ void sequential_fill(FreeArrays& work, std::span<const WindowJob> window,
                      std::span<const std::vector<char>> masks, const std::vector<int>& order,
                      ColumnShape shape, EligibleCache& on_free, ColumnPool& pool) {
   std::vector<Candidate> taken;
+  std::vector<char> touched(work.node_count(), 0);  // nodes the fill has taken from
+  std::vector<NodeIndex> scratch;
   for (int slot : order) {
     Candidate c;
-    const auto nodes = still_eligible(work, window[slot], masks[slot], on_free.of(slot));
+    const std::vector<NodeIndex>& base = on_free.of(slot);
+    const std::vector<NodeIndex>& nodes =
+        taken.empty() ? base : still_eligible_off(work, window[slot], masks[slot], base, touched, scratch);
     ShapeOrders orders;
     // Packed again only when it is not the shape that just failed.
     if (!build_column_on(work, window[slot], slot, nodes, shape, orders, c) &&
@@ -470,6 +487,7 @@ void sequential_fill(FreeArrays& work, std::span<const WindowJob> window,
          !build_column_on(work, window[slot], slot, nodes, ColumnShape::Packed, orders, c)))
       continue;
     work.take(c, window[slot]);
+    for (NodeIndex n : c.nodes) touched[n] = 1;
     taken.push_back(c);
     pool.add(std::move(c));
   }
