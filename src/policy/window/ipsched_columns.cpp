@@ -374,8 +374,13 @@ bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
 
 bool build_column(const FreeArrays& free, const WindowJob& job, int slot,
                   std::span<const char> mask, ColumnShape shape, Candidate& out) {
+  return build_column_among(free, job, slot, eligible_nodes(free, job, mask), shape, out);
+}
+
+bool build_column_among(const FreeArrays& free, const WindowJob& job, int slot,
+                        const std::vector<NodeIndex>& eligible, ColumnShape shape, Candidate& out) {
   ShapeOrders orders;
-  return build_column_on(free, job, slot, eligible_nodes(free, job, mask), shape, orders, out);
+  return build_column_on(free, job, slot, eligible, shape, orders, out);
 }
 
 namespace {

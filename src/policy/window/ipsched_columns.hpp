@@ -26,6 +26,11 @@ enum class ColumnShape {
 bool build_column(const FreeArrays& free, const WindowJob& job, int slot,
                   std::span<const char> mask, ColumnShape shape, Candidate& out);
 
+// build_column for a caller that knows the job's eligible nodes on `free`: those node_fits
+// accepts at the job's gres minimum, ascending.
+bool build_column_among(const FreeArrays& free, const WindowJob& job, int slot,
+                        const std::vector<NodeIndex>& eligible, ColumnShape shape, Candidate& out);
+
 // Every column of the job on `free` (all per-node core vectors satisfying the request),
 // at most `cap` of them. Returns false if there are more than `cap`.
 bool enumerate_columns(const FreeArrays& free, const WindowJob& job, int slot,

@@ -37,6 +37,13 @@ class FitTally {
   }
   // False when build_column must fail on the current state.
   bool may_fit() const { return usable_ >= job_.cores && eligible_ >= job_.nodes_min; }
+  // The eligible nodes, ascending (as build_column finds them).
+  const std::vector<NodeIndex>& eligible_nodes() {
+    nodes_.clear();
+    for (NodeIndex n = 0; n < static_cast<NodeIndex>(cap_.size()); ++n)
+      if (cap_[n] >= 0) nodes_.push_back(n);
+    return nodes_;
+  }
 
  private:
   const FreeArrays& free_;
@@ -45,12 +52,13 @@ class FitTally {
   std::vector<std::int32_t> cap_;  // usable cores of an eligible node, -1 when not eligible
   std::int64_t usable_ = 0;
   std::int32_t eligible_ = 0;
+  std::vector<NodeIndex> nodes_;  // scratch for eligible_nodes()
 };
 
 bool try_place(const FreeArrays& free, const WindowJob& job, int slot,
-               std::span<const char> mask, Candidate& where) {
-  return build_column(free, job, slot, mask, ColumnShape::Packed, where) ||
-         build_column(free, job, slot, mask, ColumnShape::GresSaving, where);
+               const std::vector<NodeIndex>& eligible, Candidate& where) {
+  return build_column_among(free, job, slot, eligible, ColumnShape::Packed, where) ||
+         build_column_among(free, job, slot, eligible, ColumnShape::GresSaving, where);
 }
 
 }  // namespace
@@ -73,7 +81,7 @@ std::optional<Reservation> plan_reservation(const SystemView& view, const FreeAr
   FitTally tally(free, job, mask);
   while (true) {
     Candidate where;
-    if (tally.may_fit() && try_place(free, job, slot, mask, where)) {
+    if (tally.may_fit() && try_place(free, job, slot, tally.eligible_nodes(), where)) {
       free.take(where, job);
       return Reservation{slot, at, std::move(free)};
     }
