@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/single_run.hpp"
@@ -44,23 +45,24 @@ std::vector<std::string> scheduler_specs(const std::string& arg) {
   return split(arg);
 }
 
-void run_one(const hs::Cluster& cluster, const hs::Workload& workload, const std::string& spec,
+void run_one(const hs::Cluster& cluster, hs::Workload workload, const std::string& spec,
              const std::string& extra) {
   hs::cli::RunRequest request;
   request.scheduler_spec = spec;
   if (!extra.empty()) request.options.push_back(extra);
   const auto t0 = Clock::now();
   const std::clock_t c0 = std::clock();
-  const hs::cli::RunOutcome run = hs::cli::run_checked(cluster, workload, request);
+  const std::size_t job_count = workload.jobs.size();
+  const hs::cli::RunOutcome run = hs::cli::run_checked(cluster, std::move(workload), request);
   const double total = std::chrono::duration<double>(Clock::now() - t0).count();
   const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   const double wall = run.wall_seconds;
   std::printf(
       "%-24s jobs=%zu nodes=%d passes=%lld wall=%.2fs jobs/s=%.0f run_checked=%.2fs cpu=%.2fs "
       "peak_rss=%.0fMiB wait=%.0fs slowdown=%.2f util=%.3f digest=%016llx checker=%s\n",
-      spec.c_str(), workload.jobs.size(), cluster.node_count(),
+      spec.c_str(), job_count, cluster.node_count(),
       static_cast<long long>(run.result.passes), wall,
-      wall > 0 ? static_cast<double>(workload.jobs.size()) / wall : 0.0, total, cpu,
+      wall > 0 ? static_cast<double>(job_count) / wall : 0.0, total, cpu,
       hs::peak_resident_mib(), run.summary.wait.mean, run.summary.slowdown.mean,
       run.summary.utilization, static_cast<unsigned long long>(hs::schedule_digest(run.result)),
       run.check.ok() ? "ok" : run.check.violations.front().c_str());
@@ -83,7 +85,11 @@ int main(int argc, char** argv) {
     shape.span_s = 365.0 * 86400.0;
     hs::Workload workload = hs::bench::make_large_workload(jobs, cluster, shape);
     if (prefix > 0 && prefix < jobs) workload.jobs.resize(static_cast<std::size_t>(prefix));
-    for (const std::string& spec : scheduler_specs(which)) run_one(cluster, workload, spec, extra);
+    // Each run gets its own copy of the trace but the last, which takes it: a single replay
+    // holds the trace once, as `hetsched simulate` does.
+    const auto specs = scheduler_specs(which);
+    for (std::size_t k = 0; k + 1 < specs.size(); ++k) run_one(cluster, workload, specs[k], extra);
+    if (!specs.empty()) run_one(cluster, std::move(workload), specs.back(), extra);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_replay_year: %s\n", e.what());

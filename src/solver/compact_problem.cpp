@@ -138,11 +138,23 @@ CompactProblem compact(const WindowProblem& problem) {
 }
 
 CompactProblem compact_used_nodes(const WindowProblem& problem) {
+  // rank[node]: the node's index among the used ones, -1 for the others. Kept between calls
+  // (all -1 again on return) so a call costs what the bids use, not the node count.
+  thread_local std::vector<std::int32_t> rank;
+  if (rank.size() < static_cast<std::size_t>(problem.node_count))
+    rank.resize(static_cast<std::size_t>(problem.node_count), -1);
   std::vector<std::int32_t> used;  // the problem's nodes some bid uses, ascending
+  struct Reset {  // puts rank back however the call ends
+    const std::vector<std::int32_t>& nodes;
+    ~Reset() {
+      for (std::int32_t node : nodes) rank[node] = -1;
+    }
+  } reset{used};
   for (const Bid& bid : problem.bids)
-    for (const NodeUse& use : bid.uses) used.push_back(use.node);
+    for (const NodeUse& use : bid.uses)
+      if (rank[use.node] < 0) used.push_back(use.node), rank[use.node] = 0;
   std::sort(used.begin(), used.end());
-  used.erase(std::unique(used.begin(), used.end()), used.end());
+  for (std::size_t k = 0; k < used.size(); ++k) rank[used[k]] = static_cast<std::int32_t>(k);
   CompactProblem c;
   c.jobs = problem.job_count;
   c.nodes = static_cast<std::int32_t>(used.size());
@@ -151,9 +163,7 @@ CompactProblem compact_used_nodes(const WindowProblem& problem) {
   c.capacity.reserve(used.size() * static_cast<std::size_t>(c.dims));
   for (std::int32_t node : used)
     for (std::int32_t d = 0; d < c.dims; ++d) c.capacity.push_back(problem.cap(node, d));
-  copy_bids(problem, [&used](std::int32_t node) {
-    return static_cast<std::int32_t>(std::lower_bound(used.begin(), used.end(), node) - used.begin());
-  }, c);
+  copy_bids(problem, [](std::int32_t node) { return rank[node]; }, c);
   finish_compact(problem, c);
   return c;
 }
