@@ -1,9 +1,9 @@
 #include "policy/window/ipsched_columns.hpp"
 
 #include <algorithm>
-#include <array>
-#include <functional>
 #include <numeric>
+
+#include "policy/window/column_orders.hpp"
 
 namespace hs::window {
 namespace {
@@ -96,110 +96,6 @@ class EligibleCache {
   std::vector<char> known_;
 };
 
-std::int32_t spare_gres(const FreeArrays& free, const WindowJob& job, NodeIndex n) {
-  std::int32_t s = 0;
-  for (auto g : free.gres[n]) s += g;
-  return s - (job.gres_type >= 0 ? job.gres_min : 0);
-}
-
-// A node's sort keys, read once per column instead of at every comparison.
-struct NodeKey {
-  std::int32_t cap;
-  std::int32_t spare;
-  NodeIndex node;
-};
-
-// The Packed order: most usable cores first, then fewest spare gres, then node index.
-bool packed_before(const NodeKey& a, const NodeKey& b) {
-  if (a.cap != b.cap) return a.cap > b.cap;
-  if (a.spare != b.spare) return a.spare < b.spare;
-  return a.node < b.node;
-}
-
-// Puts the `keep` smallest items first, in order: a selection, then a sort of only those.
-template <typename T, typename Less>
-void sort_prefix(std::vector<T>& items, std::size_t keep, Less less) {
-  const auto middle = items.begin() + static_cast<std::ptrdiff_t>(keep);
-  if (keep < items.size()) std::nth_element(items.begin(), middle, items.end(), less);
-  std::sort(items.begin(), middle, less);
-}
-
-// A shape's order as one integer per node, so that sorting compares integers instead of
-// three fields: 21-bit fields, the first sort key most significant, the node index last
-// (so the order stays total and the same). Used when every field fits; NodeKey otherwise.
-constexpr int kCodeBits = 21;
-constexpr std::int64_t kCodeLimit = std::int64_t{1} << kCodeBits;
-constexpr std::uint64_t kCodeMask = kCodeLimit - 1;
-
-std::uint64_t order_code(std::int32_t cap, std::int32_t spare, NodeIndex node, ColumnShape shape) {
-  const std::uint64_t fewer_cores = kCodeMask - static_cast<std::uint64_t>(cap);
-  const auto spare_bits = static_cast<std::uint64_t>(spare);
-  const auto node_bits = static_cast<std::uint64_t>(node);
-  if (shape == ColumnShape::GresSaving)  // fewest spare gres, then the Packed order
-    return spare_bits << (2 * kCodeBits) | fewer_cores << kCodeBits | node_bits;
-  return fewer_cores << (2 * kCodeBits) | spare_bits << kCodeBits | node_bits;  // Packed
-}
-
-std::int32_t cap_of_code(std::uint64_t code, ColumnShape shape) {
-  const int shift = shape == ColumnShape::GresSaving ? kCodeBits : 2 * kCodeBits;
-  return static_cast<std::int32_t>(kCodeMask - ((code >> shift) & kCodeMask));
-}
-
-NodeIndex node_of_code(std::uint64_t code) { return static_cast<NodeIndex>(code & kCodeMask); }
-
-// The codes of the eligible nodes for the shape; false when a field does not fit its bits
-// (caps are at most the job's cores, node indices below the node count).
-bool order_codes(const FreeArrays& free, const WindowJob& job, ColumnShape shape,
-                 const std::vector<NodeIndex>& eligible, std::vector<std::uint64_t>& codes) {
-  if (job.cores >= kCodeLimit || free.node_count() > kCodeLimit) return false;
-  codes.clear();
-  for (NodeIndex n : eligible) {
-    const std::int32_t cap = core_cap(free, job, n), spare = spare_gres(free, job, n);
-    if (cap < 0 || spare < 0 || spare >= kCodeLimit) return false;
-    codes.push_back(order_code(cap, spare, n, shape));
-  }
-  return true;
-}
-
-// The first `keep` of `eligible` sorted for the shape into `nodes`, with their core_cap in
-// `caps`. Both orders end on the node index, so they are total: the kept prefix is that of
-// the full sort, whether it was sorted fully or partially.
-void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape, std::size_t keep,
-               const std::vector<NodeIndex>& eligible, std::vector<NodeIndex>& nodes,
-               std::vector<std::int32_t>& caps) {
-  keep = std::min(keep, eligible.size());
-  thread_local std::vector<std::uint64_t> codes;
-  if (order_codes(free, job, shape, eligible, codes)) {
-    sort_prefix(codes, keep, std::less<>{});
-    nodes.resize(keep);
-    caps.resize(keep);
-    for (std::size_t k = 0; k < keep; ++k) {
-      nodes[k] = node_of_code(codes[k]);
-      caps[k] = cap_of_code(codes[k], shape);
-    }
-    return;
-  }
-  thread_local std::vector<NodeKey> keys;
-  keys.clear();
-  for (NodeIndex n : eligible) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
-  auto by_cores = [](const NodeKey& a, const NodeKey& b) { return packed_before(a, b); };
-  auto by_gres = [](const NodeKey& a, const NodeKey& b) {
-    if (a.spare != b.spare) return a.spare < b.spare;
-    return packed_before(a, b);
-  };
-  if (shape == ColumnShape::GresSaving)
-    sort_prefix(keys, keep, by_gres);
-  else
-    sort_prefix(keys, keep, by_cores);
-  keys.resize(keep);
-  nodes.resize(keep);
-  caps.resize(keep);
-  for (std::size_t k = 0; k < keys.size(); ++k) {
-    nodes[k] = keys[k].node;
-    caps[k] = keys[k].cap;
-  }
-}
-
 }  // namespace
 
 namespace {
@@ -238,101 +134,9 @@ bool contiguous_column(const FreeArrays& free, const WindowJob& job,
   return found;
 }
 
-// `keys` sorted in the Packed order: take whole large nodes until the smallest node that
-// can hold the remainder exists, then that node.
-bool best_fit_sorted(const std::vector<NodeKey>& keys, const WindowJob& job, std::int32_t nmax,
-                     Candidate& out) {
-  std::vector<char> used(keys.size(), 0);
-  std::int32_t left = job.cores;
-  std::size_t next_large = 0;
-  while (left > 0 && static_cast<std::int32_t>(out.nodes.size()) < nmax) {
-    std::size_t fit = keys.size();
-    for (std::size_t k = keys.size(); k-- > 0;)
-      if (!used[k] && keys[k].cap >= left) { fit = k; break; }
-    if (fit == keys.size()) {
-      while (next_large < keys.size() && used[next_large]) ++next_large;
-      if (next_large == keys.size()) return false;
-      fit = next_large;
-    }
-    used[fit] = 1;
-    const std::int32_t take = std::min(left, keys[fit].cap);
-    out.nodes.push_back(keys[fit].node);
-    out.cores.push_back(take);
-    left -= take;
-  }
-  return left <= 0;
-}
-
-// Best fit over the eligible nodes in the Packed order. Its first step takes the last node
-// in that order whose cap holds the whole job, if there is one, and is then done: that node
-// is found by one scan (the order is total), without sorting every eligible node, which
-// most columns of small jobs did for nothing. Otherwise the nodes are sorted as before.
-bool best_fit(const FreeArrays& free, const WindowJob& job, const std::vector<NodeIndex>& eligible,
-              Candidate& out) {
-  const std::int32_t nmax = effective_nodes_max(job, free.node_count());
-  thread_local std::vector<NodeKey> keys;
-  keys.clear();
-  for (NodeIndex n : eligible) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
-  std::size_t fit = keys.size();
-  for (std::size_t k = 0; k < keys.size(); ++k)
-    if (keys[k].cap >= job.cores && (fit == keys.size() || packed_before(keys[fit], keys[k]))) fit = k;
-  if (fit < keys.size() && nmax >= 1 && job.cores > 0) {
-    out.nodes.push_back(keys[fit].node);
-    out.cores.push_back(job.cores);
-    return true;
-  }
-  std::sort(keys.begin(), keys.end(),
-            [](const NodeKey& a, const NodeKey& b) { return packed_before(a, b); });
-  if (!best_fit_sorted(keys, job, nmax, out)) return false;
-  normalise(out);
-  return true;
-}
-
 }  // namespace
 
 namespace {
-
-// build_column on the job's eligible nodes, computed once by callers that try several
-// shapes on the same free state (the eligibility scan dominated IPSCHED's pricing).
-// Whether the nodes' usable cores reach the job's cores. Caps are never negative, so the
-// sum can stop once it gets there.
-bool enough_cores(const FreeArrays& free, const WindowJob& job,
-                  const std::vector<NodeIndex>& nodes) {
-  std::int64_t usable = 0;
-  for (auto n = nodes.begin(); usable < job.cores && n != nodes.end(); ++n)
-    usable += core_cap(free, job, *n);
-  return usable >= job.cores;
-}
-
-// What a job's shapes share on one free state and eligible list, computed on first use:
-// whether it can fit at all, and the orders (the Packed order serves Packed, Spread and the
-// best fit of a multi-node job, so those shapes sort once). forget() when the state changes.
-class ShapeOrders {
- public:
-  struct Order {
-    std::vector<NodeIndex> nodes;
-    std::vector<std::int32_t> caps;
-  };
-  bool can_fit(const FreeArrays& free, const WindowJob& job, const std::vector<NodeIndex>& eligible) {
-    if (fit_ < 0)
-      fit_ = static_cast<std::int32_t>(eligible.size()) >= job.nodes_min &&
-             enough_cores(free, job, eligible);
-    return fit_ == 1;
-  }
-  const Order& of(const FreeArrays& free, const WindowJob& job, ColumnShape shape,
-                  std::size_t keep, const std::vector<NodeIndex>& eligible) {
-    const int k = shape == ColumnShape::GresSaving ? 1 : 0;
-    if (!known_[k]) order_for(free, job, shape, keep, eligible, orders_[k].nodes, orders_[k].caps);
-    known_[k] = true;
-    return orders_[k];
-  }
-  void forget() { fit_ = -1, known_ = {false, false}; }
-
- private:
-  int fit_ = -1;  // unknown
-  std::array<Order, 2> orders_;
-  std::array<bool, 2> known_{false, false};
-};
 
 bool build_column_on(const FreeArrays& free, const WindowJob& job, int slot,
                      const std::vector<NodeIndex>& eligible, ColumnShape shape,
