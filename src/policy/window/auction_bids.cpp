@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "policy/slurm/node_space.hpp"
 #include "policy/slurm/select.hpp"
 #include "policy/window/nodesets.hpp"
 
@@ -292,11 +293,44 @@ int generate_job_bids(const Cluster& cluster, const FreeArrays& free, const Wind
 
 namespace {
 
-std::optional<Candidate> slurm_bid(const AuctionInput& in, const ClusterState& state, int slot) {
+// Each partition's nodes as a bitset (all nodes without partitions), for the Slurm bids'
+// SelectOptions::within: select_nodes then visits only the partition's nodes with free
+// cores, which offer what a visit of every node would (a full node offers nothing), so
+// the bids are the same. Built on first use in one generate_auction_bids call.
+class PartitionBits {
+ public:
+  explicit PartitionBits(const Cluster& cluster) : cluster_(cluster) {}
+  std::span<const std::uint64_t> of(const Job& job) {
+    const std::size_t k = index_of(job);
+    if (bits_.size() <= k) bits_.resize(k + 1);
+    if (bits_[k].size() == 0) bits_[k] = bits_for(k);
+    return bits_[k].words();
+  }
+
+ private:
+  std::size_t index_of(const Job& job) const {
+    const Partition* p = cluster_.partitions.empty() ? nullptr
+                                                     : cluster_.find_partition(job.partition);
+    return p ? static_cast<std::size_t>(p - cluster_.partitions.data()) + 1 : 0;
+  }
+  slurm::NodeBits bits_for(std::size_t k) const {
+    if (k == 0) return slurm::NodeBits(cluster_.node_count(), true);
+    slurm::NodeBits b(cluster_.node_count());
+    for (NodeIndex n : cluster_.partitions[k - 1].nodes) b.set(n);
+    return b;
+  }
+  const Cluster& cluster_;
+  std::vector<slurm::NodeBits> bits_;
+};
+
+std::optional<Candidate> slurm_bid(const AuctionInput& in, const ClusterState& state, int slot,
+                                   PartitionBits& partitions) {
   const WindowJob& job = in.window[slot];
   std::optional<Allocation> alloc;
   try {
-    alloc = slurm::select_nodes(*in.cluster, state, *in.jobs[slot]);
+    slurm::SelectOptions options;
+    options.within = partitions.of(*in.jobs[slot]);
+    alloc = slurm::select_nodes(*in.cluster, state, *in.jobs[slot], options);
   } catch (const std::exception&) {
     return std::nullopt;  // the Slurm model refused the request: no Slurm bid
   }
@@ -370,6 +404,7 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
   if (config.slurm_bids) slurm_state = *in.state;
   std::vector<Candidate> out;
   NodesetCache cache;  // `free` stays fixed for the whole call
+  PartitionBits partitions(*in.cluster);
   if (config.slurm_bids) memo = nullptr;
   if (memo && in.free_serial == 0) memo = nullptr;  // the state has no number
   if (memo) memo->begin(in.free_serial);
@@ -381,7 +416,7 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
     const std::size_t first = out.size();
     int count = 0;
     if (config.slurm_bids) {
-      if (auto c = slurm_bid(in, *slurm_state, slot)) {
+      if (auto c = slurm_bid(in, *slurm_state, slot, partitions)) {
         slurm_state->take(to_allocation(*in.cluster, *c, in.window[slot]));
         out.push_back(std::move(*c));
         ++count;
@@ -392,7 +427,7 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
     if (count == 0 && free_resources_suffice(*in.cluster, free, in.window[slot], slot,
                                              in.masks[slot], config, cache)) {
       // Last resort so that a job the free nodes can hold is never left without a bid.
-      if (auto c = slurm_bid(in, *in.state, slot)) out.push_back(std::move(*c));
+      if (auto c = slurm_bid(in, *in.state, slot, partitions)) out.push_back(std::move(*c));
     }
     if (memo) memo->store(in.window[slot].ref, std::span(out).subspan(first));
     if (static_cast<int>(out.size()) >= config.max_bids) break;
