@@ -349,6 +349,26 @@ std::optional<Candidate> slurm_bid(const AuctionInput& in, const ClusterState& s
   return c;
 }
 
+// AUCSCHED1's Slurm bids plan on a copy of the free state: each job's Slurm choice takes
+// its allocation before the next job's. Most jobs of a full machine's window ask for more
+// cores than are free: their choice fails without a node scan.
+class SlurmPlan {
+ public:
+  explicit SlurmPlan(const ClusterState& now) : state_(now), free_cores_(state_.free_cores()) {}
+  std::optional<Candidate> bid(const AuctionInput& in, int slot, PartitionBits& partitions) const {
+    if (free_cores_ < slurm::cpus_needed(*in.jobs[slot])) return std::nullopt;
+    return slurm_bid(in, state_, slot, partitions);
+  }
+  void take(const Allocation& alloc) {
+    state_.take(alloc);
+    free_cores_ = state_.free_cores();
+  }
+
+ private:
+  ClusterState state_;
+  std::int64_t free_cores_;
+};
+
 // Whether the job's usable free nodes hold its cores and node minimum at some gres level
 // (the cheap test that guards the Slurm fallback).
 bool free_resources_suffice(const Cluster& cluster, const FreeArrays& free, const WindowJob& job,
@@ -399,9 +419,8 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
   std::optional<FreeArrays> built;
   if (in.free == nullptr) built = FreeArrays::from(*in.cluster, *in.state);
   const FreeArrays& free = in.free != nullptr ? *in.free : *built;
-  // Only AUCSCHED1's Slurm bids plan on a copy of the state (each takes its allocation).
-  std::optional<ClusterState> slurm_state;
-  if (config.slurm_bids) slurm_state = *in.state;
+  std::optional<SlurmPlan> slurm_plan;
+  if (config.slurm_bids) slurm_plan.emplace(*in.state);
   std::vector<Candidate> out;
   NodesetCache cache;  // `free` stays fixed for the whole call
   PartitionBits partitions(*in.cluster);
@@ -416,8 +435,8 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
     const std::size_t first = out.size();
     int count = 0;
     if (config.slurm_bids) {
-      if (auto c = slurm_bid(in, *slurm_state, slot, partitions)) {
-        slurm_state->take(to_allocation(*in.cluster, *c, in.window[slot]));
+      if (auto c = slurm_plan->bid(in, slot, partitions)) {
+        slurm_plan->take(to_allocation(*in.cluster, *c, in.window[slot]));
         out.push_back(std::move(*c));
         ++count;
       }
