@@ -80,9 +80,17 @@ std::vector<NodeIndex> nodes_of(const Nodeset& s) {
   return v;
 }
 
+// Whether place() could succeed on the set alone. Its free cores bound the job's usable
+// cores from above, so on a full machine most sets fail here without a walk; every bid of
+// class A or B drawn from a set needs it to pass.
+bool set_may_hold(const LevelContext& ctx, const Nodeset& s) {
+  return s.cores >= ctx.job->cores && s.size() >= ctx.job->nodes_min;
+}
+
 void class_a(const LevelContext& ctx, BidSink& sink) {
   for (const Nodeset& s : ctx.sets) {
     if (sink.full()) return;
+    if (!set_may_hold(ctx, s)) continue;
     auto order = nodes_of(s);
     Candidate c;
     if (!place(ctx, order, BidClass::A, c)) continue;
@@ -107,6 +115,7 @@ void class_a(const LevelContext& ctx, BidSink& sink) {
 
 void class_b(const LevelContext& ctx, BidSink& sink) {
   for (const Nodeset& s : ctx.sets) {
+    if (!set_may_hold(ctx, s)) continue;
     const auto order = nodes_of(s);
     Candidate first;
     if (!place(ctx, order, BidClass::B, first)) continue;
