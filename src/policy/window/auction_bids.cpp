@@ -87,6 +87,17 @@ bool set_may_hold(const LevelContext& ctx, const Nodeset& s) {
   return s.cores >= ctx.job->cores && s.size() >= ctx.job->nodes_min;
 }
 
+// The nodes of consecutive sets, in order.
+std::vector<NodeIndex> nodes_of(std::span<const Nodeset> sets) {
+  std::size_t count = 0;
+  for (const Nodeset& s : sets) count += s.size();
+  std::vector<NodeIndex> v;
+  v.reserve(count);
+  for (const Nodeset& s : sets)
+    for (NodeIndex n = s.first; n <= s.last; ++n) v.push_back(n);
+  return v;
+}
+
 void class_a(const LevelContext& ctx, BidSink& sink) {
   for (const Nodeset& s : ctx.sets) {
     if (sink.full()) return;
@@ -146,16 +157,16 @@ void class_c(const LevelContext& ctx, BidSink& sink) {
   for (std::size_t k = 0; k < ctx.sets.size(); ++k) usable[k] = usable_cores(ctx, ctx.sets[k]);
   for (std::size_t k = 0; k < ctx.sets.size() && !sink.full(); ++k) {
     if (enough(ctx, usable[k], ctx.sets[k].size())) continue;  // A/B cover it
-    std::vector<NodeIndex> order;
     std::int64_t cores = 0, nodes = 0;
     for (std::size_t m = k; m < ctx.sets.size(); ++m) {
-      const auto more = nodes_of(ctx.sets[m]);
-      order.insert(order.end(), more.begin(), more.end());
       cores += usable[m];
       nodes += ctx.sets[m].size();
       if (!enough(ctx, cores, nodes)) continue;
+      // Only the first enough run of sets is placed (a longer order has the same prefix),
+      // so only its nodes are listed.
+      const auto order = nodes_of(ctx.sets.subspan(k, m - k + 1));
       Candidate c;
-      if (place(ctx, order, BidClass::C, c)) {  // a longer order has the same prefix: stop
+      if (place(ctx, order, BidClass::C, c)) {
         c.nodesets = static_cast<std::int32_t>(m - k + 1);
         sink.offer(c, ctx);
       }
