@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <functional>
 #include <numeric>
 
 namespace hs::window {
@@ -136,6 +137,15 @@ bool spread_evenly(std::span<const std::int32_t> caps, std::int32_t total,
 }
 
 void normalise(Candidate& c) {
+  // Bids mostly come in node order or its reverse: the sort below leaves the first as it
+  // is (nodes are distinct) and reverses the second.
+  if (std::adjacent_find(c.nodes.begin(), c.nodes.end(), std::greater_equal<>()) == c.nodes.end())
+    return;
+  if (std::adjacent_find(c.nodes.begin(), c.nodes.end(), std::less_equal<>()) == c.nodes.end()) {
+    std::reverse(c.nodes.begin(), c.nodes.end());
+    std::reverse(c.cores.begin(), c.cores.end());
+    return;
+  }
   std::vector<std::size_t> idx(c.nodes.size());
   std::iota(idx.begin(), idx.end(), 0);
   std::sort(idx.begin(), idx.end(), [&](auto a, auto b) { return c.nodes[a] < c.nodes[b]; });
