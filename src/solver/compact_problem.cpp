@@ -100,6 +100,14 @@ std::vector<double> base_prices(const CompactProblem& p, const std::vector<std::
 // Bids, uses and amounts of `problem`, with each use's node passed through `node_index`.
 template <typename NodeIndexOf>
 void copy_bids(const WindowProblem& problem, NodeIndexOf node_index, CompactProblem& c) {
+  std::size_t uses = 0;
+  for (const Bid& bid : problem.bids) uses += bid.uses.size();
+  c.value.reserve(problem.bids.size());
+  c.job_of_bid.reserve(problem.bids.size());
+  c.use_begin.reserve(problem.bids.size() + 1);
+  c.use_node.reserve(uses);
+  c.use_amount.reserve(uses * static_cast<std::size_t>(c.dims));
+  c.use_amount_real.reserve(uses * static_cast<std::size_t>(c.dims));
   c.use_begin.push_back(0);
   for (const Bid& bid : problem.bids) {
     c.value.push_back(bid.value);
@@ -137,12 +145,33 @@ CompactProblem compact(const WindowProblem& problem) {
   return c;
 }
 
-CompactProblem compact_used_nodes(const WindowProblem& problem) {
-  std::vector<std::int32_t> used;  // the problem's nodes some bid uses, ascending
+namespace {
+
+// The problem's nodes some bid uses, ascending, and each one's new number (-1 = unused).
+// A mark per node instead of sorting every use: windows hold thousands of uses.
+struct UsedNodes {
+  std::vector<std::int32_t> nodes;
+  std::vector<std::int32_t> index_of;
+};
+
+UsedNodes used_nodes(const WindowProblem& problem) {
+  UsedNodes u;
+  u.index_of.assign(static_cast<std::size_t>(problem.node_count), -1);
   for (const Bid& bid : problem.bids)
-    for (const NodeUse& use : bid.uses) used.push_back(use.node);
-  std::sort(used.begin(), used.end());
-  used.erase(std::unique(used.begin(), used.end()), used.end());
+    for (const NodeUse& use : bid.uses) u.index_of[use.node] = 0;
+  for (std::int32_t n = 0; n < problem.node_count; ++n)
+    if (u.index_of[n] == 0) {
+      u.index_of[n] = static_cast<std::int32_t>(u.nodes.size());
+      u.nodes.push_back(n);
+    }
+  return u;
+}
+
+}  // namespace
+
+CompactProblem compact_used_nodes(const WindowProblem& problem) {
+  const UsedNodes u = used_nodes(problem);
+  const std::vector<std::int32_t>& used = u.nodes;
   CompactProblem c;
   c.jobs = problem.job_count;
   c.nodes = static_cast<std::int32_t>(used.size());
@@ -151,9 +180,7 @@ CompactProblem compact_used_nodes(const WindowProblem& problem) {
   c.capacity.reserve(used.size() * static_cast<std::size_t>(c.dims));
   for (std::int32_t node : used)
     for (std::int32_t d = 0; d < c.dims; ++d) c.capacity.push_back(problem.cap(node, d));
-  copy_bids(problem, [&used](std::int32_t node) {
-    return static_cast<std::int32_t>(std::lower_bound(used.begin(), used.end(), node) - used.begin());
-  }, c);
+  copy_bids(problem, [&u](std::int32_t node) { return u.index_of[node]; }, c);
   finish_compact(problem, c);
   return c;
 }
