@@ -5,6 +5,7 @@
 #include <numeric>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "policy/slurm/node_space.hpp"
 #include "policy/slurm/select.hpp"
@@ -56,15 +57,31 @@ std::vector<std::int32_t> caps_of(const LevelContext& ctx, std::span<const NodeI
   return caps;
 }
 
+// The caps of the part of `order` that take_prefix walks: it stops at the first prefix that
+// holds the job's cores and node minimum, so the nodes after it (most of a wide nodeset
+// for a small job) are not read.
+std::vector<std::int32_t> walked_caps(const LevelContext& ctx, std::span<const NodeIndex> order) {
+  std::vector<std::int32_t> caps;
+  caps.reserve(order.size());
+  std::int64_t sum = 0;
+  for (const NodeIndex n : order) {
+    if (sum >= ctx.job->cores && static_cast<std::int32_t>(caps.size()) >= ctx.job->nodes_min)
+      break;
+    caps.push_back(core_cap(*ctx.free, *ctx.job, n));
+    sum += caps.back();
+  }
+  return caps;
+}
+
 // Picks nodes along `order` and shapes the cores the way the job type asks.
 bool place(const LevelContext& ctx, std::span<const NodeIndex> order, BidClass cls,
            Candidate& out) {
-  const auto caps = caps_of(ctx, order);
+  const auto caps = walked_caps(ctx, order);
   out = Candidate{};
   out.slot = ctx.slot;
   out.cls = cls;
   out.gres_per_node = ctx.g;
-  if (!take_prefix(order, caps, *ctx.job, ctx.node_count, out)) return false;
+  if (!take_prefix(order.first(caps.size()), caps, *ctx.job, ctx.node_count, out)) return false;
   if (ctx.job->type == JobType::NodesAndCores) {
     std::vector<std::int32_t> even;
     if (!spread_evenly(std::span(caps).first(out.nodes.size()), ctx.job->cores, even))
@@ -106,20 +123,20 @@ void class_a(const LevelContext& ctx, BidSink& sink) {
     Candidate c;
     if (!place(ctx, order, BidClass::A, c)) continue;
     const std::size_t used = c.nodes.size();
-    sink.offer(c, ctx);
+    sink.offer(std::move(c), ctx);
     std::reverse(order.begin(), order.end());
-    if (place(ctx, order, BidClass::A, c)) sink.offer(c, ctx);
+    if (place(ctx, order, BidClass::A, c)) sink.offer(std::move(c), ctx);
     // Type 1: the whole nodeset with cores spread evenly, the bid the u/r formulation gets
     // when the class is the full nodeset (frees cores on every node for gres jobs).
-    const auto caps = caps_of(ctx, order);
     if (ctx.job->type == JobType::CoresOnly && order.size() > used &&
         static_cast<std::int32_t>(order.size()) <= effective_nodes_max(*ctx.job, ctx.node_count)) {
+      const auto caps = caps_of(ctx, order);
       Candidate w;
       w.slot = ctx.slot;
       w.cls = BidClass::A;
       w.gres_per_node = ctx.g;
       w.nodes = order;
-      if (spread_evenly(caps, ctx.job->cores, w.cores)) sink.offer(w, ctx);
+      if (spread_evenly(caps, ctx.job->cores, w.cores)) sink.offer(std::move(w), ctx);
     }
   }
 }
@@ -135,7 +152,7 @@ void class_b(const LevelContext& ctx, BidSink& sink) {
       Candidate c;
       if (!place(ctx, std::span(order).subspan(p), BidClass::B, c)) break;
       if (c.nodes.back() == s.last || c.nodes.front() == s.last) break;  // aligned: that is A
-      sink.offer(c, ctx);
+      sink.offer(std::move(c), ctx);
     }
     if (sink.full()) return;
   }
@@ -168,7 +185,7 @@ void class_c(const LevelContext& ctx, BidSink& sink) {
       Candidate c;
       if (place(ctx, order, BidClass::C, c)) {
         c.nodesets = static_cast<std::int32_t>(m - k + 1);
-        sink.offer(c, ctx);
+        sink.offer(std::move(c), ctx);
       }
       break;
     }
