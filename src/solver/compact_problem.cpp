@@ -100,6 +100,14 @@ std::vector<double> base_prices(const CompactProblem& p, const std::vector<std::
 // Bids, uses and amounts of `problem`, with each use's node passed through `node_index`.
 template <typename NodeIndexOf>
 void copy_bids(const WindowProblem& problem, NodeIndexOf node_index, CompactProblem& c) {
+  std::size_t uses = 0;
+  for (const Bid& bid : problem.bids) uses += bid.uses.size();
+  c.value.reserve(problem.bids.size());
+  c.job_of_bid.reserve(problem.bids.size());
+  c.use_begin.reserve(problem.bids.size() + 1);
+  c.use_node.reserve(uses);
+  c.use_amount.reserve(uses * static_cast<std::size_t>(c.dims));
+  c.use_amount_real.reserve(uses * static_cast<std::size_t>(c.dims));
   c.use_begin.push_back(0);
   for (const Bid& bid : problem.bids) {
     c.value.push_back(bid.value);

@@ -63,6 +63,7 @@ CompactProblem compact(const WindowProblem& problem);
 // or capacity rows are those of compact(problem), so the solvers decide and charge the same;
 // what no longer grows with the cluster is the solvers' per-node state (ledgers,
 // multipliers, node indices). Node numbers inside differ from the problem's.
+// The problem must have no defect (find_problem_defect): every use names a node in range.
 CompactProblem compact_used_nodes(const WindowProblem& problem);
 
 // Objective of a per-job bid choice (-1 = none).

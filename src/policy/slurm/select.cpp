@@ -52,7 +52,7 @@ std::int32_t gres_cpu_cap_per_node(const JobRequest& r) {
 Needs needs_of(const Job& job, int node_count) {
   const JobRequest& r = job.req;
   Needs n;
-  n.cpus = std::max(1, r.ntasks);
+  n.cpus = cpus_needed(job);
   n.per_node = r.ntasks_per_node;
   n.mem = r.mem_per_node_mb;
   n.contiguous = r.contiguous;
@@ -833,6 +833,8 @@ std::vector<std::int32_t> node_weights(const Cluster& cluster) {
   for (const Node& node : cluster.nodes) w.push_back(node.weight);
   return w;
 }
+
+std::int32_t cpus_needed(const Job& job) { return std::max(1, job.req.ntasks); }
 
 std::int32_t max_node_count(const Job& job, int node_count) {
   return needs_of(job, node_count).max_nodes;

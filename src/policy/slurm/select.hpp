@@ -45,6 +45,10 @@ std::vector<std::int32_t> node_weights(const Cluster& cluster);
 std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterState& state,
                                        const Job& job, const SelectOptions& options = {});
 
+// The CPUs select_nodes must find free for `job`: with fewer free cores on the whole
+// cluster it returns nullopt, so a caller may skip the call.
+std::int32_t cpus_needed(const Job& job);
+
 // The most nodes select_nodes would give `job` on a cluster of `node_count` nodes.
 std::int32_t max_node_count(const Job& job, int node_count);
 

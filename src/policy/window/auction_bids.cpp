@@ -5,7 +5,9 @@
 #include <numeric>
 #include <optional>
 #include <set>
+#include <utility>
 
+#include "policy/slurm/node_space.hpp"
 #include "policy/slurm/select.hpp"
 #include "policy/window/nodesets.hpp"
 
@@ -55,15 +57,31 @@ std::vector<std::int32_t> caps_of(const LevelContext& ctx, std::span<const NodeI
   return caps;
 }
 
+// The caps of the part of `order` that take_prefix walks: it stops at the first prefix that
+// holds the job's cores and node minimum, so the nodes after it (most of a wide nodeset
+// for a small job) are not read.
+std::vector<std::int32_t> walked_caps(const LevelContext& ctx, std::span<const NodeIndex> order) {
+  std::vector<std::int32_t> caps;
+  caps.reserve(order.size());
+  std::int64_t sum = 0;
+  for (const NodeIndex n : order) {
+    if (sum >= ctx.job->cores && static_cast<std::int32_t>(caps.size()) >= ctx.job->nodes_min)
+      break;
+    caps.push_back(core_cap(*ctx.free, *ctx.job, n));
+    sum += caps.back();
+  }
+  return caps;
+}
+
 // Picks nodes along `order` and shapes the cores the way the job type asks.
 bool place(const LevelContext& ctx, std::span<const NodeIndex> order, BidClass cls,
            Candidate& out) {
-  const auto caps = caps_of(ctx, order);
+  const auto caps = walked_caps(ctx, order);
   out = Candidate{};
   out.slot = ctx.slot;
   out.cls = cls;
   out.gres_per_node = ctx.g;
-  if (!take_prefix(order, caps, *ctx.job, ctx.node_count, out)) return false;
+  if (!take_prefix(order.first(caps.size()), caps, *ctx.job, ctx.node_count, out)) return false;
   if (ctx.job->type == JobType::NodesAndCores) {
     std::vector<std::int32_t> even;
     if (!spread_evenly(std::span(caps).first(out.nodes.size()), ctx.job->cores, even))
@@ -79,33 +97,53 @@ std::vector<NodeIndex> nodes_of(const Nodeset& s) {
   return v;
 }
 
+// Whether place() could succeed on the set alone. Its free cores bound the job's usable
+// cores from above, so on a full machine most sets fail here without a walk; every bid of
+// class A or B drawn from a set needs it to pass.
+bool set_may_hold(const LevelContext& ctx, const Nodeset& s) {
+  return s.cores >= ctx.job->cores && s.size() >= ctx.job->nodes_min;
+}
+
+// The nodes of consecutive sets, in order.
+std::vector<NodeIndex> nodes_of(std::span<const Nodeset> sets) {
+  std::size_t count = 0;
+  for (const Nodeset& s : sets) count += s.size();
+  std::vector<NodeIndex> v;
+  v.reserve(count);
+  for (const Nodeset& s : sets)
+    for (NodeIndex n = s.first; n <= s.last; ++n) v.push_back(n);
+  return v;
+}
+
 void class_a(const LevelContext& ctx, BidSink& sink) {
   for (const Nodeset& s : ctx.sets) {
     if (sink.full()) return;
+    if (!set_may_hold(ctx, s)) continue;
     auto order = nodes_of(s);
     Candidate c;
     if (!place(ctx, order, BidClass::A, c)) continue;
     const std::size_t used = c.nodes.size();
-    sink.offer(c, ctx);
+    sink.offer(std::move(c), ctx);
     std::reverse(order.begin(), order.end());
-    if (place(ctx, order, BidClass::A, c)) sink.offer(c, ctx);
+    if (place(ctx, order, BidClass::A, c)) sink.offer(std::move(c), ctx);
     // Type 1: the whole nodeset with cores spread evenly, the bid the u/r formulation gets
     // when the class is the full nodeset (frees cores on every node for gres jobs).
-    const auto caps = caps_of(ctx, order);
     if (ctx.job->type == JobType::CoresOnly && order.size() > used &&
         static_cast<std::int32_t>(order.size()) <= effective_nodes_max(*ctx.job, ctx.node_count)) {
+      const auto caps = caps_of(ctx, order);
       Candidate w;
       w.slot = ctx.slot;
       w.cls = BidClass::A;
       w.gres_per_node = ctx.g;
       w.nodes = order;
-      if (spread_evenly(caps, ctx.job->cores, w.cores)) sink.offer(w, ctx);
+      if (spread_evenly(caps, ctx.job->cores, w.cores)) sink.offer(std::move(w), ctx);
     }
   }
 }
 
 void class_b(const LevelContext& ctx, BidSink& sink) {
   for (const Nodeset& s : ctx.sets) {
+    if (!set_may_hold(ctx, s)) continue;
     const auto order = nodes_of(s);
     Candidate first;
     if (!place(ctx, order, BidClass::B, first)) continue;
@@ -114,7 +152,7 @@ void class_b(const LevelContext& ctx, BidSink& sink) {
       Candidate c;
       if (!place(ctx, std::span(order).subspan(p), BidClass::B, c)) break;
       if (c.nodes.back() == s.last || c.nodes.front() == s.last) break;  // aligned: that is A
-      sink.offer(c, ctx);
+      sink.offer(std::move(c), ctx);
     }
     if (sink.full()) return;
   }
@@ -136,18 +174,18 @@ void class_c(const LevelContext& ctx, BidSink& sink) {
   for (std::size_t k = 0; k < ctx.sets.size(); ++k) usable[k] = usable_cores(ctx, ctx.sets[k]);
   for (std::size_t k = 0; k < ctx.sets.size() && !sink.full(); ++k) {
     if (enough(ctx, usable[k], ctx.sets[k].size())) continue;  // A/B cover it
-    std::vector<NodeIndex> order;
     std::int64_t cores = 0, nodes = 0;
     for (std::size_t m = k; m < ctx.sets.size(); ++m) {
-      const auto more = nodes_of(ctx.sets[m]);
-      order.insert(order.end(), more.begin(), more.end());
       cores += usable[m];
       nodes += ctx.sets[m].size();
       if (!enough(ctx, cores, nodes)) continue;
+      // Only the first enough run of sets is placed (a longer order has the same prefix),
+      // so only its nodes are listed.
+      const auto order = nodes_of(ctx.sets.subspan(k, m - k + 1));
       Candidate c;
-      if (place(ctx, order, BidClass::C, c)) {  // a longer order has the same prefix: stop
+      if (place(ctx, order, BidClass::C, c)) {
         c.nodesets = static_cast<std::int32_t>(m - k + 1);
-        sink.offer(c, ctx);
+        sink.offer(std::move(c), ctx);
       }
       break;
     }
@@ -292,11 +330,44 @@ int generate_job_bids(const Cluster& cluster, const FreeArrays& free, const Wind
 
 namespace {
 
-std::optional<Candidate> slurm_bid(const AuctionInput& in, const ClusterState& state, int slot) {
+// Each partition's nodes as a bitset (all nodes without partitions), for the Slurm bids'
+// SelectOptions::within: select_nodes then visits only the partition's nodes with free
+// cores, which offer what a visit of every node would (a full node offers nothing), so
+// the bids are the same. Built on first use in one generate_auction_bids call.
+class PartitionBits {
+ public:
+  explicit PartitionBits(const Cluster& cluster) : cluster_(cluster) {}
+  std::span<const std::uint64_t> of(const Job& job) {
+    const std::size_t k = index_of(job);
+    if (bits_.size() <= k) bits_.resize(k + 1);
+    if (bits_[k].size() == 0) bits_[k] = bits_for(k);
+    return bits_[k].words();
+  }
+
+ private:
+  std::size_t index_of(const Job& job) const {
+    const Partition* p = cluster_.partitions.empty() ? nullptr
+                                                     : cluster_.find_partition(job.partition);
+    return p ? static_cast<std::size_t>(p - cluster_.partitions.data()) + 1 : 0;
+  }
+  slurm::NodeBits bits_for(std::size_t k) const {
+    if (k == 0) return slurm::NodeBits(cluster_.node_count(), true);
+    slurm::NodeBits b(cluster_.node_count());
+    for (NodeIndex n : cluster_.partitions[k - 1].nodes) b.set(n);
+    return b;
+  }
+  const Cluster& cluster_;
+  std::vector<slurm::NodeBits> bits_;
+};
+
+std::optional<Candidate> slurm_bid(const AuctionInput& in, const ClusterState& state, int slot,
+                                   PartitionBits& partitions) {
   const WindowJob& job = in.window[slot];
   std::optional<Allocation> alloc;
   try {
-    alloc = slurm::select_nodes(*in.cluster, state, *in.jobs[slot]);
+    slurm::SelectOptions options;
+    options.within = partitions.of(*in.jobs[slot]);
+    alloc = slurm::select_nodes(*in.cluster, state, *in.jobs[slot], options);
   } catch (const std::exception&) {
     return std::nullopt;  // the Slurm model refused the request: no Slurm bid
   }
@@ -314,6 +385,26 @@ std::optional<Candidate> slurm_bid(const AuctionInput& in, const ClusterState& s
   c.preference = 1.0;
   return c;
 }
+
+// AUCSCHED1's Slurm bids plan on a copy of the free state: each job's Slurm choice takes
+// its allocation before the next job's. Most jobs of a full machine's window ask for more
+// cores than are free: their choice fails without a node scan.
+class SlurmPlan {
+ public:
+  explicit SlurmPlan(const ClusterState& now) : state_(now), free_cores_(state_.free_cores()) {}
+  std::optional<Candidate> bid(const AuctionInput& in, int slot, PartitionBits& partitions) const {
+    if (free_cores_ < slurm::cpus_needed(*in.jobs[slot])) return std::nullopt;
+    return slurm_bid(in, state_, slot, partitions);
+  }
+  void take(const Allocation& alloc) {
+    state_.take(alloc);
+    free_cores_ = state_.free_cores();
+  }
+
+ private:
+  ClusterState state_;
+  std::int64_t free_cores_;
+};
 
 // Whether the job's usable free nodes hold its cores and node minimum at some gres level
 // (the cheap test that guards the Slurm fallback).
@@ -365,11 +456,11 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
   std::optional<FreeArrays> built;
   if (in.free == nullptr) built = FreeArrays::from(*in.cluster, *in.state);
   const FreeArrays& free = in.free != nullptr ? *in.free : *built;
-  // Only AUCSCHED1's Slurm bids plan on a copy of the state (each takes its allocation).
-  std::optional<ClusterState> slurm_state;
-  if (config.slurm_bids) slurm_state = *in.state;
+  std::optional<SlurmPlan> slurm_plan;
+  if (config.slurm_bids) slurm_plan.emplace(*in.state);
   std::vector<Candidate> out;
   NodesetCache cache;  // `free` stays fixed for the whole call
+  PartitionBits partitions(*in.cluster);
   if (config.slurm_bids) memo = nullptr;
   if (memo && in.free_serial == 0) memo = nullptr;  // the state has no number
   if (memo) memo->begin(in.free_serial);
@@ -381,8 +472,8 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
     const std::size_t first = out.size();
     int count = 0;
     if (config.slurm_bids) {
-      if (auto c = slurm_bid(in, *slurm_state, slot)) {
-        slurm_state->take(to_allocation(*in.cluster, *c, in.window[slot]));
+      if (auto c = slurm_plan->bid(in, slot, partitions)) {
+        slurm_plan->take(to_allocation(*in.cluster, *c, in.window[slot]));
         out.push_back(std::move(*c));
         ++count;
       }
@@ -392,7 +483,7 @@ std::vector<Candidate> generate_auction_bids(const AuctionInput& in, const Aucti
     if (count == 0 && free_resources_suffice(*in.cluster, free, in.window[slot], slot,
                                              in.masks[slot], config, cache)) {
       // Last resort so that a job the free nodes can hold is never left without a bid.
-      if (auto c = slurm_bid(in, *in.state, slot)) out.push_back(std::move(*c));
+      if (auto c = slurm_bid(in, *in.state, slot, partitions)) out.push_back(std::move(*c));
     }
     if (memo) memo->store(in.window[slot].ref, std::span(out).subspan(first));
     if (static_cast<int>(out.size()) >= config.max_bids) break;

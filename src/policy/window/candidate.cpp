@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <functional>
 #include <numeric>
 #include <tuple>
 #include <utility>
@@ -138,7 +139,15 @@ bool spread_evenly(std::span<const std::int32_t> caps, std::int32_t total,
 }
 
 void normalise(Candidate& c) {
-  if (std::is_sorted(c.nodes.begin(), c.nodes.end())) return;  // e.g. every one-node column
+  // Bids mostly come in node order or its reverse: the first is left as it is, the second
+  // reversed (nodes are distinct, so that is their sorted order).
+  if (std::adjacent_find(c.nodes.begin(), c.nodes.end(), std::greater_equal<>()) == c.nodes.end())
+    return;
+  if (std::adjacent_find(c.nodes.begin(), c.nodes.end(), std::less_equal<>()) == c.nodes.end()) {
+    std::reverse(c.nodes.begin(), c.nodes.end());
+    std::reverse(c.cores.begin(), c.cores.end());
+    return;
+  }
   thread_local std::vector<std::pair<NodeIndex, std::int32_t>> shares;
   shares.clear();
   for (std::size_t k = 0; k < c.nodes.size(); ++k) shares.emplace_back(c.nodes[k], c.cores[k]);
