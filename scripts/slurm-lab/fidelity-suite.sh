@@ -78,7 +78,8 @@ run_workload() {  # $1: suite OUTDIR, $2: workload line
   out=$1/$name
   rm -rf "$out" && mkdir -p "$out"
   echo "$(date -Is) $name: lab $shape $select; $spec seed $seed${post:+, $post}"
-  lab_start "$shape" "$select" "$extra" || return 1
+  lab_start "$shape" "$select" "$extra" ||
+    { cp -r "$HETSCHED_LAB/log" "$out/lab-log" 2>/dev/null; return 1; }
   local rc=0
   "$HETSCHED" generate --cluster "$HETSCHED_LAB/slurm.conf" --workload "$spec" --seed "$seed" \
     --out "$out/generated.txt" >/dev/null &&

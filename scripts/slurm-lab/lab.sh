@@ -63,25 +63,51 @@ CONF
   fi
 }
 
-# Starts munged unless one runs. A munged started by a lab is recorded in MUNGE_OWNED, and
-# the last lab to stop ends it by that pid.
+# Starts munged unless a working one runs. A munged started by a lab is recorded in
+# MUNGE_OWNED, and the last lab to stop ends it by that pid. A munged that is still shutting
+# down (it takes about 2 s after SIGTERM) looks alive but will not serve: it is waited out.
 MUNGE_OWNED=/run/munge/hetsched-lab.pid
+munge_works() { munge -n 2>/dev/null | unmunge >/dev/null 2>&1; }
 start_munge() {
   mkdir -p /run/munge && chown munge:munge /run/munge
-  pgrep -x munged >/dev/null && return 0
+  if pgrep -x munged >/dev/null; then
+    munge_works && return 0
+    for _ in $(seq 1 100); do pgrep -x munged >/dev/null || break; sleep 0.1; done
+    pgrep -x munged >/dev/null && { echo "a munged runs but does not answer" >&2; return 1; }
+  fi
   runuser -u munge -- /usr/sbin/munged
-  for _ in $(seq 1 20); do
-    [[ -s /run/munge/munged.pid ]] && { cp /run/munge/munged.pid "$MUNGE_OWNED"; return 0; }
+  for _ in $(seq 1 50); do
+    [[ -s /run/munge/munged.pid ]] && munge_works &&
+      { cp /run/munge/munged.pid "$MUNGE_OWNED"; return 0; }
     sleep 0.1
   done
+  echo "munged did not start" >&2
+  return 1
 }
 
-start() {
-  local nodes=${1:-8} cores=${2:-8} gpus=${3:-2}
+stop_owned_munge() {  # by its pid, waiting until it has exited
+  local pid
+  pid=$(cat "$MUNGE_OWNED")
+  rm -f "$MUNGE_OWNED"
+  kill "$pid" 2>/dev/null || return 0
+  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+}
+
+# Why a lab did not come up, on stderr: munge, the nodes' states, the controller's log.
+explain_failure() {
+  echo "lab did not come up; see $LAB/log" >&2
+  munge_works || echo "  munge does not answer" >&2
+  timeout 5 sinfo -N -h -o '  %N %T %E' >&2 2>&1 || echo "  slurmctld does not answer" >&2
+  tail -n 15 "$LAB/log/slurmctld.log" 2>/dev/null | sed 's/^/  slurmctld: /' >&2
+}
+
+start_once() {  # NODES CORES GPUS
+  local nodes=$1 cores=$2 gpus=$3
   stop >/dev/null 2>&1 || true
   rm -rf "$LAB"
   write_conf "$nodes" "$cores" "$gpus"
-  start_munge
+  start_munge || return 1
   export SLURM_CONF=$LAB/slurm.conf
   slurmctld -f "$SLURM_CONF"
   for n in $(seq 1 "$nodes"); do slurmd -f "$SLURM_CONF" -N "n$n"; done
@@ -91,8 +117,16 @@ start() {
     [[ "$idle" == "$nodes" ]] && { echo "lab up: $nodes nodes x ($cores cores, $gpus gpus) in $LAB"; return 0; }
     sleep 1
   done
-  echo "lab did not come up; see $LAB/log" >&2
+  explain_failure
   return 1
+}
+
+# A lab that does not come up is stopped and started once more (after saying why).
+start() {
+  local nodes=${1:-8} cores=${2:-8} gpus=${3:-2}
+  start_once "$nodes" "$cores" "$gpus" && return 0
+  echo "starting the lab once more" >&2
+  start_once "$nodes" "$cores" "$gpus"
 }
 
 restart_controller() {  # stops slurmctld by its pid, waits ${1:-5} s, starts it again
@@ -123,10 +157,7 @@ stop() {
     tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "SLURM_CONF=$LAB/slurm.conf" &&
       kill -9 "$pid" 2>/dev/null
   done
-  if [[ -f "$MUNGE_OWNED" ]] && ! pgrep -x slurmctld >/dev/null; then
-    kill "$(cat "$MUNGE_OWNED")" 2>/dev/null || true
-    rm -f "$MUNGE_OWNED"
-  fi
+  [[ -f "$MUNGE_OWNED" ]] && ! pgrep -x slurmctld >/dev/null && stop_owned_munge
   echo "lab stopped"
 }
 

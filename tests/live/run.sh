@@ -31,21 +31,23 @@ if [[ "${HETSCHED_LIVE_FIDELITY_ONLY:-0}" == 1 ]]; then
 else
   bridge_tests
 fi
-# A live test on a lab directory of its own (ports from LAB_PORT_BASE as above), after the
-# previous lab has stopped; its daemons are stopped by pid afterwards, also on a time-out.
-#   on_own_lab NAME SECONDS SCRIPT   (the test writes into $OUT/NAME)
+# A live test on a lab directory and ports of its own (LAB_PORT_BASE + OFFSET, so that nothing
+# the previous lab left in its ports can meet it), after the previous lab has stopped; its
+# daemons are stopped by pid afterwards, also on a time-out.
+#   on_own_lab NAME PORT_OFFSET SECONDS SCRIPT   (the test writes into $OUT/NAME)
 on_own_lab() {
-  local name=$1 seconds=$2 script=$3 rc=0
-  HETSCHED_LAB=/tmp/hetsched-live-$name-lab \
+  local name=$1 ports=$(( LAB_PORT_BASE + $2 )) seconds=$3 script=$4 rc=0
+  HETSCHED_LAB=/tmp/hetsched-live-$name-lab LAB_PORT_BASE=$ports \
     timeout --signal=TERM --kill-after=30 "$seconds" bash "$HERE/$script" "$OUT/$name" || rc=$?
-  HETSCHED_LAB=/tmp/hetsched-live-$name-lab bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
+  HETSCHED_LAB=/tmp/hetsched-live-$name-lab LAB_PORT_BASE=$ports \
+    bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
   if [[ $rc -ne 0 ]]; then
     echo "live $name test failed (exit $rc); report and logs in $OUT/$name" >&2
     status=1
   fi
 }
 # The short fidelity workload against the model.
-on_own_lab fidelity 660 fidelity.sh
+on_own_lab fidelity 300 660 fidelity.sh
 # A 40-run sweep through --executor slurm against the local executor (docs/sweeps.md).
-on_own_lab sweep 420 sweep.sh
+on_own_lab sweep 600 420 sweep.sh
 exit $status
