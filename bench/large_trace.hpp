@@ -76,6 +76,7 @@ inline Workload make_large_workload(std::int64_t jobs, const Cluster& cluster, c
   Rng rng(2026);
   Workload w;
   w.name = "large-trace";
+  w.jobs.reserve(static_cast<std::size_t>(jobs));
   double work = 0;
   for (std::int64_t i = 1; i <= jobs; ++i) {
     w.jobs.push_back(make_large_job(rng, i, shape.max_job_nodes));

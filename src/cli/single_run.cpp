@@ -15,6 +15,9 @@ namespace hs::cli {
 RunOutcome run_checked(const Cluster& cluster, Workload workload, const RunRequest& request) {
   RunOutcome outcome;
   outcome.bound = std::move(workload);
+  // Readers grow the job list as they go; a year-long trace would keep up to half of it
+  // again as spare capacity for the whole replay.
+  outcome.bound.jobs.shrink_to_fit();
   bind_workload(cluster, outcome.bound);
   BuiltScheduler built = make_scheduler(request.scheduler_spec, request.options, request.slurm_site_options);
   outcome.scheduler_name = built.scheduler->name();
@@ -47,9 +50,9 @@ RunOutcome run_checked(const Cluster& cluster, Workload workload, const RunReque
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   finish_progress(static_cast<bool>(config.progress));
 
-  const auto& passes = window::pass_stats(*built.scheduler);
-  if (!passes.empty()) outcome.window_passes = window::summarize_passes(passes);
-  outcome.window_pass_stats = passes;
+  outcome.window_pass_stats = window::take_pass_stats(*built.scheduler);
+  if (!outcome.window_pass_stats.empty())
+    outcome.window_passes = window::summarize_passes(outcome.window_pass_stats);
   outcome.check = check_run(cluster, outcome.bound, outcome.result);
   outcome.summary = summarize(cluster, outcome.bound, outcome.result);
   return outcome;

@@ -56,11 +56,11 @@ void write_job_row(std::ostream& out, const Cluster& cluster, const Job& job,
   } else {
     out << ",,,,";
   }
-  out << status_name(rec.status) << ',' << rec.alloc.node_count() << ','
-      << rec.alloc.total_cores();
+  const Allocation alloc = rec.alloc.unpack();
+  out << status_name(rec.status) << ',' << alloc.node_count() << ',' << alloc.total_cores();
   for (std::size_t t = 0; t < cluster.gres_types.size(); ++t)
-    out << ',' << rec.alloc.total_gres(static_cast<int>(t));
-  out << ',' << csv_field(allocation_text(cluster, rec.alloc)) << ',' << csv_field(rec.reason)
+    out << ',' << alloc.total_gres(static_cast<int>(t));
+  out << ',' << csv_field(allocation_text(cluster, alloc)) << ',' << csv_field(rec.reason)
       << ',' << job.req.time_limit << ',' << job.req.ntasks << ',' << requested_nodes(job.req)
       << ',' << csv_field(format_gres_request(job.req.gres)) << '\n';
 }

@@ -91,11 +91,12 @@ void per_job(const Cluster& cluster, const Workload& workload, const SimResult& 
     run.push_back(static_cast<double>(t.run));
     slow.push_back(t.slowdown);
     bounded.push_back(t.bounded_slowdown);
-    if (auto p = packing_factor(min_nodes, job, r.alloc)) packing.push_back(*p);
-    frag.push_back(fragmentation(r.alloc));
-    spr.push_back(spread(r.alloc));
+    const Allocation alloc = r.alloc.unpack();
+    if (auto p = packing_factor(min_nodes, job, alloc)) packing.push_back(*p);
+    frag.push_back(fragmentation(alloc));
+    spr.push_back(spread(alloc));
     if (cluster.topology) {
-      const std::vector<NodeIndex> nodes = r.alloc.nodes();
+      const std::vector<NodeIndex> nodes = alloc.nodes();
       level.push_back(cluster.topology->lowest_common_level(nodes));
     }
   }

@@ -11,15 +11,15 @@ namespace {
 struct Change {
   Time time;
   int sign;
-  const Allocation* alloc;
+  const PackedAllocation* alloc;
 };
 
 void apply(UsagePoint& p, const Change& c) {
-  for (const NodeShare& s : c.alloc->shares) {
+  c.alloc->for_each_share([&](const NodeShare& s) {
     p.cores += c.sign * s.cores;
     p.mem_mb += c.sign * s.mem_mb;
     for (int t = 0; t < kMaxGresTypes; ++t) p.gres[t] += c.sign * s.gres[t];
-  }
+  });
 }
 
 }  // namespace

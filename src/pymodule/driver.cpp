@@ -32,7 +32,7 @@ py::dict job_row(const Cluster& cluster, const Job& job, const JobRecord& rec) {
   row["wait"] = job_ran(rec) ? py::int_(rec.start - job.submit) : py::int_(-1);
   row["cores"] = rec.alloc.total_cores();
   py::list nodes;
-  for (const NodeShare& s : rec.alloc.shares) nodes.append(cluster.nodes[s.node].name);
+  rec.alloc.for_each_share([&](const NodeShare& s) { nodes.append(cluster.nodes[s.node].name); });
   row["nodes"] = nodes;
   py::dict gres;
   for (std::size_t t = 0; t < cluster.gres_types.size(); ++t)

@@ -25,15 +25,16 @@ void check_record(const Cluster& cluster, const Job& job, const JobRecord& rec,
   }
   if (rec.status == JobStatus::Rejected) {
     if (rec.reason.empty()) out.push_back(label(job) + "rejected without a reason");
-    if (!rec.alloc.shares.empty()) out.push_back(label(job) + "rejected but holds an allocation");
+    if (!rec.alloc.empty()) out.push_back(label(job) + "rejected but holds an allocation");
     return;
   }
   if (rec.start < job.submit)
     out.push_back(label(job) + "starts at " + std::to_string(rec.start) + " before submit " +
                   std::to_string(job.submit));
-  if (auto bad = allocation_violates_request(cluster, job, rec.alloc))
+  const Allocation alloc = rec.alloc.unpack();
+  if (auto bad = allocation_violates_request(cluster, job, alloc))
     out.push_back(label(job) + "allocation violates the request: " + *bad);
-  const RunEnd e = run_end(job, rec.alloc, rec.start, rec.start_ms, rec.end_latency_ms,
+  const RunEnd e = run_end(job, alloc, rec.start, rec.start_ms, rec.end_latency_ms,
                            rec.kill_after_limit_ms);
   if (rec.end != e.end)
     out.push_back(label(job) + "ends at " + std::to_string(rec.end) + ", expected " +
@@ -46,7 +47,7 @@ void check_record(const Cluster& cluster, const Job& job, const JobRecord& rec,
 struct UsageStep {
   Time time;
   int sign;  // -1 releases sort before +1 takes at the same time
-  const NodeShare* share;
+  NodeShare share;  // a copy: the records keep their shares packed
 };
 
 // Zero-length jobs hold nothing.
@@ -62,8 +63,9 @@ std::vector<std::size_t> steps_per_node(const Cluster& cluster, const SimResult&
   std::vector<std::size_t> count(cluster.nodes.size(), 0);
   for (const JobRecord& rec : result.records) {
     if (!holds_nodes(rec)) continue;
-    for (const NodeShare& s : rec.alloc.shares)
+    rec.alloc.for_each_share([&](const NodeShare& s) {
       if (on_cluster(cluster, s)) count[static_cast<std::size_t>(s.node)] += 2;
+    });
   }
   return count;
 }
@@ -80,12 +82,12 @@ void steps_of_nodes(const Cluster& cluster, const SimResult& result, NodeIndex f
   std::vector<std::size_t> next(begin.begin(), begin.end() - 1);
   for (const JobRecord& rec : result.records) {
     if (!holds_nodes(rec)) continue;
-    for (const NodeShare& s : rec.alloc.shares) {
-      if (!on_cluster(cluster, s) || s.node < first || s.node >= last) continue;
+    rec.alloc.for_each_share([&](const NodeShare& s) {
+      if (!on_cluster(cluster, s) || s.node < first || s.node >= last) return;
       std::size_t& at = next[static_cast<std::size_t>(s.node - first)];
-      steps[at++] = {rec.start, +1, &s};
-      steps[at++] = {rec.end, -1, &s};
-    }
+      steps[at++] = {rec.start, +1, s};
+      steps[at++] = {rec.end, -1, s};
+    });
   }
   for (std::size_t k = 0; k + 1 < begin.size(); ++k)
     std::sort(steps.begin() + static_cast<std::ptrdiff_t>(begin[k]),
@@ -100,9 +102,9 @@ void check_node(const Node& n, std::span<const UsageStep> steps, std::vector<std
   std::array<std::int64_t, kMaxGresTypes> gres{};
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const UsageStep& st = steps[i];
-    cores += st.sign * st.share->cores;
-    mem += st.sign * st.share->mem_mb;
-    for (int t = 0; t < kMaxGresTypes; ++t) gres[t] += st.sign * st.share->gres[t];
+    cores += st.sign * st.share.cores;
+    mem += st.sign * st.share.mem_mb;
+    for (int t = 0; t < kMaxGresTypes; ++t) gres[t] += st.sign * st.share.gres[t];
     if (i + 1 < steps.size() && steps[i + 1].time == st.time) continue;  // finish the instant
     bool over = cores > n.cores || (n.memory_mb > 0 && mem > n.memory_mb);
     for (int t = 0; t < kMaxGresTypes; ++t) over = over || gres[t] > n.gres[t];
@@ -114,7 +116,7 @@ void check_node(const Node& n, std::span<const UsageStep> steps, std::vector<std
 
 // Nodes are checked in blocks of about kBlockSteps steps: a long replay's steps of all nodes
 // at once would outweigh the rest of the run's memory.
-constexpr std::size_t kBlockSteps = std::size_t{1} << 20;
+constexpr std::size_t kBlockSteps = std::size_t{1} << 19;  // 32 MiB of 64-byte steps
 
 void check_capacity(const Cluster& cluster, const SimResult& result,
                     std::vector<std::string>& out) {

@@ -35,12 +35,12 @@ std::uint64_t schedule_digest(const SimResult& result) {
     d.add(static_cast<std::int64_t>(rec.status));
     d.add(rec.start);
     d.add(rec.end);
-    for (const NodeShare& s : rec.alloc.shares) {
+    rec.alloc.for_each_share([&](const NodeShare& s) {
       d.add(s.node);
       d.add(s.cores);
       add_gres(d, s.gres);
       d.add(s.mem_mb);
-    }
+    });
   }
   return d.value();
 }

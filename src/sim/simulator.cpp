@@ -5,6 +5,7 @@
 #include <numeric>
 #include <queue>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "model/request_fit.hpp"
 #include "sim/bind.hpp"
@@ -90,7 +91,8 @@ class Run {
     while (!ends_.empty() && ends_.top().first == now) {
       const JobRef j = ends_.top().second;
       ends_.pop();
-      free_.release(result_.records[j].alloc);
+      free_.release(running_allocs_.at(j));
+      running_allocs_.erase(j);  // running_'s pointer to it is dropped below, unread
       phase_[j] = Phase::Done;
       events_.push_back({EventKind::Ended, j, end_ms_[j]});
       any = true;
@@ -185,18 +187,19 @@ class Run {
                  " not in 0..999, end_latency_ms " + std::to_string(s.end_latency_ms) +
                  " negative, or kill_after_limit_ms " + std::to_string(s.kill_after_limit_ms) +
                  " below -1");
-    rec.alloc = std::move(s.alloc);
+    rec.alloc = s.alloc;
+    const Allocation& held = running_allocs_[j] = std::move(s.alloc);
     rec.start = now;
     rec.start_ms = s.start_ms;
     rec.end_latency_ms = s.end_latency_ms;
     rec.kill_after_limit_ms = s.kill_after_limit_ms;
     const RunEnd e =
-        run_end(job, rec.alloc, now, s.start_ms, s.end_latency_ms, s.kill_after_limit_ms);
+        run_end(job, held, now, s.start_ms, s.end_latency_ms, s.kill_after_limit_ms);
     rec.end = e.end;
     rec.status = e.killed ? JobStatus::Killed : JobStatus::Completed;
     end_ms_[j] = e.end_ms;
     ends_.push({rec.end, j});
-    running_.push_back({j, now, saturating_add(now, job.req.time_limit), &rec.alloc});
+    running_.push_back({j, now, saturating_add(now, job.req.time_limit), &held});
   }
 
   void policy_reject(Rejection& r) {
@@ -260,6 +263,9 @@ class Run {
   std::size_t next_submit_ = 0;
   std::vector<JobRef> pending_;
   std::vector<RunningJob> running_;
+  // The running jobs' allocations, unpacked (the records keep them packed); the map keeps
+  // each where it is, as running_ points to them.
+  std::unordered_map<JobRef, Allocation> running_allocs_;
   std::vector<Event> events_;
   EndHeap ends_;
   TimeHeap wakes_;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/allocation.hpp"
+#include "model/packed_allocation.hpp"
 #include "model/cluster.hpp"
 #include "model/job.hpp"
 #include "sim/scheduler.hpp"
@@ -25,7 +26,7 @@ struct JobRecord {
   std::int32_t start_ms = 0;         // StartDecision's sub-second timing (0 = none)
   std::int32_t end_latency_ms = 0;
   std::int32_t kill_after_limit_ms = -1;  // StartDecision's
-  Allocation alloc;
+  PackedAllocation alloc;  // what the run held (unpack() for the node shares)
   std::string reason;  // rejection / stall reason
 };
 

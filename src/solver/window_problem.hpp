@@ -54,7 +54,7 @@ enum class SolveStatus {
 };
 
 // Where a SolveResult's bound comes from (reported with it; docs/solver.md).
-enum class BoundSource {
+enum class BoundSource : std::uint8_t {
   None,        // no bound was computed (e.g. a malformed problem)
   BestBids,    // every job at its most valuable usable bid (the trivial bound)
   Lagrangian,  // the best Lagrangian dual value

@@ -113,7 +113,7 @@ const std::map<std::string, std::set<std::string>> kFeatureNodes = {
 void expect_honoured(const Cluster& cluster, const Job& job, const JobRecord& rec) {
   const JobRequest& r = job.req;
   std::set<std::string> used;
-  for (const NodeShare& s : rec.alloc.shares) {
+  for (const NodeShare& s : rec.alloc.unpack().shares) {
     const std::string& node = cluster.nodes[s.node].name;
     used.insert(node);
     if (!r.node_rules().constraint.empty()) {
@@ -147,8 +147,8 @@ void expect_alone(const Workload& w, const SimResult& result, std::size_t j) {
     const JobRecord& b = result.records[k];
     if (k == j || b.status != JobStatus::Completed) continue;
     if (b.end <= a.start || b.start >= a.end) continue;
-    for (const NodeShare& x : a.alloc.shares)
-      for (const NodeShare& y : b.alloc.shares)
+    for (const NodeShare& x : a.alloc.unpack().shares)
+      for (const NodeShare& y : b.alloc.unpack().shares)
         EXPECT_NE(x.node, y.node) << "job " << w.jobs[k].id << " shares exclusive job "
                                   << w.jobs[j].id << "'s node";
   }
@@ -182,7 +182,7 @@ TEST(RequestConstraints, EverySchedulerHonoursConstraintsOrRejectsWithAReason) {
       ran_constrained += has_node_rules(job.req) || job.req.exclusive ||
                          (!job.req.gres.empty() && !job.req.gres[0].kind.empty());
       if (!job.req.gres.empty() && job.req.gres[0].kind.empty())
-        for (const NodeShare& s : rec.alloc.shares)
+        for (const NodeShare& s : rec.alloc.unpack().shares)
           untyped_on_typed += cluster.nodes[s.node].name[0] != 'u';
     }
     EXPECT_GT(ran_constrained, 0);
@@ -236,7 +236,7 @@ TEST(RequestConstraints, SixGpuModelsRunUnderEveryScheduler) {
       ++completed;
       if (!typed) continue;
       const int k = cluster.gres_index("gpu:" + r.gres[0].kind);
-      for (const NodeShare& share : rec.alloc.shares) {
+      for (const NodeShare& share : rec.alloc.unpack().shares) {
         EXPECT_GT(cluster.nodes[share.node].gres[k], 0) << cluster.nodes[share.node].name;
         EXPECT_EQ(share.gres[k], r.gres[0].per_node_min);
       }

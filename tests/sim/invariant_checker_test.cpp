@@ -29,6 +29,14 @@ struct Sound {
   }
 };
 
+// Records keep their allocations packed: a share is edited by unpacking and packing again.
+template <class F>
+void edit_share(JobRecord& rec, F&& edit) {
+  Allocation alloc = rec.alloc.unpack();
+  edit(alloc.shares.at(0));
+  rec.alloc = alloc;
+}
+
 TEST(InvariantChecker, AcceptsASoundRun) {
   const Sound run;
   EXPECT_TRUE(check_run(run.cluster, run.workload, run.result).ok());
@@ -37,7 +45,7 @@ TEST(InvariantChecker, AcceptsASoundRun) {
 TEST(InvariantChecker, DetectsOverlappingUse) {
   Sound run;
   // Move job 3 onto node 0 while job 1 holds all of its cores.
-  run.result.records[2].alloc.shares[0].node = 0;
+  edit_share(run.result.records[2], [](NodeShare& s) { s.node = 0; });
   EXPECT_TRUE(run.mentions("node n1 over capacity"));
 }
 
@@ -51,7 +59,7 @@ TEST(InvariantChecker, DetectsStartBeforeSubmitAndWrongEnd) {
 TEST(InvariantChecker, DetectsWrongStatusAndBadAllocation) {
   Sound run;
   run.result.records[0].status = JobStatus::Killed;
-  run.result.records[1].alloc.shares[0].cores = 3;
+  edit_share(run.result.records[1], [](NodeShare& s) { s.cores = 3; });
   EXPECT_TRUE(run.mentions("should be Completed"));
   EXPECT_TRUE(run.mentions("allocation violates the request"));
 }
@@ -86,19 +94,19 @@ TEST(InvariantChecker, AuditsTypedGresKindsSeparately) {
     rec.status = JobStatus::Completed;
     rec.start = 0;
     rec.end = 10;
-    rec.alloc.shares = {NodeShare{0, 1, {1, 1, 0, 0}, 0}};
+    rec.alloc = Allocation{{NodeShare{0, 1, {1, 1, 0, 0}, 0}}};
     result.records.push_back(rec);
   }
   auto violations = check_run(cluster, workload, result).violations;
   ASSERT_EQ(violations.size(), 1u) << ::testing::PrintToString(violations);
   EXPECT_NE(violations[0].find("over capacity"), std::string::npos);
   // The second job on the other (untyped) gpu: not what it asked for.
-  result.records[1].alloc.shares[0].gres = {1, 0, 0, 0};
+  edit_share(result.records[1], [](NodeShare& s) { s.gres = {1, 0, 0, 0}; });
   violations = check_run(cluster, workload, result).violations;
   ASSERT_EQ(violations.size(), 1u) << ::testing::PrintToString(violations);
   EXPECT_NE(violations[0].find("allocation violates the request"), std::string::npos);
   result.records[1].start = 10, result.records[1].end = 20;
-  result.records[1].alloc.shares[0].gres = {1, 1, 0, 0};
+  edit_share(result.records[1], [](NodeShare& s) { s.gres = {1, 1, 0, 0}; });
   EXPECT_TRUE(check_run(cluster, workload, result).ok());
 }
 

@@ -130,7 +130,7 @@ TEST(Simulator, MoldableRuntimeScalesWithAllocatedGpus) {
   const SimResult r = simulate(c, w, s, {});
   EXPECT_EQ(r.records[0].end, 67);
   EXPECT_EQ(r.records[1].start, 67);
-  EXPECT_EQ(r.records[1].alloc.shares[0].gres[0], 3);
+  EXPECT_EQ(r.records[1].alloc.unpack().shares[0].gres[0], 3);
   EXPECT_EQ(r.records[1].end, 67 + 34);  // ceil(100 * 1 / 3)
   EXPECT_TRUE(check_run(c, w, r).ok());
 }
@@ -354,7 +354,7 @@ std::string records_text(const SimResult& r) {
   std::ostringstream out;
   for (const auto& rec : r.records) {
     out << static_cast<int>(rec.status) << ',' << rec.start << ',' << rec.end;
-    for (const auto& s : rec.alloc.shares) out << ',' << s.node << ':' << s.cores;
+    for (const auto& s : rec.alloc.unpack().shares) out << ',' << s.node << ':' << s.cores;
     out << '\n';
   }
   for (const auto& q : r.queue) out << q.time << ',' << q.pending << ',' << q.running << '\n';

@@ -25,7 +25,7 @@ TEST(PassSummary, CountsSizesPercentilesAndFailures) {
   bad.timed_out = true;
   bad.fallback = true;
   bad.rejected_proposals = 2;
-  bad.first_problem = "node 3 over its cores";
+  bad.first_problem = std::make_shared<const std::string>("node 3 over its cores");
   passes.push_back(bad);
   const PassSummary s = summarize_passes(passes);
   EXPECT_EQ(s.passes, 103);

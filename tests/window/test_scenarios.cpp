@@ -13,7 +13,7 @@ using test::JobSpec;
 void expect_sound(const test::RunOutcome& run) {
   EXPECT_TRUE(run.check.ok()) << (run.check.violations.empty() ? "" : run.check.violations[0]);
   EXPECT_EQ(run.result.stalled, 0);
-  for (const auto& p : run.passes) EXPECT_EQ(p.rejected_proposals, 0) << p.first_problem;
+  for (const auto& p : run.passes) EXPECT_EQ(p.rejected_proposals, 0) << p.problem();
 }
 
 // Digest §1 (002, 001): 1024 x (8 cores, 2 GPUs); backfill needs 2000 s, co-allocation 1000 s.
@@ -75,7 +75,7 @@ TEST_P(ThesisSection12, AllJobsStartAtOnce) {
   for (const auto& r : run.result.records) EXPECT_EQ(r.start, 0);
   EXPECT_EQ(run.result.records[0].alloc.node_count(), 4);
   if (std::string(GetParam()) != "ipsched") {  // the thesis' picture: 6 cores on each node
-    for (const auto& s : run.result.records[0].alloc.shares) EXPECT_EQ(s.cores, 6);
+    for (const auto& s : run.result.records[0].alloc.unpack().shares) EXPECT_EQ(s.cores, 6);
   }
 }
 
@@ -213,7 +213,7 @@ TEST(Aucsched2, MoldableJobGetsMoreGpusAndRunsFaster) {
   const auto run = test::run_window(cluster, w, "aucsched2");
   expect_sound(run);
   const auto& r = run.result.records[0];
-  EXPECT_EQ(r.alloc.shares[0].gres[0], 3);
+  EXPECT_EQ(r.alloc.unpack().shares[0].gres[0], 3);
   EXPECT_EQ(r.end - r.start, 100);  // 300 * 1 / 3
 }
 

@@ -24,7 +24,7 @@ PassSummary summarize_passes(const std::vector<PassStats>& passes) {
     s.repeated += p.repeated;
     s.timeouts += p.timed_out;
     s.fallbacks += p.fallback;
-    if (p.rejected_proposals > 0 && s.rejected_proposals == 0) s.first_problem = p.first_problem;
+    if (p.rejected_proposals > 0 && s.rejected_proposals == 0) s.first_problem = p.problem();
     s.rejected_proposals += p.rejected_proposals;
     if (p.solves == 0) continue;
     ++s.solved;

@@ -172,7 +172,8 @@ void WindowScheduler::run_pass(const SystemView& view, Decisions& out) {
   out.starts = verified_starts(view, pass.window, winners, problems);
   stats.started = static_cast<int>(out.starts.size());
   stats.rejected_proposals = static_cast<int>(problems.size());
-  if (!problems.empty()) stats.first_problem = problems.front();
+  if (!problems.empty())
+    stats.first_problem = std::make_shared<const std::string>(std::move(problems.front()));
   // IPSCHED's window size is state too: only a pass at the full window may be skipped later.
   const bool idle = out.starts.empty() && !stats.timed_out && window_now_ == config_.window;
   idle_key_ = idle ? std::optional<PassKey>(key_of(pass)) : std::nullopt;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "policy/window/auction_bids.hpp"
@@ -60,6 +61,7 @@ class WindowScheduler : public Scheduler {
   RequestSupport supports() const override { return {.node_mask = true}; }
   Decisions decide(const SystemView& view, std::span<const Event> events) override;
   const std::vector<PassStats>& stats() const { return stats_; }
+  std::vector<PassStats> take_stats() { return std::exchange(stats_, {}); }
   const WindowConfig& config() const { return config_; }
   // Called with every window problem before it is solved (for offline solver studies,
   // e.g. bench_captured_windows); decisions are unaffected.

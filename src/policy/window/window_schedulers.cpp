@@ -144,6 +144,11 @@ const std::vector<PassStats>& pass_stats(const Scheduler& scheduler) {
   return w ? w->stats() : none;
 }
 
+std::vector<PassStats> take_pass_stats(Scheduler& scheduler) {
+  auto* w = dynamic_cast<WindowScheduler*>(&scheduler);
+  return w ? w->take_stats() : std::vector<PassStats>{};
+}
+
 bool observe_solves(Scheduler& scheduler, SolveObserver observer) {
   auto* w = dynamic_cast<WindowScheduler*>(&scheduler);
   if (w) w->observe_solves(std::move(observer));

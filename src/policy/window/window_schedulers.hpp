@@ -23,30 +23,37 @@ std::vector<std::string> window_scheduler_names();
 
 namespace window {
 
-// What one scheduling pass did, for benchmarks and reports.
+// What one scheduling pass did, for benchmarks and reports. A year's replay keeps about a
+// million of them, so the fields are ordered to leave no padding (96 bytes).
 struct PassStats {
   Time now = 0;
-  int window = 0;        // jobs in the window
-  int bids = 0;          // bids / columns handed to the solver (last solve)
-  int solves = 0;        // solver calls (IPSCHED pricing rounds)
   double solve_seconds = 0.0;  // wall time in the solver, reporting only
   double pass_seconds = 0.0;   // wall time of the whole pass (bids + solves), reporting only
-  int started = 0;
-  bool timed_out = false;      // IPSCHED time-out rule fired
-  bool fallback = false;       // solver failed; greedy fallback used
-  int rejected_proposals = 0;  // winners that failed verification (should stay 0)
-  std::string first_problem;   // why the first of them failed
-  bool repeated = false;       // same inputs as the previous idle pass: not solved again
   // The configured solver's last answer in the pass (deterministic, unlike the times):
   double objective = 0.0;      // value of the answer kept (the greedy fallback's, if used)
   double bound = 0.0;          // the solver's proven upper bound on that window's optimum
-  bool proven = false;         // the solver proved its answer optimal
-  solver::BoundSource bound_source = solver::BoundSource::None;  // where `bound` comes from
   std::int64_t effort = 0;     // solver work units over all the pass's solves
+  // Why the first proposal the check refused was refused; null when none was (the rule).
+  std::shared_ptr<const std::string> first_problem;
+  int window = 0;        // jobs in the window
+  int bids = 0;          // bids / columns handed to the solver (last solve)
+  int solves = 0;        // solver calls (IPSCHED pricing rounds)
+  int started = 0;
+  int rejected_proposals = 0;  // winners that failed verification (should stay 0)
+  bool timed_out = false;      // IPSCHED time-out rule fired
+  bool fallback = false;       // solver failed; greedy fallback used
+  bool repeated = false;       // same inputs as the previous idle pass: not solved again
+  bool proven = false;         // the solver proved its answer optimal (objective, bound above)
+  solver::BoundSource bound_source = solver::BoundSource::None;  // where `bound` comes from
+
+  std::string problem() const { return first_problem ? *first_problem : std::string(); }
 };
 
 // Passes recorded by a window scheduler (empty for any other scheduler).
 const std::vector<PassStats>& pass_stats(const Scheduler& scheduler);
+// The same, handed over (the scheduler's list is left empty): a year's replay records
+// hundreds of thousands of passes, too many to copy.
+std::vector<PassStats> take_pass_stats(Scheduler& scheduler);
 
 // One call of the window solver during a pass, with the problem it was given and what the
 // configured solver answered (before any check or greedy fallback).
