@@ -39,7 +39,8 @@ nlohmann::ordered_json chosen_bids(const SolveReport& r, const solver::WindowPro
 std::string replay_verdict(const SolveReport& r) {
   if (!r.replay) return "";
   if (r.replay->time_limit_s > 0.0) return "not comparable: the replay's solve had a wall-clock limit";
-  if (r.replay->solver != r.solver || r.replay->effort_limit != r.effort_limit)
+  if (r.replay->solver != r.solver || r.replay->effort_limit != r.effort_limit ||
+      r.exact_bids > 0)
     return "not comparable: solver or effort differ from the replay's";
   const double a = r.result.solution.objective, b = r.replay->objective;
   return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)) ? "reproduced" : "differs";
@@ -53,7 +54,10 @@ void print_solve_report(std::ostream& out, const window_file::WindowFile& file,
   out << "window     " << r.window_path << ": " << p.job_count << " jobs, " << p.node_count
       << " nodes x " << p.dims << " dimensions, " << p.bids.size() << " bids\n"
       << "solver     " << r.solver << ", effort limit "
-      << (r.effort_limit > 0 ? std::to_string(r.effort_limit) : std::string("default")) << "\n"
+      << (r.effort_limit > 0 ? std::to_string(r.effort_limit) : std::string("default"))
+      << (r.exact_bids > 0 ? ", exact for windows of <= " + std::to_string(r.exact_bids) + " bids"
+                           : std::string())
+      << "\n"
       << "status     " << window_file::solve_status_name(r.result.status)
       << (r.result.message.empty() ? "" : " (" + r.result.message + ")") << "\n"
       << "objective  " << number(r.result.solution.objective) << " (" << started << " of "
@@ -79,6 +83,7 @@ void write_solve_json(std::ostream& out, const window_file::WindowFile& file,
   doc["window"] = r.window_path;
   doc["solver"] = r.solver;
   doc["effort_limit"] = r.effort_limit;
+  doc["exact_bids"] = r.exact_bids;
   doc["status"] = window_file::solve_status_name(r.result.status);
   doc["objective"] = r.result.solution.objective;
   doc["bound"] = r.result.bound;

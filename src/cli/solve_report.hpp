@@ -14,6 +14,7 @@ struct SolveReport {
   std::string window_path;
   std::string solver;
   std::int64_t effort_limit = 0;  // as passed (0 = the solver's default)
+  std::int32_t exact_bids = 0;    // SolverOptions::exact_bids as passed (0 = off)
   solver::SolveResult result;
   bool has_solution = false;            // status optimal or feasible, call ok
   std::optional<std::string> defect;    // the independent check's finding, if any

@@ -17,6 +17,7 @@
 #include "solver/mip_model.hpp"
 #include "solver/random_instances.hpp"
 #include "solver/solvers.hpp"
+#include "solver/window_lp.hpp"
 #include "window_file/window_file.hpp"
 
 namespace hs::cli {
@@ -93,6 +94,34 @@ std::optional<double> cbc_optimum(const std::string& model_path, const std::stri
   if (!std::regex_search(text, m, std::regex("Objective value:\\s+(-?[0-9.eE+-]+)")))
     return std::nullopt;
   return std::stod(m[1]);
+}
+
+// A window of one's own of at most 400 bids goes to `exact` by default: on this one (the
+// bench's 1024 x 50 x 5 window 1000) the default solver alone stops unproven, `exact` proves
+// its answer optimal, and never ends below it. --exact-bids 0 turns it off.
+TEST(SolveCommand, SmallWindowsOfOnesOwnAreProvenByTheExactSolver) {
+  if (!solver::clp_available()) GTEST_SKIP() << "no CLP in this build";
+  const std::string dir = temp_dir("solve-exact");
+  solver::RandomWindowSpec spec;
+  spec.nodes = 1024;
+  spec.jobs = 50;
+  spec.max_bids_per_job = 5;
+  spec.seed = 1000003ULL * 1024 + 7919ULL * 50 + 31ULL * 5 + 1000;
+  window_file::WindowFile window;
+  window.problem = solver::make_random_window(spec);
+  ASSERT_LE(window.problem.bids.size(), 400u);
+  window_file::write_window_file(dir + "/w.json", window);
+  const Outcome with = run({"solve", dir + "/w.json", "--lp-bound", "0"});
+  ASSERT_EQ(with.code, kExitOk) << with.err;
+  EXPECT_NE(with.out.find("exact for windows of <= 400 bids"), std::string::npos) << with.out;
+  EXPECT_NE(with.out.find("status     optimal"), std::string::npos) << with.out;
+  const Outcome without = run({"solve", dir + "/w.json", "--lp-bound", "0", "--exact-bids", "0"});
+  ASSERT_EQ(without.code, kExitOk) << without.err;
+  EXPECT_EQ(without.out.find("exact for windows"), std::string::npos) << without.out;
+  EXPECT_GE(field_value(with.out, "objective  "), field_value(without.out, "objective  "));
+  const Outcome greedy = run({"solve", dir + "/w.json", "--solver", "greedy", "--exact-bids", "1"});
+  EXPECT_EQ(greedy.code, kExitBadInput) << greedy.out;
+  EXPECT_NE(greedy.err.find("--exact-bids"), std::string::npos) << greedy.err;
 }
 
 TEST(SolveCommand, ExportedModelsHaveTheSameOptimumUnderCbc) {
