@@ -38,6 +38,7 @@ SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions
                         : tree.bound < seed.bound ? BoundSource::Lp
                                                   : seed.bound_source;
   result.effort += seed.effort;
+  result.seconds += seed.seconds;  // the solve's time, as its effort, includes the seed
   return result;
 }
 
