@@ -7,7 +7,8 @@
 # LAB_JOB_SUBMIT_LUA=FILE installs FILE as the controller's job_submit.lua (JobSubmitPlugins=lua).
 # LAB_SELECT_PARAMS (default CR_Core, e.g. CR_Core_Memory) and LAB_EXTRA_CONF (extra
 # slurm.conf lines, e.g. DefMemPerCPU=250) vary the configuration; LAB_PARTITIONS (lines)
-# replaces the one partition `lab` of all nodes.
+# replaces the one partition `lab` of all nodes; LAB_NODE_FEATURES=F:K gives nodes n1..nK
+# the node feature F (for -C).
 # After `start`, `source <(lab.sh env)` points sbatch/squeue/sacct at the lab.
 # Needs root and the packages slurmctld slurmd slurm-client munge (scripts/slurm-lab/install.sh).
 set -euo pipefail
@@ -16,6 +17,21 @@ LAB=${HETSCHED_LAB:-/tmp/hetsched-slurm-lab}
 # 17000: slurmctld on BASE-183, node daemons on BASE+1...).
 PORT_BASE=${LAB_PORT_BASE:-17000}
 HOST=$(hostname)
+
+# The NodeName lines: nodes n1..nK carry the feature F when LAB_NODE_FEATURES=F:K.
+node_lines() {
+  local nodes=$1 half=$2 gpus=$3 spec=${LAB_NODE_FEATURES:-} featured=0 first=1
+  local feature=${spec%%:*}
+  [[ -n "$spec" ]] && featured=$(( ${spec##*:} < nodes ? ${spec##*:} : nodes ))
+  local common="NodeHostname=$HOST NodeAddr=127.0.0.1 Sockets=2 CoresPerSocket=$half ThreadsPerCore=1 RealMemory=4000 Gres=gpu:$gpus"
+  if (( featured > 0 )); then
+    echo "NodeName=n[1-$featured] $common Port=[$(( PORT_BASE + 1 ))-$(( PORT_BASE + featured ))] Features=$feature"
+    first=$(( featured + 1 ))
+  fi
+  (( first <= nodes )) &&
+    echo "NodeName=n[$first-$nodes] $common Port=[$(( PORT_BASE + first ))-$(( PORT_BASE + nodes ))]"
+  return 0
+}
 
 write_conf() {
   local nodes=$1 cores=$2 gpus=$3 half=$(( $2 / 2 ))
@@ -51,7 +67,7 @@ SelectTypeParameters=${LAB_SELECT_PARAMS:-CR_Core}
 ${LAB_EXTRA_CONF:-}
 $( [[ -n "${LAB_JOB_SUBMIT_LUA:-}" ]] && echo "JobSubmitPlugins=lua" )
 GresTypes=gpu
-NodeName=n[1-$nodes] NodeHostname=$HOST NodeAddr=127.0.0.1 Port=[$(( PORT_BASE + 1 ))-$(( PORT_BASE + nodes ))] Sockets=2 CoresPerSocket=$half ThreadsPerCore=1 RealMemory=4000 Gres=gpu:$gpus
+$(node_lines "$nodes" "$half" "$gpus")
 ${LAB_PARTITIONS:-PartitionName=lab Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP}
 CONF
   [[ -n "${LAB_JOB_SUBMIT_LUA:-}" ]] && cp "$LAB_JOB_SUBMIT_LUA" "$LAB/job_submit.lua"

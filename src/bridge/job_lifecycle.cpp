@@ -47,43 +47,44 @@ Observation observe_shadow(const LiveJob& live, const std::string& partition) {
 
 namespace {
 
-Step update(std::int64_t id, std::vector<std::string> fields, bool required = true) {
-  Step step{{"scontrol", "update", "JobId=" + std::to_string(id)}, required};
+Step update(const std::string& target, std::vector<std::string> fields, bool required = true) {
+  Step step{{"scontrol", "update", "JobId=" + target}, required};
   for (std::string& f : fields) step.argv.push_back(std::move(f));
   return step;
 }
 
-Step mark(std::int64_t id, const JobMarker& marker, bool required = true) {
-  return update(id, {"AdminComment=" + encode_marker(marker)}, required);
+Step mark(const std::string& target, const JobMarker& marker, bool required = true) {
+  return update(target, {"AdminComment=" + encode_marker(marker)}, required);
 }
 
-Step restore(std::int64_t id, const OriginalRequest& original) {
+Step restore(const std::string& target, const OriginalRequest& original) {
   Step step{{"scontrol", "update"}, true};
-  for (std::string& a : restoring_arguments(id, original)) step.argv.push_back(std::move(a));
+  for (std::string& a : restoring_arguments(target, original)) step.argv.push_back(std::move(a));
   return step;
 }
 
 }  // namespace
 
-std::vector<Step> start_steps(std::int64_t id, const std::vector<std::string>& pinning,
+std::vector<Step> start_steps(const std::string& target, const std::vector<std::string>& pinning,
                               const OriginalRequest& original, Time now) {
   Step pin{{"scontrol", "update"}, true};
   pin.argv.insert(pin.argv.end(), pinning.begin(), pinning.end());
-  return {mark(id, {MarkedPhase::Pinned, now, original, ""}), pin,
-          {{"scontrol", "release", std::to_string(id)}, true},
-          update(id, {"Priority=" + std::to_string(kReleasedPriority)}, false)};
+  return {mark(target, {MarkedPhase::Pinned, now, original, ""}), pin,
+          {{"scontrol", "release", target}, true},
+          update(target, {"Priority=" + std::to_string(kReleasedPriority)}, false)};
 }
 
 std::vector<Step> restore_steps(const LiveJob& live, const OriginalRequest& original, Time now) {
+  const std::string target = live.target();
   if (live.held() && !live.held_by_user())
-    return {restore(live.id, original), update(live.id, {"AdminComment="})};
-  return {restore(live.id, original), mark(live.id, {MarkedPhase::Held, now, {}, ""})};
+    return {restore(target, original), update(target, {"AdminComment="})};
+  return {restore(target, original), mark(target, {MarkedPhase::Held, now, {}, ""})};
 }
 
-std::vector<Step> rehold_steps(std::int64_t id, const OriginalRequest& original, Time now) {
-  return {{{"scontrol", "uhold", std::to_string(id)}, true},
-          restore(id, original),
-          mark(id, {MarkedPhase::Held, now, {}, ""})};
+std::vector<Step> rehold_steps(const std::string& target, const OriginalRequest& original, Time now) {
+  return {{{"scontrol", "uhold", target}, true},
+          restore(target, original),
+          mark(target, {MarkedPhase::Held, now, {}, ""})};
 }
 
 namespace {
@@ -119,19 +120,19 @@ std::vector<Step> refuse_steps(const LiveJob& live, const std::string& reason, T
   const std::string own = user_comment(live.comment);
   std::string shown = std::string(kRefusalCommentPrefix) + "never runnable: " + sanitize_reason(reason);
   if (!own.empty()) shown += kUserCommentMark + escape_equals(own);
-  return {mark(live.id, {MarkedPhase::Refused, now, {}, reason}),
-          update(live.id, {"Comment=" + shown}, false)};
+  return {mark(live.target(), {MarkedPhase::Refused, now, {}, reason}),
+          update(live.target(), {"Comment=" + shown}, false)};
 }
 
 std::vector<Step> accept_steps(const LiveJob& live, Time now) {
-  std::vector<Step> steps = {mark(live.id, {MarkedPhase::Held, now, {}, ""}, false)};
+  std::vector<Step> steps = {mark(live.target(), {MarkedPhase::Held, now, {}, ""}, false)};
   if (live.comment.rfind(kRefusalCommentPrefix, 0) == 0)
-    steps.push_back(update(live.id, {"Comment=" + user_comment(live.comment)}, false));
+    steps.push_back(update(live.target(), {"Comment=" + user_comment(live.comment)}, false));
   return steps;
 }
 
-std::vector<Step> hand_over_steps(std::int64_t id) {
-  return {{{"scontrol", "release", std::to_string(id)}, true}};
+std::vector<Step> hand_over_steps(const std::string& target) {
+  return {{{"scontrol", "release", target}, true}};
 }
 
 }  // namespace hs::bridge

@@ -51,18 +51,21 @@ struct Step {
 };
 
 // A released job outranks every job Slurm's own scheduler might otherwise put first on its
-// nodes between the release and the start.
-constexpr std::int64_t kReleasedPriority = 4'000'000'000;
+// nodes between the release and the start: the highest value `scontrol update Priority=`
+// accepts (priority/basic gives new jobs 0xFFFF0000 minus a count, above 4e9, so a lower
+// value let a job of Slurm's own queue block the partition's main pass).
+constexpr std::int64_t kReleasedPriority = 4'294'967'293;
 
+// `target` is what scontrol names the job by (LiveJob::target()).
 // Queued -> Released: record the original request, pin, release, raise the priority.
-std::vector<Step> start_steps(std::int64_t id, const std::vector<std::string>& pinning,
+std::vector<Step> start_steps(const std::string& target, const std::vector<std::string>& pinning,
                               const OriginalRequest& original, Time now);
 // Interrupted -> Queued: put the original request back and mark the job held by the bridge.
 // A job an operator held (JobHeldAdmin) after its release gets its request back and the
 // bridge's record cleared: it stays the operator's.
 std::vector<Step> restore_steps(const LiveJob& live, const OriginalRequest& original, Time now);
 // Released -> Queued: hold (as the user, so a user or the bridge may release it), then restore.
-std::vector<Step> rehold_steps(std::int64_t id, const OriginalRequest& original, Time now);
+std::vector<Step> rehold_steps(const std::string& target, const OriginalRequest& original, Time now);
 // Queued -> Refused: the reason into AdminComment, and into Comment (what squeue shows
 // with %k) when the user left it empty or it holds the malformed hetsched: directive that
 // the refusal names.
@@ -70,8 +73,9 @@ std::vector<Step> refuse_steps(const LiveJob& live, const std::string& reason, T
 // Refused -> Queued after the user changed the request: the bridge's record says held again
 // and its Comment is cleared.
 std::vector<Step> accept_steps(const LiveJob& live, Time now);
-// A held job that asks an advance reservation is Slurm's to place: released unpinned.
-std::vector<Step> hand_over_steps(std::int64_t id);
+// A held job that asks an advance reservation, or of a kind the bridge cannot pin
+// (job_eligibility.hpp), is Slurm's to place: released unpinned.
+std::vector<Step> hand_over_steps(const std::string& target);
 
 // The Comment the bridge writes on a refused job:
 //   "[hetsched] never runnable: REASON" [" | was: " + the user's own comment]

@@ -94,8 +94,8 @@ OriginalRequest original_request(const LiveJob& live, int max_nodes) {
   return o;
 }
 
-std::vector<std::string> restoring_arguments(std::int64_t id, const OriginalRequest& o) {
-  std::vector<std::string> args = {"JobId=" + std::to_string(id), "NumNodes=" + o.num_nodes,
+std::vector<std::string> restoring_arguments(const std::string& target, const OriginalRequest& o) {
+  std::vector<std::string> args = {"JobId=" + target, "NumNodes=" + o.num_nodes,
                                    "NumCPUs=" + o.num_cpus,      "NumTasks=" + o.num_tasks,
                                    "MinCPUsNode=" + o.min_cpus_node, "ReqNodeList=" + o.req_nodes,
                                    "TasksPerNode=" + o.tasks_per_node};

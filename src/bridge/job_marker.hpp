@@ -52,7 +52,7 @@ std::optional<JobMarker> decode_marker(std::string_view admin_comment);
 OriginalRequest original_request(const LiveJob& live, int max_nodes);
 
 // `scontrol update` arguments (after "update") that put `original` back on job `id`.
-std::vector<std::string> restoring_arguments(std::int64_t id, const OriginalRequest& original);
+std::vector<std::string> restoring_arguments(const std::string& target, const OriginalRequest& original);
 
 // A reason made safe for the record: no '=', ';' or line breaks.
 std::string sanitize_reason(std::string reason);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bridge/job_eligibility.hpp"
 #include "bridge/job_lifecycle.hpp"
 #include "bridge/scontrol_jobs.hpp"
 #include "bridge/slurm_nodes.hpp"
@@ -47,6 +48,8 @@ struct LiveSnapshot {
   std::vector<std::string> conflicts;      // what contradicted the plan, once per cause
   std::vector<std::int64_t> in_flight;     // released, not yet running, within the grace
   std::vector<std::string> refused;        // "job 12: reason" for every held job that can never run
+  std::vector<std::string> waiting;        // "job 12: waits for ..." (job_eligibility.hpp), kept held
+  std::vector<std::string> notices;        // waiting reasons new since the previous listing
   std::vector<std::string> blocked_nodes;  // "n2 (drain)"
   std::size_t unmanaged_pending = 0;       // pending jobs Slurm's own scheduler places
 };
@@ -78,6 +81,12 @@ class LiveQueue {
   std::int64_t slurm_id(JobRef job) const { return workload_.jobs[job].id; }
   // The latest listing of a job met in update().
   const LiveJob& live(JobRef job) const { return latest_.at(slurm_id(job)); }
+  // What the scheduler models: a job asking more (e.g. -w under a window scheduler) is
+  // released to Slurm's own scheduler rather than left held.
+  void set_support(RequestSupport support, std::string scheduler) {
+    support_ = support;
+    scheduler_name_ = std::move(scheduler);
+  }
   // Shadow mode: pending jobs are queued whether held or not (observe_shadow).
   void set_shadow(bool shadow) { shadow_ = shadow; }
   // Slurm answered again after an outage at `now`: released jobs get their full grace from
@@ -98,6 +107,9 @@ class LiveQueue {
   void block_nodes(Pass& pass, const SlurmView& view);
   void follow_released(Pass& pass, const LiveJob& live, const JobMarker& marker);
   void consider_queued(Pass& pass, const LiveJob& live, const std::optional<JobMarker>& marker);
+  std::optional<std::string> slurms_own(const LiveJob& live, const EligibilityVerdict& verdict) const;
+  void refuse(Pass& pass, const LiveJob& live, const std::optional<JobMarker>& marker,
+              const std::string& reason);
   void finish(LiveSnapshot& snap, std::vector<RunningEntry> running, const std::set<NodeIndex>& blocked);
   std::string holders_of(const Pass& pass, const Allocation& planned) const;
   Allocation allocation_of(const LiveJob& live) const;
@@ -109,13 +121,17 @@ class LiveQueue {
   LiveMemory memory_;
   Time start_grace_;
   bool shadow_ = false;
+  RequestSupport support_{true, true, true, true};
+  std::string scheduler_name_;
   std::map<std::string, NodeIndex> node_index_;
   Workload workload_;
+  JobDirectory directory_;  // every job's state, for dependencies and array throttles
   std::map<std::int64_t, JobRef> ref_of_id_;
   std::map<std::int64_t, LiveJob> latest_;
   std::map<std::int64_t, Allocation> planned_;                 // released jobs' exact allocations
   std::map<std::int64_t, std::pair<std::string, std::string>> scheduler_refusals_;  // id -> request, reason
   std::set<std::string> reported_conflicts_;
+  std::map<std::int64_t, std::string> waiting_said_;  // the reason last reported per waiting job
   std::set<NodeIndex> previous_blocked_;
   Time grace_floor_ = 0;  // start graces count from here at the earliest (end of an outage)
   std::vector<JobRef> previous_pending_;

@@ -88,7 +88,7 @@ class LineReader {
       if (first_colon == std::string::npos)
         throw InputError(where_, f.key, f.value, "expected name:count in '" + item + "'");
       const auto count = number_in(f, body.substr(last_colon + 1), 0);
-      out.emplace_back(body.substr(0, first_colon), static_cast<std::int32_t>(count));
+      out.emplace_back(body.substr(0, last_colon), static_cast<std::int32_t>(count));  // "gpu" or "gpu:a100"
       item.clear();
     };
     for (char c : f.value) {
@@ -170,9 +170,29 @@ void apply_field(const LineReader& in, const Field& f, LiveJob& job) {
     job.shares.back().mem_mb = in.memory_mb(f);
   else if (k == "CPU_IDs" && !job.shares.empty()) job.shares.back().cores = in.cpu_count(f);
   else if (k == "GRES" && !job.shares.empty()) job.shares.back().gres = in.gres_list(f);
+  else if (k == "ArrayJobId") job.array_job_id = in.integer(f, 1);
+  else if (k == "ArrayTaskId") job.array_tasks = f.value;
+  else if (k == "ArrayTaskThrottle") job.array_throttle = static_cast<std::int32_t>(in.integer(f, 0));
+  else if (k == "HetJobId") job.het_job_id = in.integer(f, 1);
+  else if (k == "Dependency") job.dependency = f.value == "(null)" ? "" : f.value;
+  else if (k == "EligibleTime") job.eligible_epoch = parse_slurm_timestamp(f.value);
+  else if (k == "EndTime") job.end_epoch = parse_slurm_timestamp(f.value);
+  else if (k == "Features") job.features = f.value == "(null)" ? "" : f.value;
+  else if (k == "ExcNodeList") {
+    job.exclude_nodes = in.hosts(f);
+    job.exclude_nodes_text = job.exclude_nodes.empty() ? "" : f.value;
+  }
+  else if (k == "OverSubscribe") job.exclusive = f.value == "NO" || f.value == "USER" || f.value == "MCS";
 }
 
 }  // namespace
+
+std::string LiveJob::target() const {
+  if (array_job_id <= 0 || array_tasks.empty()) return std::to_string(id);
+  const std::size_t digits = array_tasks.find_first_not_of("0123456789");
+  if (digits == 0) return std::to_string(id);
+  return std::to_string(array_job_id) + "_" + array_tasks.substr(0, digits);
+}
 
 std::int64_t parse_slurm_timestamp(std::string_view text) {
   std::tm tm{};
@@ -201,6 +221,7 @@ std::vector<LiveJob> parse_scontrol_jobs(std::string_view text, const std::strin
     if (job.id == 0) throw InputError(in.where(), "JobId", "", "line has no JobId");
     if (job.state.empty()) throw InputError(in.where(), "JobState", "", "line has no JobState");
     if (!job.holds_resources()) job.start_epoch = -1;
+    if (!job.ended()) job.end_epoch = -1;
     jobs.push_back(std::move(job));
   });
   return jobs;

@@ -15,7 +15,7 @@ namespace hs::bridge {
 struct NodeGroupShare {
   std::vector<std::string> nodes;  // expanded host list
   std::int32_t cores = 0;          // per node (the CPU_IDs count)
-  std::vector<std::pair<std::string, std::int32_t>> gres;  // per node, e.g. {"gpu", 1}
+  std::vector<std::pair<std::string, std::int32_t>> gres;  // per node, e.g. {"gpu", 1}, {"gpu:a100", 2}
   std::int64_t mem_mb = 0;         // per node (Mem=; 0 unless Slurm counts memory)
 };
 
@@ -43,11 +43,23 @@ struct LiveJob {
   std::string req_nodes_text;      // "" for (null)
   std::string tres_per_node_text;  // "" when absent
   bool contiguous = false;
-  std::vector<std::pair<std::string, std::int32_t>> gres_per_node;  // from TresPerNode
+  std::vector<std::pair<std::string, std::int32_t>> gres_per_node;  // from TresPerNode; typed: "gpu:a100"
   std::int64_t min_mem_per_node_mb = -1;  // MinMemoryNode (0 = a whole node); -1 = not given
   std::int64_t min_mem_per_cpu_mb = -1;   // MinMemoryCPU; -1 = not given
   std::vector<std::string> req_nodes;  // ReqNodeList, expanded
   std::vector<NodeGroupShare> shares;  // running jobs only
+  // What decides whether Slurm would start the job if released (job_eligibility.hpp).
+  std::int64_t array_job_id = 0;     // ArrayJobId; 0: not part of an array
+  std::string array_tasks;           // ArrayTaskId: "3", or an array record's pending tasks "0-9%2"
+  std::int32_t array_throttle = 0;   // ArrayTaskThrottle (%N); 0: none
+  std::int64_t het_job_id = 0;       // HetJobId; 0: not a component of a heterogeneous job
+  std::string dependency;            // Dependency as printed; "" when none
+  std::int64_t eligible_epoch = -1;  // EligibleTime (--begin); -1: Unknown
+  std::int64_t end_epoch = -1;       // EndTime of an ended job; -1 otherwise
+  std::string features;              // Features (-C); "" when none
+  std::vector<std::string> exclude_nodes;  // ExcNodeList (-x), expanded
+  std::string exclude_nodes_text;          // as printed; "" for (null)
+  bool exclusive = false;            // OverSubscribe=NO/USER/MCS: --exclusive, whole nodes
 
   bool pending() const { return state == "PENDING"; }
   // Held by its user (sbatch -H, scontrol uhold) or by an administrator (scontrol hold).
@@ -55,6 +67,10 @@ struct LiveJob {
   bool held_by_user() const { return pending() && reason == "JobHeldUser"; }
   bool holds_resources() const { return state == "RUNNING" || state == "COMPLETING" ||
                                         state == "SUSPENDED"; }
+  bool ended() const { return !pending() && !holds_resources() && state != "CONFIGURING"; }
+  // What scontrol commands name: "12", or "7_3" for the first pending task of array 7 (a
+  // command on an array's record would act on every task it still holds).
+  std::string target() const;
 };
 
 // One LiveJob per non-empty line. Malformed fields are InputErrors naming `source`, the

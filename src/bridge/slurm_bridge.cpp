@@ -11,7 +11,8 @@
 namespace hs::bridge {
 
 std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& job,
-                                           const Allocation& alloc, int cpus_per_task) {
+                                           const Allocation& alloc, int cpus_per_task,
+                                           const std::string& target) {
   std::string nodes;
   std::int32_t min_cores = alloc.shares.empty() ? 0 : alloc.shares.front().cores;
   for (const NodeShare& s : alloc.shares) {
@@ -20,20 +21,24 @@ std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& jo
     min_cores = std::min(min_cores, s.cores);
   }
   const std::string count = std::to_string(alloc.node_count());
-  std::vector<std::string> args = {"JobId=" + std::to_string(job.id), "NumNodes=" + count + "-" + count,
-                                   "ReqNodeList=" + nodes, "MinCPUsNode=" + std::to_string(min_cores),
-                                   // Slurm recomputes NumCPUs when MinCPUsNode changes: keep the total.
-                                   "NumCPUs=" + std::to_string(alloc.total_cores())};
-  const bool even = std::all_of(alloc.shares.begin(), alloc.shares.end(),
-                                [&](const NodeShare& s) { return s.cores == min_cores; });
-  if (even && cpus_per_task > 0 && min_cores % cpus_per_task == 0)
-    args.push_back("TasksPerNode=" + std::to_string(min_cores / cpus_per_task));
+  std::vector<std::string> args = {"JobId=" + target, "NumNodes=" + count + "-" + count,
+                                   "ReqNodeList=" + nodes};
+  if (!job.req.exclusive) {
+    args.push_back("MinCPUsNode=" + std::to_string(min_cores));
+    // Slurm recomputes NumCPUs when MinCPUsNode changes: keep the total.
+    args.push_back("NumCPUs=" + std::to_string(alloc.total_cores()));
+    const bool even = std::all_of(alloc.shares.begin(), alloc.shares.end(),
+                                  [&](const NodeShare& s) { return s.cores == min_cores; });
+    if (even && cpus_per_task > 0 && min_cores % cpus_per_task == 0)
+      args.push_back("TasksPerNode=" + std::to_string(min_cores / cpus_per_task));
+  }
   // The gres count chosen inside a range (equal on every node; the checker made sure).
   std::string tres;
   for (const GresRequest& g : job.req.gres) {
     if (g.type < 0 || alloc.shares.empty()) continue;
     if (!tres.empty()) tres += ",";
-    tres += "gres:" + g.name + ":" + std::to_string(alloc.shares.front().gres[g.type]);
+    const int slot = g.kind_type >= 0 ? g.kind_type : g.type;  // a typed item keeps its type
+    tres += "gres:" + g.kind_name() + ":" + std::to_string(alloc.shares.front().gres[slot]);
   }
   if (!tres.empty()) args.push_back("TresPerNode=" + tres);
   return args;
@@ -43,7 +48,7 @@ std::string CycleReport::json() const {
   std::ostringstream out;
   out << "{\"time\":" << now << ",\"listed\":" << listed << ",\"queued\":" << pending
       << ",\"running\":" << running << ",\"in_flight\":" << in_flight << ",\"started\":" << started << ",\"predicted\":" << predicted
-      << ",\"reheld\":" << reheld << ",\"repaired\":" << repaired << ",\"refused\":" << refused
+      << ",\"reheld\":" << reheld << ",\"repaired\":" << repaired << ",\"refused\":" << refused << ",\"waiting\":" << waiting
       << ",\"proposals_refused\":" << proposals_refused << ",\"unmanaged_pending\":" << unmanaged_pending
       << ",\"blocked_nodes\":" << blocked_nodes << ",\"conflicts\":" << conflicts
       << ",\"command_failures\":" << command_failures << ",\"duration_ms\":" << duration_ms << "}";
@@ -58,6 +63,7 @@ SlurmBridge::SlurmBridge(const Cluster& cluster, Scheduler& scheduler, SlurmComm
       options_(options),
       queue_(cluster, options.partition, options.memory_consumable, options.start_grace) {
   queue_.set_shadow(options.shadow);
+  queue_.set_support(scheduler.supports(), scheduler.name());
 }
 
 SlurmView SlurmBridge::read_slurm() const {
@@ -111,7 +117,9 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
   }
   const LiveJob& live = queue_.live(decision.job);
   const OriginalRequest original = original_request(live, cluster_.node_count());
-  const int failed = run_steps(start_steps(job.id, pinning_arguments(cluster_, job, decision.alloc, live.cpus_per_task), original, now), report);
+  const std::string target = live.target();
+  const std::vector<std::string> pin = pinning_arguments(cluster_, job, decision.alloc, live.cpus_per_task, target);
+  const int failed = run_steps(start_steps(target, pin, original, now), report);
   if (failed >= 0) {
     if (failed > 0) run_steps(restore_steps(live, original, now), report);  // pin or release failed
     report.log.push_back("job " + std::to_string(job.id) + ": start failed; left held with its request");
@@ -164,12 +172,14 @@ CycleReport SlurmBridge::cycle(Time now) {
   report.listed = view.jobs.size();
   if (options_.shadow) record_actual_starts(view);
   for (const std::string& c : snap.conflicts) report.log.push_back("conflict: " + c);
+  for (const std::string& n : snap.notices) report.log.push_back(n);
   if (!options_.shadow)
     for (const Repair& r : snap.repairs) repair(r, report);
   report.pending = snap.pending.size();
   report.running = snap.running.size();
   report.in_flight = snap.in_flight.size();
   report.refused = snap.refused.size();
+  report.waiting = snap.waiting.size();
   report.unmanaged_pending = snap.unmanaged_pending;
   report.blocked_nodes = snap.blocked_nodes.size();
   report.conflicts = snap.conflicts.size();
@@ -184,6 +194,14 @@ CycleReport SlurmBridge::cycle(Time now) {
   ClusterState free = snap.free;
   for (const StartDecision& s : decisions.starts) start(s, free, now, report);
   for (const Rejection& r : decisions.rejections) {
+    if (r.model_limit && !options_.shadow) {
+      const LiveJob& live = queue_.live(r.job);
+      repair({live.id, hand_over_steps(live.target()),
+              "job " + std::to_string(live.id) + ": the scheduler cannot model it (" + r.reason +
+                  "); released to Slurm's own scheduler"},
+             report);
+      continue;
+    }
     queue_.reject(r.job, r.reason);
     report.log.push_back("job " + std::to_string(queue_.slurm_id(r.job)) +
                          ": the scheduler can never run it: " + r.reason +
@@ -203,7 +221,7 @@ CycleReport SlurmBridge::hand_back(Time now) {
     const Observation seen = observe(live, options_.partition);
     if (seen.phase != Phase::Released && seen.phase != Phase::Interrupted) continue;
     const std::vector<Step> steps = seen.phase == Phase::Released
-                                        ? rehold_steps(live.id, seen.marker->original, now)
+                                        ? rehold_steps(live.target(), seen.marker->original, now)
                                         : restore_steps(live, seen.marker->original, now);
     repair({live.id, steps, "job " + std::to_string(live.id) + ": the bridge stops; held with its request restored"}, report);
   }

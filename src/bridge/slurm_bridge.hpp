@@ -62,6 +62,7 @@ struct CycleReport {
   std::size_t reheld = 0;           // released jobs held again, request restored
   std::size_t repaired = 0;         // other lifecycle repairs carried out
   std::size_t refused = 0;          // held jobs that can never run
+  std::size_t waiting = 0;          // held jobs Slurm would not start yet (dependency, begin time)
   std::size_t proposals_refused = 0;  // proposals the independent check turned down
   std::size_t unmanaged_pending = 0;
   std::size_t blocked_nodes = 0;
@@ -108,11 +109,13 @@ class SlurmBridge {
   bool slurm_was_down_ = false;
 };
 
-// The scontrol update arguments that pin a job to `alloc` (without the leading
-// "scontrol update").
+// The scontrol update arguments that pin job `target` (LiveJob::target()) to `alloc`
+// (without the leading "scontrol update").
 // Even allocations also fix the tasks per node (cores / `cpus_per_task`), so that Slurm lays
-// the tasks out exactly as chosen.
+// the tasks out exactly as chosen. An exclusive job gets its nodes only: Slurm gives it
+// every core of them, and its own task count stays as the user asked.
 std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& job,
-                                           const Allocation& alloc, int cpus_per_task = 1);
+                                           const Allocation& alloc, int cpus_per_task,
+                                           const std::string& target);
 
 }  // namespace hs::bridge

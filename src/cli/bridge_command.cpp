@@ -101,6 +101,7 @@ void print_cycle(const bridge::CycleReport& r) {
   if (r.reheld) std::cout << ", held again " << r.reheld;
   if (r.repaired) std::cout << ", repaired " << r.repaired;
   if (r.refused) std::cout << ", never runnable " << r.refused;
+  if (r.waiting) std::cout << ", waiting " << r.waiting;
   if (r.unmanaged_pending) std::cout << ", pending outside the bridge " << r.unmanaged_pending;
   if (r.blocked_nodes) std::cout << ", unusable nodes " << r.blocked_nodes;
   if (r.proposals_refused) std::cout << ", proposals refused " << r.proposals_refused;

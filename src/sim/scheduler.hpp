@@ -58,6 +58,9 @@ struct StartDecision {
 struct Rejection {
   JobRef job;
   std::string reason;  // why this policy can never run the job
+  // The policy's model cannot express the request (another scheduler could run the job);
+  // the bridge hands such a job to Slurm's own scheduler instead of leaving it held.
+  bool model_limit = false;
 };
 
 struct Decisions {

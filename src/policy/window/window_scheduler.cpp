@@ -39,7 +39,7 @@ Decisions WindowScheduler::decide(const SystemView& view, std::span<const Event>
   for (const Event& e : events) {
     if (e.kind != EventKind::Submitted) continue;
     if (auto why = window_unsupported_reason(view.job(e.job))) {
-      out.rejections.push_back(Rejection{e.job, *why});
+      out.rejections.push_back(Rejection{e.job, *why, true});
       rejected_.insert(e.job);
     }
   }

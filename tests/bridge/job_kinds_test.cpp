@@ -1,0 +1,255 @@
+// Kinds of job a site's users submit every day, on a table captured from the Slurm 22.05 lab
+// (data/kinds/: 8 nodes, n1-n2 with feature a100, job_submit.lua holding every job):
+//   33 running (released by hand)       34 held, afterok:33
+//   35 held, --begin in the evening     36 held array 0,2-5%2 (task 1 split off as 43)
+//   37 held, --exclusive -x n[1-3]      38 held, -C a100
+//   39, 40 held heterogeneous job       41 held, -w n5
+//   42 held, afternotok:33?afterany:33
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "bridge/job_eligibility.hpp"
+#include "bridge/slurm_bridge.hpp"
+#include "fake_slurm.hpp"
+#include "io/builtin_clusters.hpp"
+#include "io/text_file.hpp"
+#include "policy/registry.hpp"
+
+namespace hs::bridge {
+namespace {
+
+using test::argument;
+using test::FakeSlurm;
+
+const std::string kKinds = std::string(HETSCHED_SOURCE_DIR) + "/tests/bridge/data/kinds/";
+
+std::string kinds_table() { return text::read_text_file(kKinds + "listing.txt"); }
+Time kinds_now() { return parse_slurm_timestamp("2026-11-27T03:30:00"); }
+
+LiveJob find(const std::vector<LiveJob>& jobs, std::int64_t id) {
+  for (const LiveJob& j : jobs)
+    if (j.id == id) return j;
+  throw std::logic_error("no job " + std::to_string(id));
+}
+
+// Keeps only the listed jobs' lines.
+std::string only(const std::string& table, const std::vector<int>& ids) {
+  std::istringstream in(table);
+  std::string line, out;
+  while (std::getline(in, line))
+    for (int id : ids)
+      if (line.rfind("JobId=" + std::to_string(id) + " ", 0) == 0) out += line + "\n";
+  return out;
+}
+
+struct KindsBridge {
+  explicit KindsBridge(const std::vector<int>& jobs, const std::string& scheduler = "aucsched2")
+      : built(make_scheduler(scheduler, {})), bridge(cluster, *built.scheduler, slurm, {}) {
+    slurm.table = only(kinds_table(), jobs);
+  }
+  Cluster cluster = load_cluster_spec(kKinds + "slurm.conf");
+  FakeSlurm slurm;
+  BuiltScheduler built;
+  SlurmBridge bridge;
+};
+
+bool released(const FakeSlurm& slurm, const std::string& target) {
+  for (const auto& c : slurm.commands)
+    if (c == std::vector<std::string>{"scontrol", "release", target}) return true;
+  return false;
+}
+
+bool pinned(const FakeSlurm& slurm, const std::string& target) {
+  for (const auto& c : slurm.commands)
+    if (c.size() > 2 && c[1] == "update" && c[2] == "JobId=" + target && !argument(c, "ReqNodeList").empty())
+      return true;
+  return false;
+}
+
+TEST(JobKinds, TheListingSaysWhatKindEachJobIs) {
+  const std::vector<LiveJob> jobs = parse_scontrol_jobs(kinds_table(), "kinds");
+  EXPECT_EQ(find(jobs, 34).dependency, "afterok:33(unfulfilled)");
+  EXPECT_EQ(find(jobs, 35).eligible_epoch, parse_slurm_timestamp("2026-11-27T23:00:00"));
+  EXPECT_EQ(find(jobs, 34).eligible_epoch, -1);
+  const LiveJob array = find(jobs, 36);
+  EXPECT_EQ(array.array_job_id, 36);
+  EXPECT_EQ(array.array_tasks, "0,2-5%2");
+  EXPECT_EQ(array.array_throttle, 2);
+  EXPECT_EQ(array.target(), "36_0");  // one task, never the whole array
+  EXPECT_EQ(find(jobs, 43).target(), "36_1");
+  EXPECT_EQ(find(jobs, 34).target(), "34");
+  EXPECT_TRUE(find(jobs, 37).exclusive);
+  EXPECT_EQ(find(jobs, 37).exclude_nodes, (std::vector<std::string>{"n1", "n2", "n3"}));
+  EXPECT_EQ(find(jobs, 38).features, "a100");
+  EXPECT_EQ(find(jobs, 40).het_job_id, 39);
+  EXPECT_FALSE(find(jobs, 38).exclusive);
+}
+
+// Slurm leaves a held job's dependency "(unfulfilled)" whatever becomes of the job it names,
+// so the verdict comes from that job's own state.
+TEST(JobKinds, DependenciesAreJudgedFromTheJobsTheyName) {
+  std::vector<LiveJob> jobs = parse_scontrol_jobs(kinds_table(), "kinds");
+  JobDirectory dir;
+  dir.read(jobs);
+  const Time now = kinds_now();
+  EXPECT_EQ(judge_eligibility(find(jobs, 34), dir, now).kind, Eligibility::Waits);  // 33 runs
+  EXPECT_EQ(judge_eligibility(find(jobs, 42), dir, now).kind, Eligibility::Waits);
+  for (LiveJob& j : jobs)
+    if (j.id == 33) j.state = "COMPLETED", j.end_epoch = now - 10;
+  dir.read(jobs);
+  EXPECT_EQ(judge_eligibility(find(jobs, 34), dir, now).kind, Eligibility::Now);
+  EXPECT_EQ(judge_eligibility(find(jobs, 42), dir, now).kind, Eligibility::Now);  // afterany holds
+  for (LiveJob& j : jobs)
+    if (j.id == 33) j.state = "FAILED";
+  dir.read(jobs);
+  const EligibilityVerdict never = judge_eligibility(find(jobs, 34), dir, now);
+  EXPECT_EQ(never.kind, Eligibility::Never);
+  EXPECT_EQ(never.why, "dependency afterok:33 can never be satisfied");
+  // Gone from the listing (MinJobAge), the failure is remembered.
+  std::vector<LiveJob> later;
+  for (const LiveJob& j : jobs)
+    if (j.id != 33) later.push_back(j);
+  dir.read(later);
+  EXPECT_EQ(judge_eligibility(find(later, 34), dir, now).kind, Eligibility::Never);
+  // Never seen at all (a restarted bridge after the purge): lifted, as Slurm lifts it.
+  JobDirectory fresh;
+  fresh.read(later);
+  EXPECT_EQ(judge_eligibility(find(later, 34), fresh, now).kind, Eligibility::Now);
+}
+
+TEST(JobKinds, DependencyKindsDelaysArraysAndCombinations) {
+  std::vector<LiveJob> jobs = parse_scontrol_jobs(kinds_table(), "kinds");
+  for (LiveJob& j : jobs)
+    if (j.id == 33) j.state = "COMPLETED", j.end_epoch = kinds_now() - 90;
+  JobDirectory dir;
+  dir.read(jobs);
+  LiveJob j = find(jobs, 34);
+  auto verdict = [&](const std::string& dependency) {
+    j.dependency = dependency;
+    return judge_eligibility(j, dir, kinds_now()).kind;
+  };
+  EXPECT_EQ(verdict("afternotok:33(unfulfilled)"), Eligibility::Never);
+  EXPECT_EQ(verdict("afterany:33(unfulfilled)"), Eligibility::Now);
+  EXPECT_EQ(verdict("after:33(unfulfilled)"), Eligibility::Now);
+  EXPECT_EQ(verdict("after:35(unfulfilled)"), Eligibility::Waits);  // 35 never started
+  EXPECT_EQ(verdict("afterok:33+1(unfulfilled)"), Eligibility::Now);   // ended 90 s ago
+  EXPECT_EQ(verdict("afterok:33+2(unfulfilled)"), Eligibility::Waits);  // needs 120 s
+  EXPECT_EQ(verdict("afterok:33(unfulfilled),afterok:35(unfulfilled)"), Eligibility::Waits);
+  EXPECT_EQ(verdict("afternotok:33(unfulfilled),afterok:35(unfulfilled)"), Eligibility::Never);
+  EXPECT_EQ(verdict("afternotok:33(unfulfilled)?afterok:35(unfulfilled)"), Eligibility::Waits);
+  EXPECT_EQ(verdict("afterok:36_*(unfulfilled)"), Eligibility::Waits);  // tasks still held
+  EXPECT_EQ(verdict("afterok:36_1(unfulfilled)"), Eligibility::Waits);  // split off, held
+  EXPECT_EQ(verdict("afterok:36_4(unfulfilled)"), Eligibility::Waits);  // inside the array's record
+  EXPECT_EQ(verdict("afterok:999(unfulfilled)"), Eligibility::Now);     // purged
+  EXPECT_EQ(verdict("singleton(unfulfilled)"), Eligibility::SlurmOnly);
+  EXPECT_EQ(verdict("aftercorr:36_*(unfulfilled)"), Eligibility::SlurmOnly);
+  // Every task of the array ended: one failure makes afterok impossible, afternotok met.
+  for (LiveJob& task : jobs)
+    if (task.array_job_id == 36) task.state = task.id == 43 ? "FAILED" : "COMPLETED", task.end_epoch = 1;
+  dir.read(jobs);
+  EXPECT_EQ(verdict("afterok:36_*(unfulfilled)"), Eligibility::Never);
+  EXPECT_EQ(verdict("afternotok:36_*(unfulfilled)"), Eligibility::Now);
+  EXPECT_EQ(verdict("afterok:36_2(unfulfilled)"), Eligibility::Now);
+}
+
+TEST(JobKinds, BeginTimesThrottlesAndHeterogeneousJobs) {
+  std::vector<LiveJob> jobs = parse_scontrol_jobs(kinds_table(), "kinds");
+  JobDirectory dir;
+  dir.read(jobs);
+  const LiveJob begin = find(jobs, 35);
+  EXPECT_EQ(judge_eligibility(begin, dir, kinds_now()).kind, Eligibility::Waits);
+  EXPECT_EQ(judge_eligibility(begin, dir, begin.eligible_epoch).kind, Eligibility::Now);
+  EXPECT_EQ(judge_eligibility(find(jobs, 40), dir, kinds_now()).kind, Eligibility::SlurmOnly);
+  const LiveJob array = find(jobs, 36);
+  EXPECT_EQ(judge_eligibility(array, dir, kinds_now()).kind, Eligibility::Now);  // none active
+  for (LiveJob& j : jobs)
+    if (j.id == 43) j.state = "RUNNING";
+  dir.read(jobs);
+  EXPECT_EQ(judge_eligibility(array, dir, kinds_now()).kind, Eligibility::Now);  // 1 of 2
+  jobs.push_back(find(jobs, 43));
+  jobs.back().id = 44;
+  jobs.back().array_tasks = "2";
+  dir.read(jobs);
+  const EligibilityVerdict full = judge_eligibility(array, dir, kinds_now());
+  EXPECT_EQ(full.kind, Eligibility::Waits);
+  EXPECT_EQ(full.why, "array 36 runs its limit of 2 tasks at once");
+}
+
+// One cycle over every kind: what waits stays held, what the bridge cannot pin goes to
+// Slurm unpinned, an array starts one task by its task name, -C and -x are kept.
+TEST(JobKinds, EachKindGetsTheRightTreatmentInACycle) {
+  KindsBridge run({33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43});
+  const CycleReport report = run.bridge.cycle(kinds_now());
+  EXPECT_EQ(report.waiting, 3u) << "34, 35 and 42 wait";
+  EXPECT_FALSE(pinned(run.slurm, "34"));
+  EXPECT_FALSE(pinned(run.slurm, "35"));
+  EXPECT_TRUE(released(run.slurm, "39"));  // heterogeneous: Slurm's
+  EXPECT_TRUE(released(run.slurm, "40"));
+  EXPECT_FALSE(pinned(run.slurm, "39"));
+  EXPECT_FALSE(pinned(run.slurm, "40"));
+  EXPECT_TRUE(released(run.slurm, "37"));  // --exclusive: AUCSCHED2 does not model it
+  EXPECT_TRUE(released(run.slurm, "41"));  // -w: neither
+  EXPECT_FALSE(pinned(run.slurm, "37"));
+  EXPECT_TRUE(pinned(run.slurm, "36_0"));  // one task of the array, by its name
+  EXPECT_FALSE(pinned(run.slurm, "36"));
+  EXPECT_TRUE(pinned(run.slurm, "36_1"));  // the split-off task is a job of its own
+  ASSERT_TRUE(pinned(run.slurm, "38"));
+  for (const auto& c : run.slurm.commands)
+    if (c.size() > 2 && c[2] == "JobId=38" && !argument(c, "ReqNodeList").empty()) {
+      const std::string node = argument(c, "ReqNodeList");
+      EXPECT_TRUE(node == "n1" || node == "n2") << "-C a100 pinned to " << node;
+    }
+}
+
+// The Slurm model honours --exclusive, -x and -w: such jobs are pinned, an exclusive one to
+// whole nodes without a core count that would change its tasks.
+TEST(JobKinds, TheSlurmModelPinsExclusiveJobsToWholeNodes) {
+  KindsBridge run({37, 41}, "backfill");
+  run.bridge.cycle(kinds_now());
+  ASSERT_TRUE(pinned(run.slurm, "37"));
+  ASSERT_TRUE(pinned(run.slurm, "41"));
+  for (const auto& c : run.slurm.commands) {
+    if (c.size() < 3 || argument(c, "ReqNodeList").empty()) continue;
+    if (c[2] == "JobId=37") {
+      EXPECT_EQ(argument(c, "MinCPUsNode"), "");
+      EXPECT_EQ(argument(c, "TasksPerNode"), "");
+      for (const char* excluded : {"n1", "n2", "n3"})
+        EXPECT_EQ(argument(c, "ReqNodeList").find(excluded), std::string::npos);
+    }
+    if (c[2] == "JobId=41") EXPECT_EQ(argument(c, "ReqNodeList"), "n5");
+  }
+}
+
+// Typed GPUs: the pin keeps the type the user asked for, and typed units on a running job
+// count against both the type and the name.
+TEST(JobKinds, TypedGpusKeepTheirTypeWhenPinned) {
+  std::string conf = text::read_text_file(kKinds + "slurm.conf");
+  for (std::size_t at = conf.find("Gres=gpu:2"); at != std::string::npos; at = conf.find("Gres=gpu:2"))
+    conf.replace(at, 10, at < conf.find("n[3-8]") ? "Gres=gpu:a100:2" : "Gres=gpu:v100:2");
+  const std::string dir = testing::TempDir() + "typed-kinds/";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "slurm.conf") << conf;
+  std::ofstream(dir + "gres.conf") << "AutoDetect=off\nNodeName=n[1-2] Name=gpu Type=a100 File=/dev/null\n"
+                                      "NodeName=n[3-8] Name=gpu Type=v100 File=/dev/null\n";
+  const Cluster cluster = load_cluster_spec(dir + "slurm.conf");
+  FakeSlurm slurm;
+  std::string line = only(kinds_table(), {34});
+  line.replace(line.find(" Dependency=afterok:33(unfulfilled)"), 35, " Dependency=(null)");
+  line.pop_back();
+  slurm.table = line + " TresPerNode=gres:gpu:v100:1\n";
+  BuiltScheduler built = make_scheduler("fifo+ff", {});
+  SlurmBridge bridge(cluster, *built.scheduler, slurm, {});
+  ASSERT_EQ(bridge.cycle(kinds_now()).started, 1u);
+  for (const auto& c : slurm.commands)
+    if (c.size() > 2 && !argument(c, "ReqNodeList").empty()) {
+      EXPECT_EQ(argument(c, "TresPerNode"), "gres:gpu:v100:1");
+      const std::string node = argument(c, "ReqNodeList");
+      EXPECT_TRUE(node != "n1" && node != "n2") << "a v100 job pinned to " << node;
+    }
+}
+
+}  // namespace
+}  // namespace hs::bridge
