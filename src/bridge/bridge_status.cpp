@@ -1,18 +1,25 @@
 #include "bridge/bridge_status.hpp"
 
 #include <map>
+
+#include "bridge/job_eligibility.hpp"
 #include <sstream>
 
 namespace hs::bridge {
 
 namespace {
 
-std::string detail(const LiveJob& live, const Observation& seen, Time now, Time grace) {
+std::string detail(const LiveJob& live, const Observation& seen, const JobDirectory& jobs,
+                   Time now, Time grace) {
   const std::optional<JobMarker>& m = seen.marker;
   switch (seen.phase) {
-    case Phase::Queued:
+    case Phase::Queued: {
       if (m && m->phase == MarkedPhase::Refused) return "never runnable: " + m->reason;
+      const EligibilityVerdict verdict = judge_eligibility(live, jobs, now);
+      if (verdict.kind == Eligibility::Waits) return verdict.why;
+      if (verdict.kind == Eligibility::SlurmOnly) return "Slurm's to place (next cycle): " + verdict.why;
       return m ? "held by the bridge" : "held at submission";
+    }
     case Phase::Interrupted:
       return "start cut short; the bridge restores its request next cycle";
     case Phase::Released: {
@@ -34,6 +41,8 @@ std::string status_text(const SlurmView& view, const std::string& partition, Tim
   std::ostringstream out;
   std::map<Phase, int> count;
   std::ostringstream rows;
+  JobDirectory jobs;
+  jobs.read(view.jobs);
   for (const LiveJob& live : view.jobs) {
     const Observation seen = observe(live, partition);
     const bool ours = seen.marker.has_value() || seen.phase == Phase::Queued ||
@@ -42,7 +51,7 @@ std::string status_text(const SlurmView& view, const std::string& partition, Tim
     if (seen.phase == Phase::Running && !seen.marker) continue;
     ++count[seen.phase];
     rows << "  " << live.id << "  " << phase_name(seen.phase) << "  "
-         << detail(live, seen, now, start_grace) << "\n";
+         << detail(live, seen, jobs, now, start_grace) << "\n";
   }
   std::size_t unmanaged = 0;
   for (const LiveJob& live : view.jobs)

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bridge/bridge_status.hpp"
 #include "bridge/job_eligibility.hpp"
 #include "bridge/slurm_bridge.hpp"
 #include "fake_slurm.hpp"
@@ -249,6 +250,16 @@ TEST(JobKinds, TypedGpusKeepTheirTypeWhenPinned) {
       const std::string node = argument(c, "ReqNodeList");
       EXPECT_TRUE(node != "n1" && node != "n2") << "a v100 job pinned to " << node;
     }
+}
+
+TEST(JobKinds, StatusSaysWhyAHeldJobWaits) {
+  SlurmView view;
+  view.jobs = parse_scontrol_jobs(kinds_table(), "kinds");
+  const std::string text = status_text(view, "lab", kinds_now(), 30);
+  EXPECT_NE(text.find("34  queued  waits for dependency afterok:33"), std::string::npos) << text;
+  EXPECT_NE(text.find("35  queued  waits for its begin time"), std::string::npos) << text;
+  EXPECT_NE(text.find("39  queued  Slurm's to place (next cycle): a component of heterogeneous job 39"),
+            std::string::npos) << text;
 }
 
 }  // namespace

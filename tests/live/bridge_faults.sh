@@ -32,7 +32,7 @@ teardown() {
 trap teardown EXIT
 
 sed 's/^local managed = .*/local managed = { lab = true }/' "$ROOT/scripts/bridge/job_submit.lua" > "$OUT/job_submit.lua"
-LAB_JOB_SUBMIT_LUA=$OUT/job_submit.lua bash "$LABSH" start 8 8 2 || { echo "lab did not start"; exit 1; }
+LAB_JOB_SUBMIT_LUA=$OUT/job_submit.lua LAB_NODE_FEATURES=a100:2 bash "$LABSH" start 8 8 2 || { echo "lab did not start"; exit 1; }
 source <(bash "$LABSH" env)
 cp "$HERE/fault_scontrol.sh" "$OUT/faultbin/scontrol"
 
@@ -128,7 +128,47 @@ scancel "$victim_held"
 sleep 2
 scancel "$blocker"
 
+say "case: everyday kinds of job: dependencies, a begin time, an array, a heterogeneous job, -C, -x, --exclusive, -w"
+kinds_at=$(date +%s)
+first=$(submit -n 2 -t 1 --wrap "sleep 6")
+after_ok=$(submit -n 2 -t 1 -d "afterok:$first" --wrap "sleep 2")
+after_not_ok=$(submit -n 2 -t 1 -d "afternotok:$first" --wrap "sleep 2")   # can never be met
+begins=$(submit -n 2 -t 1 --begin=now+15 --wrap "sleep 2")
+array=$(submit -n 1 -t 1 --array=0-5%2 --wrap "sleep 4")
+printf '#!/bin/bash\n#SBATCH -t 1 -n 1\n#SBATCH hetjob\n#SBATCH -t 1 -n 2\nsleep 2\n' > "$OUT/het.sh"
+het=$(submit "$OUT/het.sh")
+featured=$(submit -n 1 -t 1 -C a100 --wrap "sleep 2")
+exclusive=$(submit -n 2 -t 1 --exclusive -x n1,n2,n3 --wrap "sleep 2")
+listed=$(submit -n 2 -t 1 -w n5 --wrap "sleep 2")
+NEVER="$NEVER $after_not_ok"
+
 check 'wait_quiet 120 $NEVER' "the first wave finished"
+
+# Slurm's record of a job: "START END NODES" (epoch seconds), from jobcomp.
+record() {
+  grep -E "^JobId=$1 " "$LAB/jobcomp.txt" | tail -1 |
+    sed -E 's/.*StartTime=([^ ]*) EndTime=([^ ]*) NodeList=([^ ]*).*/\1 \2 \3/' |
+    { read -r s e n; echo "$(date -d "$s" +%s) $(date -d "$e" +%s) $n"; }
+}
+read -r _ first_end _ < <(record "$first")
+read -r ok_start _ _ < <(record "$after_ok")
+check '(( ok_start >= first_end ))' "the afterok job started after its dependency ended ($ok_start >= $first_end)"
+check '! grep -q "job $after_ok: released at" "$OUT/bridge.log"' "the dependent job was never released early and held again"
+read -r begin_start _ _ < <(record "$begins")
+check '(( begin_start >= kinds_at + 15 ))' "the --begin job started at its begin time (+$(( begin_start - kinds_at )) s)"
+most=$(grep -E "ArrayJobId=$array " "$LAB/jobcomp.txt" | sed -E 's/.*StartTime=([^ ]*) EndTime=([^ ]*).*/\1 \2/' |
+  while read -r s e; do echo "$(date -d "$s" +%s) $(date -d "$e" +%s)"; done |
+  awk '{s[NR]=$1; e[NR]=$2} END {m=0; for (i in s) {c=0; for (j in s) if (s[j] <= s[i] && e[j] > s[i]) c++; if (c > m) m=c}; print m}')
+tasks=$(grep -E "ArrayJobId=$array " "$LAB/jobcomp.txt" | grep -c "JobState=COMPLETED")
+check '[[ $tasks -eq 6 && $most -le 2 ]]' "the array's 6 tasks ran, at most 2 at once (%2): $tasks tasks, $most at once"
+het_done=$(grep -c -E "HetJobId=$het .*" "$LAB/jobcomp.txt")
+check '[[ $het_done -eq 2 ]] && ! grep -E "HetJobId=$het " "$LAB/jobcomp.txt" | grep -qv COMPLETED' "the heterogeneous job's 2 components completed"
+read -r _ _ featured_nodes < <(record "$featured")
+check '[[ "$featured_nodes" == n1 || "$featured_nodes" == n2 ]]' "the -C a100 job ran on a node with a100 ($featured_nodes)"
+read -r _ _ exclusive_nodes < <(record "$exclusive")
+check '[[ -n "$exclusive_nodes" && ! "$exclusive_nodes" =~ ^n[123]$ ]]' "the --exclusive -x n1,n2,n3 job ran elsewhere ($exclusive_nodes)"
+read -r _ _ listed_nodes < <(record "$listed")
+check '[[ "$listed_nodes" == n5 ]]' "the -w n5 job ran on n5 ($listed_nodes)"
 check 'grep -q "JobId=$no_limit .*JobState=COMPLETED" "$LAB/jobcomp.txt"' "the job without a limit ran"
 
 for step in "AdminComment=hetsched:v1;phase=pinned" "release" "Priority="; do
@@ -177,8 +217,8 @@ for id in $NEVER; do
 done
 kill "$BRIDGE_PID"; wait "$BRIDGE_PID" 2>/dev/null; BRIDGE_PID=""
 JOBCOMP=$LAB/jobcomp.txt
-dupes=$(grep -o 'JobId=[0-9]*' "$JOBCOMP" | sort | uniq -d | wc -l)
-check '[[ $dupes -eq 0 ]]' "every job ended exactly once ($(grep -c JobId= "$JOBCOMP") records)"
+dupes=$(grep -o '^JobId=[0-9]*' "$JOBCOMP" | sort | uniq -d | wc -l)
+check '[[ $dupes -eq 0 ]]' "every job ended exactly once ($(grep -c ^JobId= "$JOBCOMP") records)"
 left=$(squeue -h -o %i | grep -v -w -E "$(echo $NEVER | tr ' ' '|')" | wc -l)
 check '[[ $left -eq 0 ]]' "nothing left pending or running but the never-runnable jobs ($left)"
 mismatch=0 chosen_total=0
@@ -188,7 +228,7 @@ while read -r id nodes; do
   chosen_total=$((chosen_total + 1))
   ran=$(scontrol show hostnames "$nodes" | paste -sd,)
   [[ "$ran" == "$chosen" ]] || { mismatch=$((mismatch + 1)); say "job $id chose $chosen, ran on $ran"; }
-done < <(grep -o 'JobId=[0-9]* .*NodeList=[^ ]*' "$JOBCOMP" | grep -v 'JobState=CANCELLED' |
+done < <(grep -o '^JobId=[0-9]* .*NodeList=[^ ]*' "$JOBCOMP" | grep -v 'JobState=CANCELLED' |
          sed -E 's/JobId=([0-9]+) .*NodeList=([^ ]*)/\1 \2/')
 check '[[ $mismatch -eq 0 && $chosen_total -gt 200 ]]' "every bridge-started job ran on its chosen nodes ($chosen_total jobs, $mismatch not)"
 echo "live: $passes passed, $failures failed"
