@@ -1,5 +1,7 @@
 #include "bridge/job_lifecycle.hpp"
 
+#include <algorithm>
+
 namespace hs::bridge {
 
 const char* phase_name(Phase phase) {
@@ -14,6 +16,17 @@ const char* phase_name(Phase phase) {
   return "unmanaged";
 }
 
+bool in_partition(const std::string& partitions, const std::string& partition) {
+  if (partition.empty()) return true;
+  std::size_t start = 0;
+  while (start <= partitions.size()) {
+    const std::size_t comma = std::min(partitions.find(',', start), partitions.size());
+    if (partitions.compare(start, comma - start, partition) == 0) return true;
+    start = comma + 1;
+  }
+  return false;
+}
+
 Observation observe(const LiveJob& live, const std::string& partition) {
   Observation seen;
   seen.marker = decode_marker(live.admin_comment);
@@ -25,7 +38,7 @@ Observation observe(const LiveJob& live, const std::string& partition) {
     seen.phase = Phase::Ended;
     return seen;
   }
-  if (!partition.empty() && live.partition != partition) return seen;
+  if (!in_partition(live.partition, partition)) return seen;
   const bool pinned = seen.marker && seen.marker->phase == MarkedPhase::Pinned;
   if (!live.held()) {
     if (pinned) seen.phase = Phase::Released;
@@ -41,7 +54,7 @@ Observation observe_shadow(const LiveJob& live, const std::string& partition) {
   Observation seen;
   if (live.holds_resources()) seen.phase = Phase::Running;
   else if (!live.pending()) seen.phase = Phase::Ended;
-  else if (partition.empty() || live.partition == partition) seen.phase = Phase::Queued;
+  else if (in_partition(live.partition, partition)) seen.phase = Phase::Queued;
   return seen;
 }
 

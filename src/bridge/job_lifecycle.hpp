@@ -39,6 +39,9 @@ struct Observation {
   std::optional<JobMarker> marker;
 };
 
+// Whether a job submitted to `partitions` ("lab" or "lab,debug": Slurm takes the first that
+// can run it) may run in `partition` ("" = any).
+bool in_partition(const std::string& partitions, const std::string& partition);
 // Reads a job's phase from its listing. `partition` empty: every partition is managed.
 Observation observe(const LiveJob& live, const std::string& partition);
 // Shadow mode holds nothing: every pending job of the partition is queued for prediction.

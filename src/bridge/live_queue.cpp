@@ -90,11 +90,14 @@ LiveMemory LiveMemory::of(const Cluster& cluster, bool consumable) {
   return m;
 }
 
-Job job_from_live(const LiveJob& live, const LiveMemory& memory) {
+Job job_from_live(const LiveJob& live, const LiveMemory& memory, const std::string& managed) {
   Job job;
   job.id = live.id;
   job.name = "slurm-" + std::to_string(live.id);
-  job.partition = live.partition;
+  // Of a job's partitions ("lab,debug") the bridge plans it in the one it manages.
+  job.partition = !managed.empty() && in_partition(live.partition, managed)
+                      ? managed
+                      : live.partition.substr(0, live.partition.find(','));
   job.submit = live.submit_epoch;
   JobRequest& r = job.req;
   r.ntasks = live.cpus;
@@ -160,11 +163,11 @@ JobRef LiveQueue::register_job(const LiveJob& live) {
   if (auto it = ref_of_id_.find(live.id); it != ref_of_id_.end()) return it->second;
   Job job;
   try {
-    job = job_from_live(live, memory_);
+    job = job_from_live(live, memory_, partition_);
   } catch (const InputError&) {  // a bad comment range: refusal() names it
     LiveJob plain = live;
     plain.comment.clear();
-    job = job_from_live(plain, memory_);  // refusal() names the comment
+    job = job_from_live(plain, memory_, partition_);  // refusal() names the comment
   }
   bind_to_cluster(cluster_, job);
   job.run_time = job.req.time_limit;  // as bound: the partition's default, or the planning limit
@@ -179,7 +182,7 @@ JobRef LiveQueue::register_job(const LiveJob& live) {
 std::optional<std::string> LiveQueue::refusal(const LiveJob& live, JobRef ref) {
   Job job;
   try {
-    job = job_from_live(live, memory_);
+    job = job_from_live(live, memory_, partition_);
   } catch (const InputError& e) {
     return "comment '" + user_comment(live.comment) + "': " + e.problem();
   }
@@ -251,7 +254,28 @@ void LiveQueue::conflict(LiveSnapshot& snap, const std::string& key, const std::
   if (reported_conflicts_.insert(key).second) snap.conflicts.push_back(text);
 }
 
+// A job Slurm did not start within the grace twice in a row is released again only after a
+// growing pause (grace x 2, x 4, ... up to kMaxReleasePause): whatever Slurm waits for (a QOS
+// or association limit, a partition that is down) would otherwise take the resources planned
+// for it, the whole grace long, cycle after cycle.
+void LiveQueue::note_unstarted_release(const LiveJob& live, Time now) {
+  ReleaseRetry& r = release_retries_[live.id];
+  ++r.failures;
+  r.reason = live.reason;
+  const int doublings = std::min(r.failures - 1, 10);
+  r.not_before = r.failures < 2 ? now : now + std::min(kMaxReleasePause, start_grace_ << doublings);
+}
+
+std::optional<std::string> LiveQueue::release_pause(const LiveJob& live, Time now) const {
+  auto it = release_retries_.find(live.id);
+  if (it == release_retries_.end() || now >= it->second.not_before) return std::nullopt;
+  return "Slurm did not start it at its last " + std::to_string(it->second.failures) +
+         " releases (" + it->second.reason + "); released again in " +
+         std::to_string(it->second.not_before - now) + " s";
+}
+
 void LiveQueue::take_running(Pass& pass, const LiveJob& live) {
+  release_retries_.erase(live.id);
   const JobRef ref = register_job(live);
   planned_.erase(live.id);
   Allocation alloc = allocation_of(live);
@@ -317,6 +341,7 @@ void LiveQueue::follow_released(Pass& pass, const LiveJob& live, const JobMarker
   }
   if (!why.empty()) {
     planned_.erase(live.id);
+    if (why.rfind("released at", 0) == 0) note_unstarted_release(live, pass.now);
     pass.snap.repairs.push_back({live.id, rehold_steps(live.target(), marker.original, pass.now),
                                  "job " + id + ": " + why + "; held again, request restored"});
     return;
@@ -390,12 +415,13 @@ void LiveQueue::consider_queued(Pass& pass, const LiveJob& live,
                                  "job " + id + ": " + *why + "; released to Slurm's own scheduler"});
     return;
   }
-  if (verdict.kind == Eligibility::Waits) {
-    pass.snap.waiting.push_back("job " + id + ": " + verdict.why);
-    // Said once per reason (a begin time's countdown is not a new reason).
-    const std::string kind = verdict.why.substr(0, verdict.why.find(" ("));
+  std::optional<std::string> wait = verdict.kind == Eligibility::Waits ? verdict.why : release_pause(live, pass.now);
+  if (wait) {
+    pass.snap.waiting.push_back("job " + id + ": " + *wait);
+    // Said once per reason (a countdown is not a new reason).
+    const std::string kind = wait->substr(0, wait->find(" ("));
     if (std::exchange(waiting_said_[live.id], kind) != kind)
-      pass.snap.notices.push_back("job " + id + ": " + verdict.why + "; kept held");
+      pass.snap.notices.push_back("job " + id + ": " + *wait + "; kept held");
     return;
   }
   waiting_said_.erase(live.id);

@@ -115,6 +115,8 @@ class LiveQueue {
   Allocation allocation_of(const LiveJob& live) const;
   Allocation planned_allocation(const LiveJob& live) const;
   void conflict(LiveSnapshot& snap, const std::string& key, const std::string& text);
+  void note_unstarted_release(const LiveJob& live, Time now);
+  std::optional<std::string> release_pause(const LiveJob& live, Time now) const;
 
   const Cluster& cluster_;
   std::string partition_;
@@ -132,6 +134,13 @@ class LiveQueue {
   std::map<std::int64_t, std::pair<std::string, std::string>> scheduler_refusals_;  // id -> request, reason
   std::set<std::string> reported_conflicts_;
   std::map<std::int64_t, std::string> waiting_said_;  // the reason last reported per waiting job
+  struct ReleaseRetry {
+    int failures = 0;     // releases in a row Slurm did not start within the grace
+    Time not_before = 0;  // no new release before
+    std::string reason;   // Slurm's reason at the last one
+  };
+  std::map<std::int64_t, ReleaseRetry> release_retries_;
+  static constexpr Time kMaxReleasePause = 600;
   std::set<NodeIndex> previous_blocked_;
   Time grace_floor_ = 0;  // start graces count from here at the earliest (end of an outage)
   std::vector<JobRef> previous_pending_;
@@ -143,6 +152,7 @@ class LiveQueue {
 // Memory per node: MinMemoryNode, or MinMemoryCPU times the CPUs one node can get (exact
 // with --ntasks-per-node, else an upper bound), when `memory` says Slurm consumes it.
 // A malformed comment range is an InputError.
-Job job_from_live(const LiveJob& live, const LiveMemory& memory = {});
+// `managed`: the partition the bridge manages ("" = all), chosen among the job's partitions.
+Job job_from_live(const LiveJob& live, const LiveMemory& memory = {}, const std::string& managed = "");
 
 }  // namespace hs::bridge

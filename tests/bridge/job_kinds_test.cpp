@@ -252,6 +252,48 @@ TEST(JobKinds, TypedGpusKeepTheirTypeWhenPinned) {
     }
 }
 
+// A job submitted to several partitions (-p lab,debug) is the bridge's when one is managed:
+// job_submit.lua holds it, so leaving it alone would strand it.
+TEST(JobKinds, AJobOfSeveralPartitionsIsManagedInTheManagedOne) {
+  FakeSlurm slurm;
+  slurm.table = only(kinds_table(), {38});
+  slurm.set_field("38", "Partition", "lab,debug");
+  const Cluster cluster = load_cluster_spec(kKinds + "slurm.conf");
+  BuiltScheduler built = make_scheduler("aucsched2", {});
+  BridgeOptions options;
+  options.partition = "lab";
+  SlurmBridge bridge(cluster, *built.scheduler, slurm, options);
+  EXPECT_EQ(bridge.cycle(kinds_now()).started, 1u);
+  EXPECT_TRUE(pinned(slurm, "38"));
+  slurm.set_field("38", "Partition", "debug,other");
+  SlurmBridge other(cluster, *built.scheduler, slurm, options);
+  EXPECT_EQ(other.cycle(kinds_now()).pending, 0u);
+}
+
+// Slurm keeps a released job waiting (a QOS limit, say): the first time the bridge holds it
+// again and retries at once, after that only after a pause that doubles.
+TEST(JobKinds, AReleaseSlurmDoesNotStartIsRetriedAfterAGrowingPause) {
+  KindsBridge run({38});
+  Time t = kinds_now();
+  auto cycle_at = [&](Time at) {
+    const CycleReport r = run.bridge.cycle(at);
+    if (r.started) run.slurm.set_field("38", "Reason", "QOSMaxJobsPerUserLimit");  // not started
+    return r;
+  };
+  ASSERT_EQ(cycle_at(t).started, 1u);
+  EXPECT_EQ(cycle_at(t + 31).reheld, 1u);   // past the 30 s grace
+  EXPECT_EQ(cycle_at(t + 32).started, 1u);  // first time: at once
+  EXPECT_EQ(cycle_at(t + 63).reheld, 1u);
+  const CycleReport paused = cycle_at(t + 64);
+  EXPECT_EQ(paused.started, 0u);
+  EXPECT_EQ(paused.waiting, 1u);
+  ASSERT_FALSE(paused.log.empty());
+  EXPECT_NE(paused.log.back().find("Slurm did not start it at its last 2 releases (QOSMaxJobsPerUserLimit)"),
+            std::string::npos) << paused.log.back();
+  EXPECT_EQ(cycle_at(t + 63 + 59).started, 0u);  // 60 s pause
+  EXPECT_EQ(cycle_at(t + 63 + 60).started, 1u);
+}
+
 TEST(JobKinds, StatusSaysWhyAHeldJobWaits) {
   SlurmView view;
   view.jobs = parse_scontrol_jobs(kinds_table(), "kinds");
