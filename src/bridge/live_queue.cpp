@@ -75,6 +75,25 @@ void add_gres(const Cluster& cluster, NodeShare& share, const std::string& gres,
   if (const int kind = cluster.gres_index(gres); kind >= 0) share.gres[kind] += count;
 }
 
+// The job's node count when the user fixed it (-N k or -N k-k), else 0. A single NumNodes
+// value without a dash is Slurm's estimate, not the user's.
+std::int32_t fixed_node_count(const LiveJob& live) {
+  if (live.num_nodes_text.find('-') == std::string::npos || live.nodes_min != live.nodes_max) return 0;
+  return live.nodes_min;
+}
+
+// A per-job, per-socket or per-gres request the model does not express, or "".
+std::string unmodelled_tres(const LiveJob& live) {
+  if (!live.other_tres.empty()) return live.other_tres;
+  if (!live.gres_per_task.empty() && (live.ntasks_per_node > 0 || live.exclusive || live.contiguous))
+    return "--gpus-per-task with --ntasks-per-node, --exclusive or --contiguous";
+  if (live.gres_per_job.empty()) return "";
+  const std::int32_t k = fixed_node_count(live);
+  for (const auto& [name, count] : live.gres_per_job)
+    if (k == 0 || count % k != 0) return "--gpus=" + std::to_string(count) + " without a node count that divides it";
+  return "";
+}
+
 }  // namespace
 
 LiveMemory LiveMemory::of(const Cluster& cluster, bool consumable) {
@@ -114,11 +133,23 @@ Job job_from_live(const LiveJob& live, const LiveMemory& memory, const std::stri
   }
   if (!live.req_nodes.empty()) r.edit_node_rules().nodelist = live.req_nodes;  // -w
   r.time_limit = live.time_limit == kNoTime ? 0 : live.time_limit;
-  for (const auto& [name, count] : live.gres_per_node) {
+  auto add = [&r](const std::string& name, std::int32_t count) {
     const std::size_t colon = name.find(':');
     r.gres.emplace_back(name.substr(0, colon), -1, count, count,
                         colon == std::string::npos ? "" : name.substr(colon + 1));
+  };
+  for (const auto& [name, count] : live.gres_per_node) add(name, count);
+  // -n T -c C (or --gpus-per-task) without a per-node task count: T whole tasks of C cores,
+  // each task's gres on its node (the model's units).
+  const bool per_task = live.cpus_per_task > 1 || !live.gres_per_task.empty();
+  if (per_task && live.ntasks_per_node == 0 && !live.exclusive && !live.contiguous) {
+    r.task_cores = std::max(1, live.cpus_per_task);
+    for (const auto& [name, count] : live.gres_per_task) add(name, count);
   }
+  // --gpus=N on exactly k nodes: N/k on each (slurms_own() hands every other form to Slurm).
+  if (const std::int32_t k = fixed_node_count(live); k > 0)
+    for (const auto& [name, count] : live.gres_per_job)
+      if (count % k == 0) add(name, count / k);
   apply_comment_ranges(user_comment(live.comment), job);
   r.mem_per_node_mb = memory_per_node_mb(live, memory);
   job.run_time = r.time_limit;  // unknown before the job ends; schedulers see limits only
@@ -370,6 +401,7 @@ std::string LiveQueue::holders_of(const Pass& pass, const Allocation& planned) c
 std::optional<std::string> LiveQueue::slurms_own(const LiveJob& live, const EligibilityVerdict& verdict) const {
   if (!live.reservation.empty()) return "asks reservation " + live.reservation;
   if (verdict.kind == Eligibility::SlurmOnly) return verdict.why;
+  if (const std::string tres = unmodelled_tres(live); !tres.empty()) return "the request " + tres + " is not modelled";
   if (live.features.empty()) return std::nullopt;
   NodeConstraint constraint;
   if (auto bad = parse_node_constraint(live.features, constraint)) return "constraint " + live.features + ": " + *bad;

@@ -182,6 +182,12 @@ void apply_field(const LineReader& in, const Field& f, LiveJob& job) {
     job.exclude_nodes = in.hosts(f);
     job.exclude_nodes_text = job.exclude_nodes.empty() ? "" : f.value;
   }
+  else if (k == "TresPerJob") job.gres_per_job = in.gres_list(f);
+  else if (k == "TresPerTask") job.gres_per_task = in.gres_list(f);
+  else if (k == "TresPerSocket" || k == "CpusPerTres" || k == "MemPerTres") {
+    const char* option = k == "CpusPerTres" ? "--cpus-per-gpu" : k == "MemPerTres" ? "--mem-per-gpu" : "--gpus-per-socket";
+    job.other_tres += (job.other_tres.empty() ? "" : ", ") + std::string(option) + " (" + k + "=" + f.value + ")";
+  }
   else if (k == "OverSubscribe") job.exclusive = f.value == "NO" || f.value == "USER" || f.value == "MCS";
 }
 

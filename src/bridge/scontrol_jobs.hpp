@@ -60,6 +60,9 @@ struct LiveJob {
   std::vector<std::string> exclude_nodes;  // ExcNodeList (-x), expanded
   std::string exclude_nodes_text;          // as printed; "" for (null)
   bool exclusive = false;            // OverSubscribe=NO/USER/MCS: --exclusive, whole nodes
+  std::vector<std::pair<std::string, std::int32_t>> gres_per_job;   // TresPerJob (--gpus)
+  std::vector<std::pair<std::string, std::int32_t>> gres_per_task;  // TresPerTask (--gpus-per-task)
+  std::string other_tres;  // "--cpus-per-gpu (CpusPerTres=gres:gpu:2)", ...: not modelled; "" when none
 
   bool pending() const { return state == "PENDING"; }
   // Held by its user (sbatch -H, scontrol uhold) or by an administrator (scontrol hold).

@@ -11,8 +11,8 @@
 namespace hs::bridge {
 
 std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& job,
-                                           const Allocation& alloc, int cpus_per_task,
-                                           const std::string& target) {
+                                           const Allocation& alloc, const LiveJob& live) {
+  const int cpus_per_task = live.cpus_per_task;
   std::string nodes;
   std::int32_t min_cores = alloc.shares.empty() ? 0 : alloc.shares.front().cores;
   for (const NodeShare& s : alloc.shares) {
@@ -21,7 +21,7 @@ std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& jo
     min_cores = std::min(min_cores, s.cores);
   }
   const std::string count = std::to_string(alloc.node_count());
-  std::vector<std::string> args = {"JobId=" + target, "NumNodes=" + count + "-" + count,
+  std::vector<std::string> args = {"JobId=" + live.target(), "NumNodes=" + count + "-" + count,
                                    "ReqNodeList=" + nodes};
   if (!job.req.exclusive) {
     args.push_back("MinCPUsNode=" + std::to_string(min_cores));
@@ -33,6 +33,7 @@ std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& jo
       args.push_back("TasksPerNode=" + std::to_string(min_cores / cpus_per_task));
   }
   // The gres count chosen inside a range (equal on every node; the checker made sure).
+  if (job.req.units() || !live.gres_per_job.empty()) return args;
   std::string tres;
   for (const GresRequest& g : job.req.gres) {
     if (g.type < 0 || alloc.shares.empty()) continue;
@@ -117,9 +118,8 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
   }
   const LiveJob& live = queue_.live(decision.job);
   const OriginalRequest original = original_request(live, cluster_.node_count());
-  const std::string target = live.target();
-  const std::vector<std::string> pin = pinning_arguments(cluster_, job, decision.alloc, live.cpus_per_task, target);
-  const int failed = run_steps(start_steps(target, pin, original, now), report);
+  const std::vector<std::string> pin = pinning_arguments(cluster_, job, decision.alloc, live);
+  const int failed = run_steps(start_steps(live.target(), pin, original, now), report);
   if (failed >= 0) {
     if (failed > 0) run_steps(restore_steps(live, original, now), report);  // pin or release failed
     report.log.push_back("job " + std::to_string(job.id) + ": start failed; left held with its request");

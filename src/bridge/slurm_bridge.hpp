@@ -109,13 +109,14 @@ class SlurmBridge {
   bool slurm_was_down_ = false;
 };
 
-// The scontrol update arguments that pin job `target` (LiveJob::target()) to `alloc`
-// (without the leading "scontrol update").
-// Even allocations also fix the tasks per node (cores / `cpus_per_task`), so that Slurm lays
+// The scontrol update arguments that pin `live` (named by LiveJob::target()) to `alloc`
+// (without the leading "scontrol update"); `job` is its request as the scheduler saw it.
+// Even allocations also fix the tasks per node (cores / CPUs per task), so that Slurm lays
 // the tasks out exactly as chosen. An exclusive job gets its nodes only: Slurm gives it
-// every core of them, and its own task count stays as the user asked.
+// every core of them, and its own task count stays as the user asked. Gres are pinned per
+// node (the count chosen in a range, the type kept) unless the user gave them per task or
+// per job, which stay as given.
 std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& job,
-                                           const Allocation& alloc, int cpus_per_task,
-                                           const std::string& target);
+                                           const Allocation& alloc, const LiveJob& live);
 
 }  // namespace hs::bridge

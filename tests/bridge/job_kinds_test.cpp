@@ -5,6 +5,10 @@
 //   37 held, --exclusive -x n[1-3]      38 held, -C a100
 //   39, 40 held heterogeneous job       41 held, -w n5
 //   42 held, afternotok:33?afterany:33
+// and GPUs asked the newer ways (all held, one core each unless said):
+//   1 --gpus=2 -n 2      2 --gpus-per-task=1 -n 2      3 --gpus-per-node=1 -N 2 -n 2
+//   4 --cpus-per-gpu=2 --gpus=1      5 --mem-per-gpu=100 --gpus-per-node=1
+//   6 -c 2 -n 2          7 --gpus=1 -N 1
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -182,7 +186,7 @@ TEST(JobKinds, BeginTimesThrottlesAndHeterogeneousJobs) {
 // One cycle over every kind: what waits stays held, what the bridge cannot pin goes to
 // Slurm unpinned, an array starts one task by its task name, -C and -x are kept.
 TEST(JobKinds, EachKindGetsTheRightTreatmentInACycle) {
-  KindsBridge run({33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43});
+  KindsBridge run({33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43});  // and not 1-7
   const CycleReport report = run.bridge.cycle(kinds_now());
   EXPECT_EQ(report.waiting, 3u) << "34, 35 and 42 wait";
   EXPECT_FALSE(pinned(run.slurm, "34"));
@@ -292,6 +296,41 @@ TEST(JobKinds, AReleaseSlurmDoesNotStartIsRetriedAfterAGrowingPause) {
             std::string::npos) << paused.log.back();
   EXPECT_EQ(cycle_at(t + 63 + 59).started, 0u);  // 60 s pause
   EXPECT_EQ(cycle_at(t + 63 + 60).started, 1u);
+}
+
+// --gpus, --gpus-per-task, -c: what the model expresses is pinned with the user's own form
+// left in place; the rest goes to Slurm.
+TEST(JobKinds, GpusPerJobAndPerTaskAndCpusPerTask) {
+  const std::vector<LiveJob> jobs = parse_scontrol_jobs(kinds_table(), "kinds");
+  const Job units = job_from_live(find(jobs, 6));
+  EXPECT_EQ(units.req.task_cores, 2);  // -n 2 -c 2: two tasks of two cores
+  EXPECT_EQ(units.req.ntasks, 4);
+  const Job gpu_task = job_from_live(find(jobs, 2));
+  EXPECT_EQ(gpu_task.req.task_cores, 1);
+  ASSERT_EQ(gpu_task.req.gres.size(), 1u);  // one GPU per task
+  EXPECT_EQ(gpu_task.req.gres[0].per_node_min, 1);
+  const Job per_job = job_from_live(find(jobs, 7));
+  ASSERT_EQ(per_job.req.gres.size(), 1u);  // --gpus=1 on exactly one node
+  EXPECT_EQ(per_job.req.gres[0].per_node_min, 1);
+
+  KindsBridge model({1, 2, 3, 4, 5, 6, 7}, "backfill");
+  model.bridge.cycle(kinds_now());
+  for (const char* slurms : {"1", "4", "5"}) {  // --gpus without -N, --cpus-per-gpu, --mem-per-gpu
+    EXPECT_TRUE(released(model.slurm, slurms)) << slurms;
+    EXPECT_FALSE(pinned(model.slurm, slurms)) << slurms;
+  }
+  for (const char* ours : {"2", "3", "6", "7"}) EXPECT_TRUE(pinned(model.slurm, ours)) << ours;
+  for (const auto& c : model.slurm.commands) {
+    if (c.size() < 3 || argument(c, "ReqNodeList").empty()) continue;
+    if (c[2] == "JobId=3") EXPECT_EQ(argument(c, "TresPerNode"), "gres:gpu:1");
+    if (c[2] == "JobId=2" || c[2] == "JobId=7") EXPECT_EQ(argument(c, "TresPerNode"), "") << c[2];
+    if (c[2] == "JobId=6" && !argument(c, "TasksPerNode").empty())
+      EXPECT_EQ(std::stoi(argument(c, "MinCPUsNode")) % 2, 0);  // whole tasks of two cores
+  }
+  KindsBridge window({2, 6});  // AUCSCHED2 does not model tasks spread as units
+  window.bridge.cycle(kinds_now());
+  EXPECT_TRUE(released(window.slurm, "2") && released(window.slurm, "6"));
+  EXPECT_FALSE(pinned(window.slurm, "2") || pinned(window.slurm, "6"));
 }
 
 TEST(JobKinds, StatusSaysWhyAHeldJobWaits) {
