@@ -29,17 +29,8 @@ std::string replace_all(std::string text, const std::string& from, const std::st
   return text;
 }
 
-// Only the lines of the given jobs.
-std::string only_jobs(const std::string& text, const std::vector<int>& ids) {
-  std::istringstream in(text);
-  std::string line, out;
-  while (std::getline(in, line))
-    for (int id : ids)
-      if (line.rfind("JobId=" + std::to_string(id) + " ", 0) == 0) out += line + "\n";
-  return out;
-}
-
 using test::FakeSlurm;
+using test::lines_of;
 using test::PinnedStart;
 using test::pinned_starts;
 using test::argument;
@@ -106,7 +97,7 @@ TEST(ScontrolJobs, ReadsRunningAndHeldJobsOfTheRealListing) {
 
 TEST(ScontrolJobs, EmptyTableAndMalformedFields) {
   EXPECT_TRUE(parse_scontrol_jobs("No jobs in the system\n", "x").empty());
-  const std::string bad = replace_all(only_jobs(listing(), {14, 15}), "NumNodes=2-2", "NumNodes=2-x");
+  const std::string bad = replace_all(lines_of(listing(), {14, 15}), "NumNodes=2-2", "NumNodes=2-x");
   try {
     parse_scontrol_jobs(bad, "listing.txt");
     FAIL() << "no error";
@@ -119,7 +110,7 @@ TEST(ScontrolJobs, EmptyTableAndMalformedFields) {
 }
 
 TEST(ScontrolJobs, CommentRangeWidensTheGresRequest) {
-  const std::vector<LiveJob> jobs = parse_scontrol_jobs(only_jobs(listing(), {16}), "x");
+  const std::vector<LiveJob> jobs = parse_scontrol_jobs(lines_of(listing(), {16}), "x");
   const Job job = job_from_live(jobs.at(0));
   ASSERT_EQ(job.req.gres.size(), 1u);
   EXPECT_EQ(job.req.gres[0].per_node_min, 1);
@@ -219,7 +210,7 @@ TEST(SlurmBridge, ReportsSubmissionsAndEndsAsEvents) {
   bridge.cycle(start_of_job_14() + 1);
   ASSERT_EQ(scheduler.events_seen.at(0).size(), 2u);  // 15 and 16; 17 was rejected
   for (const Event& e : scheduler.events_seen[0]) EXPECT_EQ(e.kind, EventKind::Submitted);
-  slurm.table = only_jobs(listing(), {15, 16, 17});  // job 14 is gone
+  slurm.table = lines_of(listing(), {15, 16, 17});  // job 14 is gone
   bridge.cycle(start_of_job_14() + 6);
   ASSERT_EQ(scheduler.events_seen.at(1).size(), 1u);
   EXPECT_EQ(scheduler.events_seen[1][0].kind, EventKind::Ended);

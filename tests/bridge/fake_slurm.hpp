@@ -90,6 +90,16 @@ class FakeSlurm : public SlurmCommands {
   }
 };
 
+// Only the lines of the given jobs in a `scontrol show job -o` table.
+inline std::string lines_of(const std::string& table, const std::vector<int>& ids) {
+  std::istringstream in(table);
+  std::string line, out;
+  while (std::getline(in, line))
+    for (int id : ids)
+      if (line.rfind("JobId=" + std::to_string(id) + " ", 0) == 0) out += line + "\n";
+  return out;
+}
+
 // A start as the bridge pinned it: job id, nodes, cores per node, gres per node.
 struct PinnedStart {
   std::string job;

@@ -40,20 +40,11 @@ LiveJob find(const std::vector<LiveJob>& jobs, std::int64_t id) {
   throw std::logic_error("no job " + std::to_string(id));
 }
 
-// Keeps only the listed jobs' lines.
-std::string only(const std::string& table, const std::vector<int>& ids) {
-  std::istringstream in(table);
-  std::string line, out;
-  while (std::getline(in, line))
-    for (int id : ids)
-      if (line.rfind("JobId=" + std::to_string(id) + " ", 0) == 0) out += line + "\n";
-  return out;
-}
 
 struct KindsBridge {
   explicit KindsBridge(const std::vector<int>& jobs, const std::string& scheduler = "aucsched2")
       : built(make_scheduler(scheduler, {})), bridge(cluster, *built.scheduler, slurm, {}) {
-    slurm.table = only(kinds_table(), jobs);
+    slurm.table = test::lines_of(kinds_table(), jobs);
   }
   Cluster cluster = load_cluster_spec(kKinds + "slurm.conf");
   FakeSlurm slurm;
@@ -241,7 +232,7 @@ TEST(JobKinds, TypedGpusKeepTheirTypeWhenPinned) {
                                       "NodeName=n[3-8] Name=gpu Type=v100 File=/dev/null\n";
   const Cluster cluster = load_cluster_spec(dir + "slurm.conf");
   FakeSlurm slurm;
-  std::string line = only(kinds_table(), {34});
+  std::string line = test::lines_of(kinds_table(), {34});
   line.replace(line.find(" Dependency=afterok:33(unfulfilled)"), 35, " Dependency=(null)");
   line.pop_back();
   slurm.table = line + " TresPerNode=gres:gpu:v100:1\n";
@@ -260,7 +251,7 @@ TEST(JobKinds, TypedGpusKeepTheirTypeWhenPinned) {
 // job_submit.lua holds it, so leaving it alone would strand it.
 TEST(JobKinds, AJobOfSeveralPartitionsIsManagedInTheManagedOne) {
   FakeSlurm slurm;
-  slurm.table = only(kinds_table(), {38});
+  slurm.table = test::lines_of(kinds_table(), {38});
   slurm.set_field("38", "Partition", "lab,debug");
   const Cluster cluster = load_cluster_spec(kKinds + "slurm.conf");
   BuiltScheduler built = make_scheduler("aucsched2", {});

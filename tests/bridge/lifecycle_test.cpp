@@ -27,12 +27,7 @@ using test::pinned_starts;
 const std::string kData = std::string(HETSCHED_SOURCE_DIR) + "/tests/bridge/data/";
 
 std::string only_jobs(const std::vector<int>& ids) {
-  std::istringstream in(text::read_text_file(kData + "listing.txt"));
-  std::string line, out;
-  while (std::getline(in, line))
-    for (int id : ids)
-      if (line.rfind("JobId=" + std::to_string(id) + " ", 0) == 0) out += line + "\n";
-  return out;
+  return test::lines_of(text::read_text_file(kData + "listing.txt"), ids);
 }
 
 Time lab_now() { return parse_slurm_timestamp("2026-11-22T10:22:10"); }
