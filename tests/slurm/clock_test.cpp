@@ -310,6 +310,21 @@ TEST(SlurmSubsecond, ASubmissionAfterThePassOfItsSecondWaitsForTheNextTick) {
   EXPECT_EQ(replay(c, w, grid).records[0].start, 5);
 }
 
+TEST(SlurmSubsecond, APassJustAfterASubmissionDoesNotSeeIt) {
+  // A CI run of the lab: a submission logged at 37.036 s, the loop's tick at 37.037 s ran
+  // no pass; the job started at the next tick. A tick 7 ms after a submission saw it.
+  const Cluster c = make_cluster(1, 1);
+  Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  SlurmConfig config = ticks_at_200ms(0);
+  w.jobs[0].submit_ms = 199;
+  EXPECT_EQ(replay(c, w, config).records[0].start, 6);
+  w.jobs[0].submit_ms = 193;
+  EXPECT_EQ(replay(c, w, config).records[0].start, 5);
+  config.subsecond.submit_latency_ms = 0;
+  w.jobs[0].submit_ms = 199;
+  EXPECT_EQ(replay(c, w, config).records[0].start, 5);
+}
+
 TEST(SlurmSubsecond, APassOutsideTheLoopIgnoresBatchSchedDelay) {
   // As in APassBeforeAJobsSubsecondEndDoesNotSeeItsNodes with J3: J1 ends at 10.3 s, and
   // the loop's pass at 10.2 s holds J2 until 13.2 s. An epilog completion's pass at 10.35 s

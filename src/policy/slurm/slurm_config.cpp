@@ -11,6 +11,7 @@
 namespace hs::slurm {
 
 namespace {
+
 // Rows of times seen in a real run (µs after t = 0): `columns` integers per line, ascending
 // by the first; '#' starts a comment. `field` names the column in errors.
 struct ObservedRow {
@@ -165,6 +166,11 @@ void read_end_delays(Params& p, SubsecondClock& sub) {
       "clock=controller: a job's nodes stay COMPLETING this long after its end (until the "
       "node's epilog completion reaches the controller, about 15 in practice); main passes "
       "leave them out and backfill does not start a job on them"));
+  sub.submit_latency_ms = static_cast<std::int32_t>(p.get_int(
+      "submit_latency_ms", SubsecondClock::kSubmitLatencyMs, 0, 1000,
+      "clock=controller: a main pass sees a submission only this long after the submit RPC's "
+      "logged time (the RPC still holds the job lock; a pass 1 ms later missed one, 7 ms "
+      "later saw one)"));
   sub.end_latency_ms = static_cast<std::int32_t>(p.get_int(
       "end_latency_ms", 0, 0, 60000,
       "clock=controller: a job ends (frees its nodes) this long after its start + run time "
@@ -176,7 +182,7 @@ void reject_controller_options_on_grid(const Params& p, ClockMode clock) {
   for (const char* key : {"controller_start", "wall_clock", "startup_pass", "loop_period_us",
                           "loop_tick_us", "loop_ticks", "epilog_ms", "limit_check", "kill_wait",
                           "agent_passes", "backfill_cycles", "full_passes", "backfill_ms",
-                          "end_latency_ms"})
+                          "end_latency_ms", "submit_latency_ms"})
     if (clock == ClockMode::Grid && p.has(key))
       throw InputError({"<options>", 0}, key, p.values().at(key),
                        "applies to clock=controller only (the grid clock starts at t = 0)");

@@ -181,6 +181,8 @@ void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> event
     Event seen = e;
     if (e.kind == EventKind::Ended && config_.clock == ClockMode::Controller)
       seen.at_ms = std::min(999, e.at_ms + epilog_ms_of(e.job));
+    if (e.kind == EventKind::Submitted && config_.clock == ClockMode::Controller && e.at_ms > 0)
+      seen.at_ms = std::min(999, e.at_ms + config_.subsecond.submit_latency_ms);
     if (seen.at_ms > 0 && config_.clock == ClockMode::Controller)
       later_events_.push_back(seen);
     else

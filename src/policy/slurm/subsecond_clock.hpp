@@ -26,6 +26,11 @@ struct SubsecondClock {
   std::int32_t backfill_ms = 0;           // backfill cycles, ms into their second
   std::int32_t end_latency_ms = 0;        // a job's end after its start + run time
   std::int32_t epilog_ms = 0;             // a job's nodes stay COMPLETING this long after its end
+  // A main pass sees a submission only this long after the submit RPC's logged time (the
+  // RPC still holds the job write lock): measured between 1 ms (missed) and 7 ms (seen);
+  // docs/slurm-lab.md, "A submission a pass just missed".
+  static constexpr std::int32_t kSubmitLatencyMs = 4;
+  std::int32_t submit_latency_ms = kSubmitLatencyMs;
   // Ticks seen in a real run (its main passes, µs after t = 0, ascending). The loop's
   // period varies with its load, so a replay of that run follows them: between two, the
   // ticks are spread evenly (their count rounded from loop_period_us); outside, every
