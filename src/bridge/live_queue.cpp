@@ -96,6 +96,11 @@ std::string unmodelled_tres(const LiveJob& live) {
 
 }  // namespace
 
+Repair hand_over_repair(const LiveJob& live, const std::string& why) {
+  return {live.id, hand_over_steps(live.target()),
+          "job " + std::to_string(live.id) + ": " + why + "; released to Slurm's own scheduler"};
+}
+
 LiveMemory LiveMemory::of(const Cluster& cluster, bool consumable) {
   LiveMemory m;
   m.consumable = consumable;
@@ -431,8 +436,7 @@ void LiveQueue::consider_queued(Pass& pass, const LiveJob& live,
   const std::string id = std::to_string(live.id);
   const EligibilityVerdict verdict = judge_eligibility(live, directory_, pass.now);
   if (const std::optional<std::string> why = slurms_own(live, verdict)) {
-    pass.snap.repairs.push_back({live.id, hand_over_steps(live.target()),
-                                 "job " + id + ": " + *why + "; released to Slurm's own scheduler"});
+    pass.snap.repairs.push_back(hand_over_repair(live, *why));
     return;
   }
   const JobRef ref = register_job(live);
@@ -443,8 +447,7 @@ void LiveQueue::consider_queued(Pass& pass, const LiveJob& live,
     return;
   }
   if (auto why = unsupported_request(workload_.jobs[ref], support_, scheduler_name_)) {
-    pass.snap.repairs.push_back({live.id, hand_over_steps(live.target()),
-                                 "job " + id + ": " + *why + "; released to Slurm's own scheduler"});
+    pass.snap.repairs.push_back(hand_over_repair(live, *why));
     return;
   }
   std::optional<std::string> wait = verdict.kind == Eligibility::Waits ? verdict.why : release_pause(live, pass.now);

@@ -37,6 +37,9 @@ struct Repair {
   std::string why;
 };
 
+// Releases a held job unpinned to Slurm's own scheduler, saying why.
+Repair hand_over_repair(const LiveJob& live, const std::string& why);
+
 struct LiveSnapshot {
   explicit LiveSnapshot(const Cluster& cluster) : free(cluster) {}
   std::vector<JobRef> pending;             // Queued jobs the scheduler may start, submit order

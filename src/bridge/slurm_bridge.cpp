@@ -195,10 +195,7 @@ CycleReport SlurmBridge::cycle(Time now) {
   for (const StartDecision& s : decisions.starts) start(s, free, now, report);
   for (const Rejection& r : decisions.rejections) {
     if (r.model_limit && !options_.shadow) {
-      const LiveJob& live = queue_.live(r.job);
-      repair({live.id, hand_over_steps(live.target()),
-              "job " + std::to_string(live.id) + ": the scheduler cannot model it (" + r.reason +
-                  "); released to Slurm's own scheduler"},
+      repair(hand_over_repair(queue_.live(r.job), "the scheduler cannot model it (" + r.reason + ")"),
              report);
       continue;
     }

@@ -215,7 +215,9 @@ TEST(JobKinds, TheSlurmModelPinsExclusiveJobsToWholeNodes) {
       for (const char* excluded : {"n1", "n2", "n3"})
         EXPECT_EQ(argument(c, "ReqNodeList").find(excluded), std::string::npos);
     }
-    if (c[2] == "JobId=41") EXPECT_EQ(argument(c, "ReqNodeList"), "n5");
+    if (c[2] == "JobId=41") {
+      EXPECT_EQ(argument(c, "ReqNodeList"), "n5");
+    }
   }
 }
 
@@ -313,10 +315,15 @@ TEST(JobKinds, GpusPerJobAndPerTaskAndCpusPerTask) {
   for (const char* ours : {"2", "3", "6", "7"}) EXPECT_TRUE(pinned(model.slurm, ours)) << ours;
   for (const auto& c : model.slurm.commands) {
     if (c.size() < 3 || argument(c, "ReqNodeList").empty()) continue;
-    if (c[2] == "JobId=3") EXPECT_EQ(argument(c, "TresPerNode"), "gres:gpu:1");
-    if (c[2] == "JobId=2" || c[2] == "JobId=7") EXPECT_EQ(argument(c, "TresPerNode"), "") << c[2];
-    if (c[2] == "JobId=6" && !argument(c, "TasksPerNode").empty())
+    if (c[2] == "JobId=3") {
+      EXPECT_EQ(argument(c, "TresPerNode"), "gres:gpu:1");
+    }
+    if (c[2] == "JobId=2" || c[2] == "JobId=7") {
+      EXPECT_EQ(argument(c, "TresPerNode"), "") << c[2];
+    }
+    if (c[2] == "JobId=6" && !argument(c, "TasksPerNode").empty()) {
       EXPECT_EQ(std::stoi(argument(c, "MinCPUsNode")) % 2, 0);  // whole tasks of two cores
+    }
   }
   KindsBridge window({2, 6});  // AUCSCHED2 does not model tasks spread as units
   window.bridge.cycle(kinds_now());
