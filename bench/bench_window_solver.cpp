@@ -3,6 +3,7 @@
 //                            [--effort N] [--json PATH] [--quick] [--cbc-cache PATH]
 //                            [--shape NODESxJOBSxBIDS] [--busy FRACTION] [--first-instance K]
 //                            [--per-instance] [--lp-bound] [--lp-iterations N]
+//                            [--write-windows DIR]
 // --shape 1024x200x15 runs only the given shapes (repeatable). --busy (default 0.5) is the
 // share of nodes running jobs already use in part: 0.0 gives every job its 15 distinct
 // placements (about 2,900 bids per 200-job window), 0.5 about 8 (1,700 bids).
@@ -15,6 +16,9 @@
 // how often the LP bound was the tighter one, and the CPU time of the LP bound alone
 // (window_lp_bound on the same window, timed separately); the row itself is the run with it.
 // --lp-iterations sets its pivot cap (SolverOptions::lp_bound_iterations).
+// --write-windows DIR also saves every window drawn as DIR/NODESxJOBSxBIDS-busyB-K.json
+// (docs/window-format.md), so `hetsched solve` and other solvers (`--export mps`) can be
+// run on exactly the bench's windows.
 // JSON goes to out/bench/bench_window_solver.json unless --json says otherwise.
 // --cbc-cache keeps CBC's objective per instance in a text file ("nodes jobs bids instance
 // objective" per line) so repeated runs while tuning skip the 3-5 s CBC solves.
@@ -43,6 +47,7 @@
 #include "solver/solvers.hpp"
 #include "solver/window_lp_bound.hpp"
 #include "util/memory_usage.hpp"
+#include "window_file/window_file.hpp"
 
 namespace {
 
@@ -63,6 +68,7 @@ struct Config {
   std::vector<std::array<int, 3>> shapes;  // --shape NODESxJOBSxBIDS (repeatable)
   bool lp_bound = false;           // --lp-bound: solve without and with the LP bound
   std::int64_t lp_iterations = 0;  // --lp-iterations: its pivot cap (0 = default)
+  std::string write_windows_dir;   // --write-windows: save each window drawn here
 };
 
 struct Case {
@@ -125,6 +131,7 @@ Config parse(int argc, char** argv) {
     else if (arg == "--busy") c.busy_node_fraction = std::stod(next());
     else if (arg == "--lp-bound") c.lp_bound = true;
     else if (arg == "--lp-iterations") c.lp_iterations = std::stoll(next());
+    else if (arg == "--write-windows") c.write_windows_dir = next();
     else if (arg == "--shape") {
       std::array<int, 3> shape{};
       if (std::sscanf(next().c_str(), "%dx%dx%d", &shape[0], &shape[1], &shape[2]) != 3) {
@@ -152,6 +159,19 @@ RandomWindowSpec spec_for(const Config& config, const Case& shape, int instance)
   spec.seed = 1000003ULL * static_cast<std::uint64_t>(shape.nodes) + 7919ULL * shape.jobs +
               31ULL * shape.bids + static_cast<std::uint64_t>(instance);
   return spec;
+}
+
+// --write-windows: the window as a window file, named by shape, busy share and instance.
+void write_window(const Config& config, const Case& shape, int instance,
+                  const WindowProblem& problem) {
+  std::filesystem::create_directories(config.write_windows_dir);
+  char name[96];
+  std::snprintf(name, sizeof name, "%dx%dx%d-busy%g-%d.json", shape.nodes, shape.jobs,
+                shape.bids, config.busy_node_fraction, instance);
+  hs::window_file::WindowFile file;
+  file.problem = problem;
+  file.dimension_names = {"cores", "gpus"};  // make_random_window's two dimensions
+  hs::window_file::write_window_file(config.write_windows_dir + "/" + name, file);
 }
 
 struct CbcAnswer {
@@ -228,6 +248,7 @@ Row run_case(const Config& config, const Case& shape) {
   LpSamples lp_samples;
   for (int i = config.first_instance; i < config.first_instance + config.instances; ++i) {
     const WindowProblem problem = make_random_window(spec_for(config, shape, i));
+    if (!config.write_windows_dir.empty()) write_window(config, shape, i, problem);
     row.mean_bids += static_cast<double>(problem.bids.size()) / config.instances;
     SolverOptions options;
     options.effort_limit = config.effort;

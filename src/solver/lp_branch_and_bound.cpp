@@ -6,8 +6,10 @@
 #include "solver/cover_cuts.hpp"
 #include "solver/incumbent.hpp"
 #ifdef HETSCHED_HAVE_CBC
+#include "solver/cbc/cgl_root_cuts.hpp"
 #include "solver/cbc/clp_relaxation.hpp"
 #endif
+
 
 namespace hs::solver {
 
@@ -17,12 +19,14 @@ namespace {
 
 constexpr double kIntegral = 1e-6;  // a column value this close to 0 or 1 counts as integral
 constexpr int kCutRounds = 20;      // rounds of cover cuts at the root
+constexpr std::int64_t kNeighbourhoodShare = 4;  // RINS gets 1/4 of what the cuts left
+constexpr std::int64_t kLibraryCutShare = 2;  // CGL's root rounds get 1/2 of the tree's budget
 
 class LpSearch {
  public:
   LpSearch(const CompactProblem& p, const WindowLp& window, Budget& budget,
            std::vector<std::int32_t>& best)
-      : p_(p), job_row_(window.job_row), rows_(window.model.rows), lp_(window.model), budget_(budget), best_(best), best_value_(objective_of(p, best)),
+      : p_(p), model_(window.model), job_row_(window.job_row), rows_(window.model.rows), lp_(window.model), budget_(budget), best_(best), best_value_(objective_of(p, best)),
         trial_(p, budget.effort()),
         pivot_cost_(static_cast<std::int64_t>(window.model.rows.size() + window.model.columns.size())),
         node_cost_(static_cast<std::int64_t>(window.model.columns.size())) {
@@ -30,7 +34,9 @@ class LpSearch {
   }
 
   LpSearchResult run() {
+    add_library_cuts();
     add_root_cuts();
+    search_near_root_solution();
     node(std::numeric_limits<double>::infinity());
     LpSearchResult result;
     result.complete = !aborted_;
@@ -45,6 +51,17 @@ class LpSearch {
     bool lower;  // which bound was changed
     double before;
   };
+
+  // CGL's generators at the root (probing, Gomory, lifted covers, …) within a share of
+  // the budget; their cuts stay for the whole tree.
+  void add_library_cuts() {
+    RootCutOptions options;
+    options.effort_limit = (budget_.limit() - budget_.spent()) / kLibraryCutShare;
+    const RootCuts cuts = cgl_root_cuts(model_, options);
+    budget_.effort() += cuts.effort;
+    lp_.add_rows(cuts.rows);
+    pivot_cost_ += static_cast<std::int64_t>(cuts.rows.size());
+  }
 
   // Rounds of cover cuts at the root while they cut off the LP solution (cuts stay for the
   // whole tree: they hold for every integer choice).
@@ -69,6 +86,34 @@ class LpSearch {
     }
   }
 
+  // RINS (relaxation induced neighbourhood search): the bids on which the root LP and the
+  // incumbent agree are fixed (chosen, or left out) and the rest searched by the same tree
+  // within a share of the budget. It finds better incumbents on crowded windows, where the
+  // rounding of the LP does not, and a better incumbent prunes more of the full tree.
+  void search_near_root_solution() {
+    const std::int64_t room = budget_.limit() - budget_.spent();
+    if (room < pivot_cost_ || budget_.exhausted()) return;
+    const ClpRelaxation::Outcome outcome = lp_.solve(room / pivot_cost_);
+    budget_.effort() += lp_.last_iterations() * pivot_cost_;
+    if (outcome != ClpRelaxation::Outcome::Optimal || prunable(lp_.objective())) return;
+    const double root = lp_.objective();
+    std::vector<Change> fixed;
+    for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
+      if (lp_.upper(c) - lp_.lower(c) < 0.5) continue;
+      const bool chosen = best_[p_.job_of_bid[c]] == c;
+      const double x = lp_.value(c);
+      if (chosen && x > 1.0 - kIntegral) set(c, true, 1.0, fixed);
+      else if (!chosen && x < kIntegral) set(c, false, 0.0, fixed);
+    }
+    budget_.effort() += node_cost_;
+    pending_.push_back(root);  // an abort in here leaves the root's bound open
+    neighbourhood_end_ = budget_.spent() + (budget_.limit() - budget_.spent()) / kNeighbourhoodShare;
+    node(root);
+    neighbourhood_end_ = -1;
+    pending_.pop_back();
+    undo(fixed);
+  }
+
   bool prunable(double bound) const {
     return bound <= best_value_ + optimality_tolerance(best_value_);
   }
@@ -78,6 +123,7 @@ class LpSearch {
   bool solve_node(double parent_bound) {
     const std::int64_t room = budget_.limit() - budget_.spent() - node_cost_;
     if (aborted_ || room < pivot_cost_ || budget_.exhausted()) return abort(parent_bound);
+    if (neighbourhood_end_ >= 0 && budget_.spent() >= neighbourhood_end_) return false;
     ++nodes_;
     budget_.effort() += node_cost_;
     const ClpRelaxation::Outcome outcome = lp_.solve(room / pivot_cost_);
@@ -240,6 +286,7 @@ class LpSearch {
   }
 
   const CompactProblem& p_;
+  const MipModel& model_;
   const std::vector<std::int32_t>& job_row_;
   std::vector<MipRow> rows_;  // the model's rows and the cuts added
   ClpRelaxation lp_;
@@ -253,6 +300,7 @@ class LpSearch {
   const std::int64_t node_cost_;
   std::int64_t nodes_ = 0;
   bool aborted_ = false;
+  std::int64_t neighbourhood_end_ = -1;  // while searching near the root solution: its end
   double open_bound_ = 0.0;
 };
 

@@ -80,7 +80,7 @@ TEST_F(ExactSolverTest, EqualsCbcsProvenOptimumOnSmallWindows) {
   }
   std::printf("exact proved %d of 12 small windows optimal; CBC proved %d\n", proven, compared);
   EXPECT_GE(compared, 10);
-  EXPECT_GE(proven, 6);
+  EXPECT_GE(proven, 9);  // 10 with CGL's root cuts, 8 without
 }
 
 TEST_F(ExactSolverTest, TreeEffortNeverPassesTheCap) {

@@ -1,0 +1,35 @@
+#pragma once
+// Root cuts from COIN-OR CGL's generators (CBC builds only): rounds of probing, Gomory,
+// lifted knapsack cover, two-step MIR, zero-half and clique cuts on a 0/1 model, each round
+// re-solving the LP and dropping the cuts it leaves slack, as CBC does at its root. Cuts
+// derived at the root hold for every integer solution, so a branch and bound over the same
+// columns can keep them everywhere.
+#include <cstdint>
+#include <vector>
+
+#include "solver/mip_model.hpp"
+
+namespace hs::solver {
+
+struct RootCutOptions {
+  int max_rounds = 20;
+  // Work cap in the tree's units (calibrated to its time per unit): per simplex pivot the
+  // LP's rows + columns, per generator call the matrix's nonzeros, each times a constant.
+  // A round starts only when its separation and one pivot are affordable, and no LP solve
+  // may pivot past it, so the cap holds.
+  std::int64_t effort_limit = 0;
+  // Stop when a round lowers the LP value by less than this share of it.
+  double min_relative_gain = 1e-4;
+};
+
+struct RootCuts {
+  std::vector<MipRow> rows;  // the cuts still tight after the last round (empty on failure)
+  std::int64_t effort = 0;
+  int rounds = 0;
+  bool lp_optimal = false;  // the last LP solve ended optimal (else `rows` is empty)
+  double lp_value = 0.0;    // its value, in the model's sense, with the cuts
+};
+
+RootCuts cgl_root_cuts(const MipModel& model, const RootCutOptions& options);
+
+}  // namespace hs::solver

@@ -1,0 +1,124 @@
+// CGL's root cuts (CBC builds only): every cut holds for every feasible choice of bids, the
+// cuts only lower the LP's value, and the work stays within the cap.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "solver/compact_problem.hpp"
+#include "solver/random_instances.hpp"
+#include "solver/window_lp.hpp"
+#include "window_builders.hpp"
+#ifdef HETSCHED_HAVE_CBC
+#include "solver/cbc/cgl_root_cuts.hpp"
+#endif
+
+namespace hs::solver {
+namespace {
+
+#ifdef HETSCHED_HAVE_CBC
+
+bool fits(const CompactProblem& p, const std::vector<std::int32_t>& bid_of_job) {
+  std::vector<std::int64_t> load(p.capacity.size(), 0);
+  for (std::int32_t bid : bid_of_job) {
+    if (bid < 0) continue;
+    for (std::int32_t u = p.use_begin[bid]; u < p.use_begin[bid + 1]; ++u)
+      for (std::int32_t d = 0; d < p.dims; ++d)
+        load[static_cast<std::size_t>(p.use_node[u]) * p.dims + d] += p.use_amount[static_cast<std::size_t>(u) * p.dims + d];
+  }
+  for (std::size_t i = 0; i < load.size(); ++i)
+    if (load[i] > p.capacity[i]) return false;
+  return true;
+}
+
+// Calls f on every feasible choice (each job: no bid or one of its bids).
+void for_each_feasible(const CompactProblem& p, const std::function<void(const std::vector<std::int32_t>&)>& f) {
+  std::vector<std::int32_t> choice(p.jobs, -1);
+  std::function<void(std::int32_t)> next = [&](std::int32_t job) {
+    if (!fits(p, choice)) return;
+    if (job == p.jobs) return f(choice);
+    choice[job] = -1;
+    next(job + 1);
+    for (std::int32_t k = p.job_bid_begin[job]; k < p.job_bid_begin[job + 1]; ++k) {
+      if (!p.usable[p.job_bids[k]]) continue;
+      choice[job] = p.job_bids[k];
+      next(job + 1);
+    }
+    choice[job] = -1;
+  };
+  next(0);
+}
+
+double activity(const MipRow& row, const std::vector<std::int32_t>& choice, const CompactProblem& p) {
+  std::vector<double> x(static_cast<std::size_t>(p.bid_count()), 0.0);
+  for (std::int32_t bid : choice)
+    if (bid >= 0) x[bid] = 1.0;
+  double sum = 0.0;
+  for (std::size_t k = 0; k < row.columns.size(); ++k) sum += row.coefficients[k] * x[row.columns[k]];
+  return sum;
+}
+
+TEST(CglRootCuts, EveryCutHoldsForEveryFeasibleChoice) {
+  int windows_with_cuts = 0, cuts_checked = 0;
+  for (int i = 0; i < 200; ++i) {
+    RandomWindowSpec spec = testing::tiny_random_spec(9000 + i, 5);  // 3-7 jobs
+    spec.busy_node_fraction = 0.8;
+    const CompactProblem p = compact_used_nodes(make_random_window(spec));
+    RootCutOptions options;
+    options.effort_limit = 100'000'000;
+    const RootCuts cuts = cgl_root_cuts(window_lp(p).model, options);
+    windows_with_cuts += !cuts.rows.empty();
+    for_each_feasible(p, [&](const std::vector<std::int32_t>& choice) {
+      for (const MipRow& row : cuts.rows) {
+        const double a = activity(row, choice, p);
+        ++cuts_checked;
+        ASSERT_LE(a, row.upper + 1e-6) << "window " << i;
+        ASSERT_GE(a, row.lower - 1e-6) << "window " << i;
+      }
+    });
+  }
+  EXPECT_GE(windows_with_cuts, 20);  // the test must see cuts to mean anything
+  EXPECT_GT(cuts_checked, 1000);
+}
+
+TEST(CglRootCuts, LowerTheLpValueOnACrowdedWindowWithinTheCap) {
+  RandomWindowSpec spec;
+  spec.seed = 5;
+  spec.nodes = 128;
+  spec.jobs = 50;
+  spec.max_bids_per_job = 5;
+  spec.cores_per_node = 12;
+  spec.gpus_per_node = 3;
+  const CompactProblem p = compact_used_nodes(make_random_window(spec));
+  const MipModel model = window_lp(p).model;
+  RootCutOptions none;
+  none.effort_limit = 100'000'000;
+  none.max_rounds = 0;
+  const RootCuts lp = cgl_root_cuts(model, none);
+  ASSERT_TRUE(lp.lp_optimal);
+  EXPECT_TRUE(lp.rows.empty());
+  RootCutOptions rounds;
+  rounds.effort_limit = 100'000'000;
+  const RootCuts cut = cgl_root_cuts(model, rounds);
+  ASSERT_TRUE(cut.lp_optimal);
+  EXPECT_GT(cut.rounds, 0);
+  EXPECT_FALSE(cut.rows.empty());
+  EXPECT_LT(cut.lp_value, lp.lp_value * (1 - 1e-3));  // crowded windows: cuts close gap
+  for (std::int64_t limit : {0LL, 1'000LL, 100'000LL, 1'000'000LL}) {
+    RootCutOptions capped;
+    capped.effort_limit = limit;
+    const RootCuts r = cgl_root_cuts(model, capped);
+    EXPECT_LE(r.effort, limit);
+    if (!r.lp_optimal) {
+      EXPECT_TRUE(r.rows.empty());
+    }
+  }
+}
+
+#else
+
+TEST(CglRootCuts, NeedsCbc) { GTEST_SKIP() << "built without CBC"; }
+
+#endif
+
+}  // namespace
+}  // namespace hs::solver
