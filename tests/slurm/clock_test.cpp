@@ -390,8 +390,31 @@ TEST(SlurmSubsecond, AJobsRecordedEpilogOverridesTheDefault) {
   EXPECT_EQ(replay(c, w, ticks_at_200ms(0)).records[1].start, 11);
   SlurmConfig eight = ticks_at_200ms(0);
   eight.subsecond.epilog_ms = 8;
+  eight.subsecond.epilog_latency_ms = 0;
   w.jobs[0].epilog_ms = 0;
   EXPECT_EQ(replay(c, w, eight).records[1].start, 10);
+}
+
+TEST(SlurmSubsecond, ALoopPassMissesAnEpilogSentInItsMillisecond) {
+  // A suite run (staggered-v): a node sent a job's epilog completion at 72.592 s and the
+  // loop's pass at 72.592 s did not take it in (it asked for another pass 3 s later).
+  // J1 recorded with a 0 ms epilog ends at the tick of 10.2 s: the controller hears of it
+  // epilog_latency_ms (1) later, so J2 waits for the next tick; with 0 it starts at once.
+  // An agent pass (schedule() run by the epilog completion's own RPC) at that millisecond
+  // has taken it in: J2 starts there.
+  const Cluster c = make_cluster(1, 1);
+  Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  w.jobs[0].epilog_ms = 0;
+  SlurmConfig config = ticks_at_200ms(0);
+  EXPECT_EQ(replay(c, w, config).records[1].start, 11);
+  config.subsecond.agent_passes_us = {10200000};
+  const SimResult agent = replay(c, w, config);
+  EXPECT_EQ(agent.records[1].start, 10);
+  EXPECT_EQ(agent.records[1].start_ms, 200);
+  config.subsecond.agent_passes_us.clear();
+  config.subsecond.epilog_latency_ms = 0;
+  EXPECT_EQ(replay(c, w, config).records[1].start, 10);
 }
 
 TEST(SlurmSubsecond, RecordedEndsCountWithoutOtherSubsecondOptions) {

@@ -171,6 +171,11 @@ void read_end_delays(Params& p, SubsecondClock& sub) {
       "clock=controller: a main pass sees a submission only this long after the submit RPC's "
       "logged time (the RPC still holds the job lock; a pass 1 ms later missed one, 7 ms "
       "later saw one)"));
+  sub.epilog_latency_ms = static_cast<std::int32_t>(p.get_int(
+      "epilog_latency_ms", SubsecondClock::kEpilogLatencyMs, 0, 1000,
+      "clock=controller: the controller takes in a job's epilog completion this long after "
+      "the job file's epilog_ms= (the node's send time; a pass in the same millisecond "
+      "missed one); not added to the option epilog_ms"));
   sub.end_latency_ms = static_cast<std::int32_t>(p.get_int(
       "end_latency_ms", 0, 0, 60000,
       "clock=controller: a job ends (frees its nodes) this long after its start + run time "
@@ -182,7 +187,7 @@ void reject_controller_options_on_grid(const Params& p, ClockMode clock) {
   for (const char* key : {"controller_start", "wall_clock", "startup_pass", "loop_period_us",
                           "loop_tick_us", "loop_ticks", "epilog_ms", "limit_check", "kill_wait",
                           "agent_passes", "backfill_cycles", "full_passes", "backfill_ms",
-                          "end_latency_ms", "submit_latency_ms"})
+                          "end_latency_ms", "submit_latency_ms", "epilog_latency_ms"})
     if (clock == ClockMode::Grid && p.has(key))
       throw InputError({"<options>", 0}, key, p.values().at(key),
                        "applies to clock=controller only (the grid clock starts at t = 0)");

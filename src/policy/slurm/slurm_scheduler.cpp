@@ -255,10 +255,11 @@ void SlurmScheduler::remember_starts(const std::vector<StartDecision>& starts, T
   }
 }
 
-// clock=controller: a job's own recorded epilog (a replayed real run), else epilog_ms.
+// clock=controller: a job's own recorded epilog (a replayed real run) and the time the
+// controller takes to take it in, else epilog_ms.
 std::int32_t SlurmScheduler::epilog_ms_of(JobRef j) const {
   const std::int32_t own = workload_->jobs[j].epilog_ms;
-  return own >= 0 ? own : config_.subsecond.epilog_ms;
+  return own >= 0 ? own + config_.subsecond.epilog_latency_ms : config_.subsecond.epilog_ms;
 }
 
 void SlurmScheduler::note_end(const Event& e, Time now) {
@@ -340,14 +341,19 @@ void SlurmScheduler::main_pass_at(PassState& s, const SystemView& view, std::int
 // schedule() called outside the background loop (an epilog completion): a main pass of the
 // default depth that neither waits for batch_sched_delay nor restarts it (only the loop
 // sets last_sched_time), and leaves a requested loop pass requested.
+//
+// It runs in the RPC that took in an epilog completion, after taking it in: so it sees
+// what the controller had heard epilog_latency_ms after its logged time, its own message
+// included (the loop's passes miss a completion sent in their own millisecond).
 void SlurmScheduler::agent_pass_at(PassState& s, const SystemView& view, std::int32_t ms,
                                    Decisions& out) {
-  absorb_events_until(view, ms, out);
+  const std::int32_t heard = std::min(999, ms + config_.subsecond.epilog_latency_ms);
+  absorb_events_until(view, heard, out);
   release_lingering_until(s, ms);
   s.start_ms = ms;
   if (order_.empty()) return;
   sync_free(view);
-  mark_completing(s, ms);
+  mark_completing(s, heard);
   hold_completing(s, view);
   const MainPassStats st = run_main_pass(s, order_, partitions_, config_.default_queue_depth);
   release_completing(s);

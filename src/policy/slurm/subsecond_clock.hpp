@@ -31,6 +31,11 @@ struct SubsecondClock {
   // docs/slurm-lab.md, "A submission a pass just missed".
   static constexpr std::int32_t kSubmitLatencyMs = 4;
   std::int32_t submit_latency_ms = kSubmitLatencyMs;
+  // A job's own recorded epilog (a replayed real run) is the time its last node sent the
+  // epilog completion; the controller takes it in this long later (an RPC that waits for
+  // the job write lock a running pass holds): a pass in the same millisecond missed one.
+  static constexpr std::int32_t kEpilogLatencyMs = 1;
+  std::int32_t epilog_latency_ms = kEpilogLatencyMs;
   // Ticks seen in a real run (its main passes, µs after t = 0, ascending). The loop's
   // period varies with its load, so a replay of that run follows them: between two, the
   // ticks are spread evenly (their count rounded from loop_period_us); outside, every
