@@ -81,14 +81,7 @@ TEST(CglRootCuts, EveryCutHoldsForEveryFeasibleChoice) {
 }
 
 TEST(CglRootCuts, LowerTheLpValueOnACrowdedWindowWithinTheCap) {
-  RandomWindowSpec spec;
-  spec.seed = 5;
-  spec.nodes = 128;
-  spec.jobs = 50;
-  spec.max_bids_per_job = 5;
-  spec.cores_per_node = 12;
-  spec.gpus_per_node = 3;
-  const CompactProblem p = compact_used_nodes(make_random_window(spec));
+  const CompactProblem p = compact_used_nodes(testing::crowded_window(50, 5, 5));
   const MipModel model = window_lp(p).model;
   RootCutOptions none;
   none.effort_limit = 100'000'000;

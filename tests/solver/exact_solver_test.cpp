@@ -23,18 +23,6 @@ class ExactSolverTest : public ::testing::Test {
   }
 };
 
-// A crowded window of the benchmark family (128 nodes of 12 cores and 3 GPUs).
-WindowProblem crowded_window(std::int32_t jobs, std::int32_t bids, std::uint64_t seed) {
-  RandomWindowSpec spec;
-  spec.seed = seed;
-  spec.nodes = 128;
-  spec.jobs = jobs;
-  spec.max_bids_per_job = bids;
-  spec.cores_per_node = 12;
-  spec.gpus_per_node = 3;
-  return make_random_window(spec);
-}
-
 TEST_F(ExactSolverTest, EqualsTheExhaustiveOptimumOnTinyWindows) {
   auto exact = make_window_solver("exact");
   auto exhaustive = make_window_solver("exhaustive");
@@ -84,7 +72,7 @@ TEST_F(ExactSolverTest, EqualsCbcsProvenOptimumOnSmallWindows) {
 }
 
 TEST_F(ExactSolverTest, TreeEffortNeverPassesTheCap) {
-  const WindowProblem problem = crowded_window(50, 15, 7);
+  const WindowProblem problem = testing::crowded_window(50, 15, 7);
   const CompactProblem p = compact_used_nodes(problem);
   for (std::int64_t limit : {0LL, 1'000LL, 50'000LL, 400'000LL}) {
     Budget budget(limit, 0.0);
@@ -100,7 +88,7 @@ TEST_F(ExactSolverTest, TreeEffortNeverPassesTheCap) {
 }
 
 TEST_F(ExactSolverTest, CappedSolveIsFeasibleWithAValidBound) {
-  const WindowProblem p = crowded_window(50, 15, 11);
+  const WindowProblem p = testing::crowded_window(50, 15, 11);
   SolverOptions options;
   options.effort_limit = 20'000;
   const SolveResult capped = make_window_solver("exact")->solve(p, options);
@@ -116,7 +104,7 @@ TEST_F(ExactSolverTest, NeverWorseThanTheDefaultSolver) {
   auto exact = make_window_solver("exact");
   auto fallback = make_window_solver(kDefaultWindowSolver);
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const WindowProblem p = crowded_window(50, 5 + 10 * static_cast<std::int32_t>(seed % 2), seed);
+    const WindowProblem p = testing::crowded_window(50, 5 + 10 * static_cast<std::int32_t>(seed % 2), seed);
     for (std::int64_t limit : {10'000LL, 0LL}) {
       SolverOptions options;
       options.effort_limit = limit;

@@ -12,6 +12,18 @@
 
 namespace hs::solver::testing {
 
+// A crowded window of the benchmark family (128 nodes of 12 cores and 3 GPUs).
+inline WindowProblem crowded_window(std::int32_t jobs, std::int32_t bids, std::uint64_t seed) {
+  RandomWindowSpec spec;
+  spec.seed = seed;
+  spec.nodes = 128;
+  spec.jobs = jobs;
+  spec.max_bids_per_job = bids;
+  spec.cores_per_node = 12;
+  spec.gpus_per_node = 3;
+  return make_random_window(spec);
+}
+
 // A tiny random window (4-12 nodes, 3 to 2 + job_spread jobs, 1-5 bids each), varied by seed.
 inline RandomWindowSpec tiny_random_spec(std::uint64_t seed, std::int32_t job_spread) {
   RandomWindowSpec spec;
