@@ -396,10 +396,11 @@ TEST(SlurmSubsecond, AJobsRecordedEpilogOverridesTheDefault) {
 }
 
 TEST(SlurmSubsecond, ALoopPassMissesAnEpilogSentInItsMillisecond) {
-  // A suite run (staggered-v): a node sent a job's epilog completion at 72.592 s and the
-  // loop's pass at 72.592 s did not take it in (it asked for another pass 3 s later).
-  // J1 recorded with a 0 ms epilog ends at the tick of 10.2 s: the controller hears of it
-  // epilog_latency_ms (1) later, so J2 waits for the next tick; with 0 it starts at once.
+  // Suite runs: nodes sent a job's last epilog completion at 72.592 s (staggered-v) and
+  // 88.873 s (staggered-i), and the loop's passes at 72.592 and 88.874 s did not take them
+  // in (each asked for another pass 3 s later). J1 recorded with a 0 ms epilog ends at the
+  // tick of 10.2 s: the controller hears of it epilog_latency_ms (4) later, so J2 waits
+  // for the next tick; with 0 it starts at once.
   // An agent pass (schedule() run by the epilog completion's own RPC) at that millisecond
   // has taken it in: J2 starts there.
   const Cluster c = make_cluster(1, 1);
