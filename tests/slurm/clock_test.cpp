@@ -399,7 +399,7 @@ TEST(SlurmSubsecond, ALoopPassMissesAnEpilogSentInItsMillisecond) {
   // Suite runs: nodes sent a job's last epilog completion at 72.592 s (staggered-v) and
   // 88.873 s (staggered-i), and the loop's passes at 72.592 and 88.874 s did not take them
   // in (each asked for another pass 3 s later). J1 recorded with a 0 ms epilog ends at the
-  // tick of 10.2 s: the controller hears of it epilog_latency_ms (4) later, so J2 waits
+  // tick of 10.2 s: the controller hears of it epilog_latency_ms (2) later, so J2 waits
   // for the next tick; with 0 it starts at once.
   // An agent pass (schedule() run by the epilog completion's own RPC) at that millisecond
   // has taken it in: J2 starts there.

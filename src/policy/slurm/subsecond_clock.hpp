@@ -33,10 +33,9 @@ struct SubsecondClock {
   std::int32_t submit_latency_ms = kSubmitLatencyMs;
   // A job's own recorded epilog (a replayed real run) is the time its last node sent the
   // epilog completion; the controller takes it in this long later (an RPC that waits for
-  // the job write lock a running pass holds): passes 0 and 1 ms after one missed it, and
-  // re-modelled runs agree with 2 to 6 ms, not with 8; docs/slurm-lab.md, "A pass and an
-  // epilog in one millisecond".
-  static constexpr std::int32_t kEpilogLatencyMs = 4;
+  // the job write lock a running pass holds): passes 0 and 1 ms after one missed it, a
+  // pass 3 ms after one saw it; docs/slurm-lab.md, "A pass and an epilog in one millisecond".
+  static constexpr std::int32_t kEpilogLatencyMs = 2;
   std::int32_t epilog_latency_ms = kEpilogLatencyMs;
   // Ticks seen in a real run (its main passes, µs after t = 0, ascending). The loop's
   // period varies with its load, so a replay of that run follows them: between two, the
