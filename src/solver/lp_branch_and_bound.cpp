@@ -63,16 +63,21 @@ class LpSearch {
     pivot_cost_ += static_cast<std::int64_t>(cuts.rows.size());
   }
 
+  // Solves the root LP with the pivots the budget leaves; true when it ends optimal.
+  bool solve_root() {
+    const std::int64_t room = budget_.limit() - budget_.spent();
+    if (room < pivot_cost_) return false;
+    const ClpRelaxation::Outcome outcome = lp_.solve(room / pivot_cost_);
+    budget_.effort() += lp_.last_iterations() * pivot_cost_;
+    return outcome == ClpRelaxation::Outcome::Optimal;
+  }
+
   // Rounds of cover cuts at the root while they cut off the LP solution (cuts stay for the
   // whole tree: they hold for every integer choice).
   void add_root_cuts() {
     std::vector<double> x(static_cast<std::size_t>(p_.bid_count()));
     for (int round = 0; round < kCutRounds; ++round) {
-      const std::int64_t room = budget_.limit() - budget_.spent();
-      if (room < pivot_cost_) return;
-      const ClpRelaxation::Outcome outcome = lp_.solve(room / pivot_cost_);
-      budget_.effort() += lp_.last_iterations() * pivot_cost_;
-      if (outcome != ClpRelaxation::Outcome::Optimal) return;
+      if (!solve_root()) return;
       if (!budget_.affordable(static_cast<std::int64_t>(rows_.size()) + node_cost_)) return;
       for (std::int32_t c = 0; c < p_.bid_count(); ++c) x[c] = lp_.value(c);
       std::vector<MipRow> cuts = separate_covers(rows_, x);
@@ -91,11 +96,7 @@ class LpSearch {
   // within a share of the budget. It finds better incumbents on crowded windows, where the
   // rounding of the LP does not, and a better incumbent prunes more of the full tree.
   void search_near_root_solution() {
-    const std::int64_t room = budget_.limit() - budget_.spent();
-    if (room < pivot_cost_ || budget_.exhausted()) return;
-    const ClpRelaxation::Outcome outcome = lp_.solve(room / pivot_cost_);
-    budget_.effort() += lp_.last_iterations() * pivot_cost_;
-    if (outcome != ClpRelaxation::Outcome::Optimal || prunable(lp_.objective())) return;
+    if (budget_.exhausted() || !solve_root() || prunable(lp_.objective())) return;
     const double root = lp_.objective();
     std::vector<Change> fixed;
     for (std::int32_t c = 0; c < p_.bid_count(); ++c) {

@@ -1,5 +1,7 @@
 #include "solver/cbc/cgl_root_cuts.hpp"
 
+#include "solver/cbc/coin_matrix.hpp"
+
 #include <CglClique.hpp>
 #include <CglGomory.hpp>
 #include <CglKnapsackCover.hpp>
@@ -29,28 +31,19 @@ constexpr std::int64_t kResolveUnits = 8;
 // A cut counts as tight (kept) when its activity is within this of a bound.
 constexpr double kTight = 1e-6;
 
-double finite_or_huge(double v) {
-  if (v == kMipInfinity) return DBL_MAX;
-  if (v == -kMipInfinity) return -DBL_MAX;
-  return v;
-}
-
 void load(OsiClpSolverInterface& si, const MipModel& model) {
-  CoinPackedMatrix matrix(false, 0, 0);
-  matrix.setDimensions(0, static_cast<int>(model.columns.size()));
   std::vector<double> row_lb, row_ub;
   for (const MipRow& r : model.rows) {
-    matrix.appendRow(static_cast<int>(r.columns.size()), r.columns.data(), r.coefficients.data());
-    row_lb.push_back(finite_or_huge(r.lower));
-    row_ub.push_back(finite_or_huge(r.upper));
+    row_lb.push_back(to_coin_bound(r.lower));
+    row_ub.push_back(to_coin_bound(r.upper));
   }
   std::vector<double> col_lb, col_ub, obj;
   for (const MipColumn& c : model.columns) {
-    col_lb.push_back(c.lower);
-    col_ub.push_back(c.upper);
+    col_lb.push_back(to_coin_bound(c.lower));
+    col_ub.push_back(to_coin_bound(c.upper));
     obj.push_back(c.objective);
   }
-  si.loadProblem(matrix, col_lb.data(), col_ub.data(), obj.data(), row_lb.data(), row_ub.data());
+  si.loadProblem(row_matrix(model), col_lb.data(), col_ub.data(), obj.data(), row_lb.data(), row_ub.data());
   si.setObjSense(model.maximize ? -1.0 : 1.0);
   for (std::size_t c = 0; c < model.columns.size(); ++c)
     if (model.columns[c].integer) si.setInteger(static_cast<int>(c));
@@ -105,8 +98,8 @@ std::vector<MipRow> cut_rows(const OsiClpSolverInterface& si, int first_cut) {
     row.columns.assign(v.getIndices(), v.getIndices() + v.getNumElements());
     row.coefficients.assign(v.getElements(), v.getElements() + v.getNumElements());
     const double lo = si.getRowLower()[r], up = si.getRowUpper()[r];
-    row.lower = lo <= -DBL_MAX ? -kMipInfinity : lo;
-    row.upper = up >= DBL_MAX ? kMipInfinity : up;
+    row.lower = from_coin_bound(lo);
+    row.upper = from_coin_bound(up);
     rows.push_back(std::move(row));
   }
   return rows;

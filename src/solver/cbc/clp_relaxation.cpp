@@ -1,40 +1,13 @@
 #include "solver/cbc/clp_relaxation.hpp"
 
+#include "solver/cbc/coin_matrix.hpp"
+
 #include <ClpSimplex.hpp>
 #include <CoinPackedMatrix.hpp>
 
 #include <algorithm>
-#include <cfloat>
 
 namespace hs::solver {
-
-namespace {
-
-double finite_or_huge(double v) {
-  if (v == kMipInfinity) return DBL_MAX;
-  if (v == -kMipInfinity) return -DBL_MAX;
-  return v;
-}
-
-// The rows as one row-ordered matrix, built in one go (appending row by row re-allocates
-// and took 170 ms on a 1,400-node window).
-CoinPackedMatrix row_matrix(const MipModel& model) {
-  std::vector<CoinBigIndex> starts{0};
-  std::vector<int> lengths, columns;
-  std::vector<double> elements;
-  for (const MipRow& r : model.rows) {
-    columns.insert(columns.end(), r.columns.begin(), r.columns.end());
-    elements.insert(elements.end(), r.coefficients.begin(), r.coefficients.end());
-    lengths.push_back(static_cast<int>(r.columns.size()));
-    starts.push_back(static_cast<CoinBigIndex>(columns.size()));
-  }
-  return CoinPackedMatrix(false, static_cast<int>(model.columns.size()),
-                          static_cast<int>(model.rows.size()),
-                          static_cast<CoinBigIndex>(elements.size()), elements.data(),
-                          columns.data(), starts.data(), lengths.data());
-}
-
-}  // namespace
 
 // CLP minimises here; a maximising model is loaded with its objective negated, so `sign`
 // turns CLP's objective and reduced costs back into the model's sense.
@@ -50,13 +23,13 @@ ClpRelaxation::ClpRelaxation(const MipModel& model) : impl_(std::make_unique<Imp
   const CoinPackedMatrix matrix = row_matrix(model);
   std::vector<double> row_lb, row_ub;
   for (const MipRow& r : model.rows) {
-    row_lb.push_back(finite_or_huge(r.lower));
-    row_ub.push_back(finite_or_huge(r.upper));
+    row_lb.push_back(to_coin_bound(r.lower));
+    row_ub.push_back(to_coin_bound(r.upper));
   }
   std::vector<double> col_lb, col_ub, obj;
   for (const MipColumn& c : model.columns) {
-    col_lb.push_back(finite_or_huge(c.lower));
-    col_ub.push_back(finite_or_huge(c.upper));
+    col_lb.push_back(to_coin_bound(c.lower));
+    col_ub.push_back(to_coin_bound(c.upper));
     obj.push_back(impl_->sign * c.objective);
   }
   impl_->lp.setLogLevel(0);
@@ -103,8 +76,8 @@ void ClpRelaxation::add_rows(const std::vector<MipRow>& rows) {
     columns.insert(columns.end(), r.columns.begin(), r.columns.end());
     elements.insert(elements.end(), r.coefficients.begin(), r.coefficients.end());
     starts.push_back(static_cast<CoinBigIndex>(columns.size()));
-    lower.push_back(finite_or_huge(r.lower));
-    upper.push_back(finite_or_huge(r.upper));
+    lower.push_back(to_coin_bound(r.lower));
+    upper.push_back(to_coin_bound(r.upper));
   }
   impl_->lp.addRows(static_cast<int>(rows.size()), lower.data(), upper.data(), starts.data(),
                     columns.data(), elements.data());
@@ -127,11 +100,10 @@ double ClpRelaxation::upper(std::int32_t c) const { return impl_->lp.columnUpper
 void ClpRelaxation::set_lower(std::int32_t c, double v) { impl_->lp.setColumnLower(c, v); }
 void ClpRelaxation::set_upper(std::int32_t c, double v) { impl_->lp.setColumnUpper(c, v); }
 double ClpRelaxation::row_lower(std::int32_t r) const {
-  const double v = impl_->lp.rowLower()[r];
-  return v <= -DBL_MAX ? -kMipInfinity : v;
+  return from_coin_bound(impl_->lp.rowLower()[r]);
 }
 void ClpRelaxation::set_row_lower(std::int32_t r, double v) {
-  impl_->lp.setRowLower(r, v == -kMipInfinity ? -DBL_MAX : v);
+  impl_->lp.setRowLower(r, to_coin_bound(v));
 }
 
 }  // namespace hs::solver
