@@ -32,18 +32,9 @@ constexpr std::int64_t kResolveUnits = 8;
 constexpr double kTight = 1e-6;
 
 void load(OsiClpSolverInterface& si, const MipModel& model) {
-  std::vector<double> row_lb, row_ub;
-  for (const MipRow& r : model.rows) {
-    row_lb.push_back(to_coin_bound(r.lower));
-    row_ub.push_back(to_coin_bound(r.upper));
-  }
-  std::vector<double> col_lb, col_ub, obj;
-  for (const MipColumn& c : model.columns) {
-    col_lb.push_back(to_coin_bound(c.lower));
-    col_ub.push_back(to_coin_bound(c.upper));
-    obj.push_back(c.objective);
-  }
-  si.loadProblem(row_matrix(model), col_lb.data(), col_ub.data(), obj.data(), row_lb.data(), row_ub.data());
+  const CoinArrays a = coin_arrays(model, 1.0);  // OSI takes the sense separately
+  si.loadProblem(row_matrix(model), a.col_lb.data(), a.col_ub.data(), a.obj.data(),
+                 a.row_lb.data(), a.row_ub.data());
   si.setObjSense(model.maximize ? -1.0 : 1.0);
   for (std::size_t c = 0; c < model.columns.size(); ++c)
     if (model.columns[c].integer) si.setInteger(static_cast<int>(c));

@@ -20,21 +20,10 @@ struct ClpRelaxation::Impl {
 
 ClpRelaxation::ClpRelaxation(const MipModel& model) : impl_(std::make_unique<Impl>()) {
   impl_->sign = model.maximize ? -1.0 : 1.0;
-  const CoinPackedMatrix matrix = row_matrix(model);
-  std::vector<double> row_lb, row_ub;
-  for (const MipRow& r : model.rows) {
-    row_lb.push_back(to_coin_bound(r.lower));
-    row_ub.push_back(to_coin_bound(r.upper));
-  }
-  std::vector<double> col_lb, col_ub, obj;
-  for (const MipColumn& c : model.columns) {
-    col_lb.push_back(to_coin_bound(c.lower));
-    col_ub.push_back(to_coin_bound(c.upper));
-    obj.push_back(impl_->sign * c.objective);
-  }
+  const CoinArrays a = coin_arrays(model, impl_->sign);
   impl_->lp.setLogLevel(0);
-  impl_->lp.loadProblem(matrix, col_lb.data(), col_ub.data(), obj.data(), row_lb.data(),
-                        row_ub.data());
+  impl_->lp.loadProblem(row_matrix(model), a.col_lb.data(), a.col_ub.data(), a.obj.data(),
+                        a.row_lb.data(), a.row_ub.data());
 }
 
 ClpRelaxation::~ClpRelaxation() = default;

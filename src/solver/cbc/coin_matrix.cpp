@@ -33,4 +33,18 @@ CoinPackedMatrix row_matrix(const MipModel& model) {
                           columns.data(), starts.data(), lengths.data());
 }
 
+CoinArrays coin_arrays(const MipModel& model, double sign) {
+  CoinArrays a;
+  for (const MipRow& r : model.rows) {
+    a.row_lb.push_back(to_coin_bound(r.lower));
+    a.row_ub.push_back(to_coin_bound(r.upper));
+  }
+  for (const MipColumn& c : model.columns) {
+    a.col_lb.push_back(to_coin_bound(c.lower));
+    a.col_ub.push_back(to_coin_bound(c.upper));
+    a.obj.push_back(sign * c.objective);
+  }
+  return a;
+}
+
 }  // namespace hs::solver
