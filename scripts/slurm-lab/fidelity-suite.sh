@@ -23,7 +23,7 @@ export HETSCHED=${HETSCHED:-$ROOT/build/hetsched}
 export HETSCHED_LAB=${HETSCHED_LAB:-/tmp/hetsched-fidelity-lab}
 export LAB_PORT_BASE=${LAB_PORT_BASE:-29000}
 export MODEL_CLOCK=${MODEL_CLOCK:-real}
-LOG_CONF=${FIDELITY_LOG_CONF:-$'DebugFlags=Backfill\nSlurmctldDebug=debug\nSlurmdDebug=debug'}
+LOG_CONF=${FIDELITY_LOG_CONF:-$'DebugFlags=Backfill\nSlurmctldDebug=debug\nSlurmdDebug=debug2'}
 
 # name | nodes cores gpus | SelectTypeParameters | extra slurm.conf lines (\n; PartitionName
 # lines replace lab.sh's one partition) | generator | seed | post-processing of the job file
@@ -86,10 +86,20 @@ run_workload() {  # $1: suite OUTDIR, $2: workload line
     post_process "$post" < "$out/generated.txt" > "$out/input.txt" &&
     bash "$HERE/fidelity.sh" "$out/input.txt" "$out/run" || rc=$?
   cp "$HETSCHED_LAB/log/slurmctld.log" "$HETSCHED_LAB/slurm.conf" "$out/" 2>/dev/null
+  keep_node_logs "$out"
   bash "$HERE/lab.sh" stop >/dev/null
   ((rc == 0)) && write_report "$out"
   echo "$(date -Is) $name: done (rc $rc)"
   return $rc
+}
+
+# The nodes' slurmd logs of the run (a few hundred kB), so a difference traced to a node's
+# answer can be read later and `fidelity.sh --timing` can read the run again; the lab's
+# logs go with the lab.
+keep_node_logs() {  # $1: workload dir
+  mkdir -p "$1/slurmd-logs"
+  cp "$HETSCHED_LAB"/log/slurmd-*.log "$1/slurmd-logs/" 2>/dev/null
+  return 0
 }
 
 # One line per job and side: id,submit,start,end,cores (jobs.txt gives submit and -n).

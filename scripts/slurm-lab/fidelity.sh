@@ -8,13 +8,15 @@
 #   fidelity.sh --remodel OUTDIR [SLURM_CONF]   only model and compare again, from what an
 #                                  earlier run stored (no lab needed; SLURM_CONF defaults to
 #                                  OUTDIR/../slurm.conf, where fidelity-suite.sh keeps it)
+#   fidelity.sh --timing OUTDIR    only read the controller's timing again from the logs
+#                                  fidelity-suite.sh keeps beside OUTDIR
 # Time limits are rounded up to whole minutes first (Slurm keeps limits in minutes), and
 # that rounded file is what both sides run. Each job is submitted at its file time after
 # the run's start (a whole second, OUT/clock_epoch), in file order, so Slurm's job ids
 # equal the file's ids on a freshly started lab. The controller's own timing (its start,
 # each backfill cycle and main pass, which pass started each job) is read from
 # slurmctld's log into OUT/controller_timing.csv; start the lab with
-#   LAB_EXTRA_CONF=$'DebugFlags=Backfill\nSlurmctldDebug=debug\nSlurmdDebug=debug'
+#   LAB_EXTRA_CONF=$'DebugFlags=Backfill\nSlurmctldDebug=debug\nSlurmdDebug=debug2'
 # for the backfill cycles, main passes and each node's epilog completion to be logged.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -30,16 +32,18 @@ source "$HERE/replay-lib.sh"
 # full|default), submit (detail: job id; its sbatch reached the controller), start (detail:
 # job id and the pass that started it: main|backfill), end (detail: job id; the batch
 # script's end reached the controller), plan (a backfill
-# reservation: job id, planned start after the epoch, nodes), epilog (detail: job id and
-# node; that node's slurmd answered the job's termination as complete, from the slurmd
-# logs at SlurmdDebug=debug, see collect_epilogs).
-# CONTROLLER_LOG overrides the log's place.
+# reservation: job id, planned start after the epoch, nodes), epilog (detail: job id, node
+# and how that node's slurmd told the controller the job was done there: `answer` to the
+# terminate request, or its own epilog-complete `message`; from the slurmd logs at
+# SlurmdDebug=debug2, see collect_epilogs).
+# CONTROLLER_LOG overrides the log's place, NODE_LOG_DIR that of the slurmd logs (default:
+# beside it).
 collect_timing() {
   local log epoch
   log=${CONTROLLER_LOG:-"$(dirname "$SLURM_CONF")/log/slurmctld.log"}
   epoch=$(cat "$OUT/clock_epoch")
   local -a node_logs=()
-  mapfile -t node_logs < <(ls "$(dirname "$log")"/slurmd-*.log 2>/dev/null)
+  mapfile -t node_logs < <(ls "${NODE_LOG_DIR:-$(dirname "$log")}"/slurmd-*.log 2>/dev/null)
   grep -q "Running job scheduler" "$log" ||
     echo "note: $log has no main passes (SlurmctldDebug=debug missing in $SLURM_CONF)" >&2
   grep -q "completed testing" "$log" ||
@@ -73,15 +77,17 @@ collect_timing() {
 
 # When each node of each job of this run answered the job's termination (epilog events,
 # sorted by time). A node whose job has no step left and no epilog to run answers the
-# terminate RPC at once as already complete (_rpc_terminate_job, slurmd/req.c; logged only
-# as "credential for job N revoked"), otherwise it sends an epilog-complete message once the
-# steps are gone ("sent epilog complete msg"); the node stays COMPLETING until then. Lab logs
+# terminate RPC as already complete (_rpc_terminate_job, slurmd/req.c): at SlurmdDebug=debug
+# only "credential for job N revoked" is logged, before the node looks for steps to signal;
+# at debug2 "set revoke expiration for jobid N" follows the answer's send, and is the time
+# taken. Otherwise the node sends an epilog-complete message once the steps are gone
+# ("sent epilog complete msg"); the node stays COMPLETING until then. Lab logs
 # keep other runs' lines, whose job ids repeat: only lines from this run's controller start
 # to a minute after its last logged event count.
 collect_epilogs() {
   (($# > 0)) || return 0
   grep -q "credential for job .* revoked" "$@" ||
-    { echo "note: no job terminations in the slurmd logs (SlurmdDebug=debug missing)" >&2; return 0; }
+    { echo "note: no job terminations in the slurmd logs (SlurmdDebug=debug2 missing)" >&2; return 0; }
   local since until
   since=$(awk -F, '$1 == "controller_start" { s = $2 } END { print s }' "$OUT/controller_timing.csv")
   until=$(awk -F, 'NR > 2 && $2 + 0 > m { m = $2 + 0 } END { print m + 60 }' "$OUT/controller_timing.csv")
@@ -92,16 +98,20 @@ collect_epilogs() {
       return mktime(d[1] " " d[2] " " d[3] " " d[4] " " d[5] " " int(d[6])) + (d[6] - int(d[6])) - epoch
     }
     function node(   n) { n = FILENAME; sub(/.*slurmd-/, "", n); sub(/[.]log$/, "", n); return n }
-    /credential for job [0-9]+ revoked/ || /sent epilog complete msg/ {
+    /credential for job [0-9]+ revoked/ || /sent epilog complete msg/ || /set revoke expiration for jobid/ {
       t = secs(); if ((since != "" && t < since) || t > until) next
       if ($0 ~ /revoked/) { for (i = 1; i <= NF; ++i) if ($i == "job") id = $(i + 1)
                             revoked[id " " node()] = t }
+      else if ($0 ~ /expiration/) { for (i = 1; i <= NF; ++i) if ($i == "jobid") id = $(i + 1)
+                                    if (!((id " " node()) in replied)) replied[id " " node()] = t }
       else { for (i = 1; i <= NF; ++i) if ($i ~ /^JobId=/) { id = substr($i, 7); sub(/:$/, "", id) }
              sent[id " " node()] = t }
     }
     END {
-      for (k in revoked) printf "epilog,%.3f,%s\n", (k in sent) ? sent[k] : revoked[k], k
-      for (k in sent) if (!(k in revoked)) printf "epilog,%.3f,%s\n", sent[k], k
+      for (k in revoked)
+        if (k in sent) printf "epilog,%.3f,%s message\n", sent[k], k
+        else printf "epilog,%.3f,%s answer\n", (k in replied) ? replied[k] : revoked[k], k
+      for (k in sent) if (!(k in revoked)) printf "epilog,%.3f,%s message\n", sent[k], k
     }' "$@" | sort -t, -k2,2n -k3,3
 }
 
@@ -144,18 +154,24 @@ clock_options() {
 # (OUT/loop_ticks.txt: its ticks, as the passes show them; its period varies with load) or
 # the scheduling thread woken directly (OUT/agent_passes.txt: an epilog completion calls
 # schedule()). The loop runs a default-depth pass only batch_sched_delay (3 s) after its
-# previous pass, counted in time()'s whole seconds; a default-depth pass sooner is not its.
+# previous pass, counted in time()'s whole seconds; a default-depth pass sooner is not its,
+# nor is one within 5 ms after a node's epilog-complete message (that RPC's own pass).
 split_main_passes() {
   awk -F, -v loop="$OUT/loop_ticks.txt" -v agent="$OUT/agent_passes.txt" -v full="$OUT/full_passes.txt" '
     BEGIN { printf "" > loop; printf "" > agent; printf "" > full }
     function us(t) { return sprintf("%d", (t < 0) ? t * 1e6 - 0.5 : t * 1e6 + 0.5) }
     function sec(t) { return (t < 0 && t != int(t)) ? int(t) - 1 : int(t) }
+    NR == FNR { if ($1 == "epilog" && $3 ~ / message$/) message[++m] = $2 + 0; next }
+    function after_message(t,   i) {
+      for (i = 1; i <= m; ++i) if (t - message[i] >= 0 && t - message[i] <= 0.005) return 1
+      return 0
+    }
     $1 == "main_pass" {
       t = $2 + 0
-      if ($3 != "full" && last != "" && sec(t) - sec(last) < 3) { print us(t) > agent; next }
+      if ($3 != "full" && last != "" && (sec(t) - sec(last) < 3 || after_message(t))) { print us(t) > agent; next }
       if ($3 == "full") print us(t) > full
       print us(t) > loop; last = t
-    }' "$OUT/controller_timing.csv"
+    }' "$OUT/controller_timing.csv" "$OUT/controller_timing.csv"
 }
 
 # The run's backfill cycles (OUT/backfill_cycles.txt: begin and end in µs after the epoch):
@@ -322,12 +338,24 @@ compare() {
     }' per_job="$OUT/per_job.csv" "$OUT/real.csv" "$OUT/model/jobs.csv" | tee "$OUT/summary.txt"
 }
 
-if [[ "${1:-}" == "--remodel" ]]; then
+# Re-read the controller's timing from the logs fidelity-suite.sh keeps beside a run
+# (OUT/../slurmctld.log, OUT/../slurmd-logs/), so a better reading applies to stored runs.
+recollect_timing() {
+  CONTROLLER_LOG="$OUT/../slurmctld.log" NODE_LOG_DIR="$OUT/../slurmd-logs" collect_timing
+}
+
+if [[ "${1:-}" == "--timing" ]]; then
+  OUT=$2
+  recollect_timing
+  exit
+elif [[ "${1:-}" == "--remodel" ]]; then
   OUT=$2
   SLURM_CONF=${3:-$OUT/../slurm.conf}
-  # Runs stored before the end events were collected: read them from the kept log.
-  if ! grep -q '^end,' "$OUT/controller_timing.csv" && [[ -f "$OUT/../slurmctld.log" ]]; then
-    CONTROLLER_LOG="$OUT/../slurmctld.log" collect_timing
+  # Runs stored with their nodes' logs, or before the end events were collected: read the
+  # timing again from the kept logs.
+  if [[ -f "$OUT/../slurmctld.log" ]] &&
+     { [[ -d "$OUT/../slurmd-logs" ]] || ! grep -q '^end,' "$OUT/controller_timing.csv"; }; then
+    recollect_timing
   fi
   run_model
   compare
