@@ -383,11 +383,13 @@ TEST(SlurmSubsecond, ANodeStaysCompletingUntilItsEpilogIsDone) {
 TEST(SlurmSubsecond, AJobsRecordedEpilogOverridesTheDefault) {
   // The ANodeStaysCompleting... case with the epilog recorded in the job instead of the
   // option: 5 ms for J1 keeps its node COMPLETING at the tick of 10.2 s; 0 ms does not.
+  // J3's submission asks for that tick's pass (J1's end asks only at its watchdog's poll).
   const Cluster c = make_cluster(1, 1);
   Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
-                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
-  w.jobs[0].epilog_ms = 5;
-  EXPECT_EQ(replay(c, w, ticks_at_200ms(0)).records[1].start, 11);
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5},
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 10}});
+  w.jobs[0].epilog_ms = 5;  // then J1's end asks for a pass 3 s (batch_sched_delay) later
+  EXPECT_EQ(replay(c, w, ticks_at_200ms(0)).records[1].start, 13);
   SlurmConfig eight = ticks_at_200ms(0);
   eight.subsecond.epilog_ms = 8;
   eight.subsecond.epilog_latency_ms = 0;
@@ -400,15 +402,16 @@ TEST(SlurmSubsecond, ALoopPassMissesAnEpilogSentInItsMillisecond) {
   // 88.873 s (staggered-i), and the loop's passes at 72.592 and 88.874 s did not take them
   // in (each asked for another pass 3 s later). J1 recorded with a 0 ms epilog ends at the
   // tick of 10.2 s: the controller hears of it epilog_latency_ms (2) later, so J2 waits
-  // for the next tick; with 0 it starts at once.
+  // for the pass its end asks for, batch_sched_delay later; with 0 it starts at once.
   // An agent pass (schedule() run by the epilog completion's own RPC) at that millisecond
-  // has taken it in: J2 starts there.
+  // has taken it in: J2 starts there. J3's submission asks for the tick's pass.
   const Cluster c = make_cluster(1, 1);
   Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
-                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5},
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 10}});
   w.jobs[0].epilog_ms = 0;
   SlurmConfig config = ticks_at_200ms(0);
-  EXPECT_EQ(replay(c, w, config).records[1].start, 11);
+  EXPECT_EQ(replay(c, w, config).records[1].start, 13);  // the next pass 3 s later
   config.subsecond.agent_passes_us = {10200000};
   const SimResult agent = replay(c, w, config);
   EXPECT_EQ(agent.records[1].start, 10);
@@ -416,6 +419,33 @@ TEST(SlurmSubsecond, ALoopPassMissesAnEpilogSentInItsMillisecond) {
   config.subsecond.agent_passes_us.clear();
   config.subsecond.epilog_latency_ms = 0;
   EXPECT_EQ(replay(c, w, config).records[1].start, 10);
+}
+
+TEST(SlurmSubsecond, AnAnsweredEndAsksTheLoopAtTheWatchdogsPoll) {
+  // Suite run staggered-iii (session 23): job 58 ended at 267.006 s, its last node answered
+  // at 267.013 s, and the loop's tick at about 267.016 s ran no pass: the terminate
+  // request's watchdog, polling 5 and then 10 ms after its start, asked for one at about
+  // 267.022 s, and the pass ran at the next tick. Here J1 ends at 10.190 (ticks 200 ms into
+  // each second) and its node answers 7 ms later: heard at 10.199 (2 ms latency), but the
+  // watchdog (start 10.191, polls at 10.196 and 10.206) asks for a pass only after the
+  // tick of 10.200, so J2 waits for 11.200. An answer 4 ms after the end is polled at
+  // 10.196 and J2 starts at 10.200.
+  const Cluster c = make_cluster(1, 1);
+  Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 9},
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  const SlurmConfig config = ticks_at_200ms(990);
+  w.jobs[0].epilog_ms = 7;
+  const SimResult late = replay(c, w, config);
+  ASSERT_EQ(late.records[0].end, 10);
+  EXPECT_EQ(late.records[1].start, 11);
+  w.jobs[0].epilog_ms = 4;
+  const SimResult polled = replay(c, w, config);
+  EXPECT_EQ(polled.records[1].start, 10);
+  EXPECT_EQ(polled.records[1].start_ms, 200);
+  EXPECT_EQ(SubsecondClock::watchdog_heard_ms(0), 6);
+  EXPECT_EQ(SubsecondClock::watchdog_heard_ms(7), 16);
+  EXPECT_EQ(SubsecondClock::watchdog_heard_ms(17), 36);
+  EXPECT_EQ(SubsecondClock::watchdog_heard_ms(3000), 3276);  // 5..640 ms, then 1 s apart
 }
 
 TEST(SlurmSubsecond, RecordedEndsCountWithoutOtherSubsecondOptions) {

@@ -45,6 +45,7 @@ void SlurmScheduler::attach(const SystemView& view) {
   started_runs_.clear();
   lingering_.clear();
   completing_.clear();
+  loop_requests_.clear();
   later_events_.clear();
   next_later_ = 0;
   order_.clear();
@@ -179,8 +180,10 @@ void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> event
     // loop hears of an end when the node's epilog completion comes back (epilog_ms later,
     // at the end of this second at the latest); its nodes are released at the end itself.
     Event seen = e;
-    if (e.kind == EventKind::Ended && config_.clock == ClockMode::Controller)
+    if (e.kind == EventKind::Ended && config_.clock == ClockMode::Controller) {
       seen.at_ms = std::min(999, e.at_ms + epilog_ms_of(e.job));
+      request_when_heard(view.now, e, seen.at_ms);
+    }
     if (e.kind == EventKind::Submitted && config_.clock == ClockMode::Controller && e.at_ms > 0)
       seen.at_ms = std::min(999, e.at_ms + config_.subsecond.submit_latency_ms);
     if (seen.at_ms > 0 && config_.clock == ClockMode::Controller)
@@ -205,13 +208,8 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
   // Every submission and end asks for a main pass (slurmctld's job_sched_cnt++); the
   // grid clock counts only submissions the model queues.
   const bool ended = e.kind == EventKind::Ended;
-  // An end counts for the loop when its epilog completion comes back with the terminate
-  // RPC (agent.c: queue_job_scheduler). When it comes as its own RPC instead, that RPC
-  // runs schedule() at once (an observed pass outside the loop just after the end) and
-  // asks the loop for nothing (proc_req.c, _slurm_rpc_epilog_complete).
-  const bool direct = ended && config_.clock == ClockMode::Controller &&
-                      config_.subsecond.agent_pass_soon_after(view.now, e.at_ms);
-  if ((ended || config_.clock == ClockMode::Controller) && !direct)
+  // (clock=controller: an end's request is timed by request_when_heard.)
+  if (ended ? config_.clock == ClockMode::Grid : config_.clock == ClockMode::Controller)
     request_main_pass(main_tick_passed_ ? view.now + 1 : view.now, ended);
   if (ended) return;
   const Job& job = view.job(e.job);
@@ -228,6 +226,29 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
   priority_.on_submit(e.job, view.now);
   queue_->insert(order_, e.job);
   if (config_.clock == ClockMode::Grid) request_main_pass(view.now, false);
+}
+
+// clock=controller: when an end asks the loop for a pass. It counts for the loop when its
+// epilog completion comes back with the terminate RPC (agent.c: queue_job_scheduler), once
+// the agent's watchdog sees the last answer (a job's own recorded epilog: its last node's
+// answer; SubsecondClock::watchdog_heard_ms). When it comes as its own RPC instead, that
+// RPC runs schedule() at once (an observed pass outside the loop just after the end) and
+// asks the loop for nothing (proc_req.c, _slurm_rpc_epilog_complete).
+void SlurmScheduler::request_when_heard(Time now, const Event& end, std::int32_t heard_ms) {
+  if (config_.subsecond.agent_pass_soon_after(now, heard_ms)) return;
+  std::int64_t at = now * 1000 + heard_ms;
+  if (const std::int32_t own = workload_->jobs[end.job].epilog_ms; own >= 0)
+    at = std::max(at, now * 1000 + end.at_ms + SubsecondClock::watchdog_heard_ms(own));
+  loop_requests_.push_back(at);
+}
+
+// The loop requests heard by `at` (absolute ms) become a request of second `second`.
+void SlurmScheduler::take_loop_requests(std::int64_t at, Time second) {
+  const auto heard = std::partition(loop_requests_.begin(), loop_requests_.end(),
+                                    [at](std::int64_t r) { return r > at; });
+  if (heard == loop_requests_.end()) return;
+  loop_requests_.erase(heard, loop_requests_.end());
+  request_main_pass(second, true);
 }
 
 // Whether the job could start on the idle partition. The answer depends only on the job's
@@ -330,6 +351,7 @@ void SlurmScheduler::main_pass_at(PassState& s, const SystemView& view, std::int
   absorb_events_until(view, ms, out);
   release_lingering_until(s, ms);
   s.start_ms = ms;
+  take_loop_requests(view.now * 1000 + ms, view.now);
   mark_completing(s, ms);
   hold_completing(s, view);
   run_main(s, view);
@@ -495,6 +517,7 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
   absorb_events_until(view, 999, out);  // after every pass of this second
   later_events_.clear();
   next_later_ = 0;
+  take_loop_requests(now * 1000 + 999, now + 1);  // heard after this second's tick
 }
 
 void SlurmScheduler::forget_started(const std::vector<StartDecision>& starts) {
@@ -515,6 +538,9 @@ std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
     best = std::min(best, std::max(backfill_pass_due(), now + 1));
   if (const std::optional<Time> agent = config_.subsecond.next_agent_pass_after(now))
     best = std::min(best, *agent);
+  if (!loop_requests_.empty())
+    best = std::min(best, std::max(now + 1, *std::min_element(loop_requests_.begin(),
+                                                              loop_requests_.end()) / 1000));
   if (best == kNoTime) return std::nullopt;
   return best;
 }

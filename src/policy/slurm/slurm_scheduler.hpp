@@ -101,6 +101,8 @@ class SlurmScheduler : public Scheduler {
   void mark_full_dirty(Time now);
   void record_change(Time now);
   void request_main_pass(Time now, bool ended);
+  void request_when_heard(Time now, const Event& end, std::int32_t heard_ms);
+  void take_loop_requests(std::int64_t at, Time second);
   void catch_up(Time now);
   // The two clocks, in one place: full-pass ticks, when a requested main pass runs,
   // when the next backfill pass runs.
@@ -167,6 +169,7 @@ class SlurmScheduler : public Scheduler {
   Allocation completing_hold_;       // what a main pass found free on COMPLETING nodes
   std::vector<RunningJob> running_scratch_;
   std::vector<Event> later_events_;  // this second's events after its start, by their time
+  std::vector<std::int64_t> loop_requests_;  // clock=controller: ends not yet heard by the loop (absolute ms)
   std::size_t next_later_ = 0;
   bool main_tick_passed_ = false;    // this second has no main pass left: requests wait
   const Workload* workload_ = nullptr;

@@ -22,6 +22,16 @@ Time second_of(std::int64_t us) {
 }
 }  // namespace
 
+std::int32_t SubsecondClock::watchdog_heard_ms(std::int32_t answered_ms) {
+  std::int32_t poll = kAgentStartMs;
+  std::int32_t sleep_ms = 5;
+  do {  // the watchdog sleeps before its first look
+    poll += sleep_ms;
+    sleep_ms = std::min(2 * sleep_ms, 1000);
+  } while (poll < answered_ms);
+  return poll;
+}
+
 std::optional<std::int32_t> SubsecondClock::agent_pass_ms(Time s) const {
   if (agent_passes_us.empty() || s > kObservedRange || s < -kObservedRange) return std::nullopt;
   const auto it = std::lower_bound(agent_passes_us.begin(), agent_passes_us.end(), s * kSecond);
