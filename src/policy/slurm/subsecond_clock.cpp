@@ -22,13 +22,13 @@ Time second_of(std::int64_t us) {
 }
 }  // namespace
 
-std::int32_t SubsecondClock::watchdog_heard_ms(std::int32_t answered_ms) {
+std::int32_t SubsecondClock::watchdog_heard_ms(std::int32_t taken_in_ms) {
   std::int32_t poll = kAgentStartMs;
   std::int32_t sleep_ms = 5;
   do {  // the watchdog sleeps before its first look
     poll += sleep_ms;
     sleep_ms = std::min(2 * sleep_ms, 1000);
-  } while (poll < answered_ms);
+  } while (poll < taken_in_ms);
   return poll;
 }
 

@@ -42,10 +42,10 @@ struct SubsecondClock {
   // loop for a pass only when its watchdog finds every answer in, and the watchdog polls
   // 5, 10, 20, ... ms apart (doubling up to 1 s) from its start, about 1 ms after the end
   // (agent.c, _wdog and _notify_slurmctld_nodes; docs/slurm-lab.md, "The terminate
-  // request's watchdog"). Milliseconds after the end at which a last answer given
-  // `answered_ms` after it reaches the loop.
+  // request's watchdog"). Milliseconds after the end at which a last answer the controller
+  // took in `taken_in_ms` after it reaches the loop.
   static constexpr std::int32_t kAgentStartMs = 1;
-  static std::int32_t watchdog_heard_ms(std::int32_t answered_ms);
+  static std::int32_t watchdog_heard_ms(std::int32_t taken_in_ms);
   // Ticks seen in a real run (its main passes, µs after t = 0, ascending). The loop's
   // period varies with its load, so a replay of that run follows them: between two, the
   // ticks are spread evenly (their count rounded from loop_period_us); outside, every
