@@ -8,8 +8,9 @@
 #   fidelity.sh --remodel OUTDIR [SLURM_CONF]   only model and compare again, from what an
 #                                  earlier run stored (no lab needed; SLURM_CONF defaults to
 #                                  OUTDIR/../slurm.conf, where fidelity-suite.sh keeps it)
-#   fidelity.sh --timing OUTDIR    only read the controller's timing again from the logs
-#                                  fidelity-suite.sh keeps beside OUTDIR
+#   fidelity.sh --timing OUTDIR    only read the controller's timing (and which passes were
+#                                  the loop's) again from the logs fidelity-suite.sh keeps
+#                                  beside OUTDIR
 # Time limits are rounded up to whole minutes first (Slurm keeps limits in minutes), and
 # that rounded file is what both sides run. Each job is submitted at its file time after
 # the run's start (a whole second, OUT/clock_epoch), in file order, so Slurm's job ids
@@ -347,6 +348,7 @@ recollect_timing() {
 if [[ "${1:-}" == "--timing" ]]; then
   OUT=$2
   recollect_timing
+  split_main_passes
   exit
 elif [[ "${1:-}" == "--remodel" ]]; then
   OUT=$2

@@ -17,6 +17,9 @@ cat > "$dir/slurmctld.log" <<LOG
 [${day}:10.400] sched/backfill: _attempt_backfill: beginning
 [${day}:10.401] sched/backfill: _attempt_backfill: completed testing 1(1) jobs, usec=757
 [${day}:20.190] _job_complete: JobId=6 WEXITSTATUS 0
+[${day}:20.352] debug:  sched: Running job scheduler for default depth.
+[${day}:24.120] debug:  sched: Running job scheduler for default depth.
+[${day}:25.130] debug:  sched: Running job scheduler for default depth.
 LOG
 cat > "$dir/slurmd-logs/slurmd-n1.log" <<LOG
 [${day}:10.100] debug:  _rpc_terminate_job: uid = 0 JobId=5
@@ -44,4 +47,11 @@ if [[ "$got" != "$want" ]]; then
 fi
 grep -q '^main_pass,10.110,default$' "$dir/run/controller_timing.csv" ||
   { echo "main pass not read" >&2; cat "$dir/run/controller_timing.csv" >&2; exit 1; }
-echo "fidelity timing: epilog answers read from the slurmd logs as expected"
+# The pass 2 ms after n3's epilog-complete message is that RPC's, not the loop's, though it
+# comes 10 s after the loop's last; the pass at 24.120 is the loop's, the one at 25.130
+# (sooner than batch_sched_delay after it) is not.
+loop=$(tr '\n' ' ' < "$dir/run/loop_ticks.txt")
+agent=$(tr '\n' ' ' < "$dir/run/agent_passes.txt")
+[[ "$loop" == "10110000 24120000 " && "$agent" == "20352000 25130000 " ]] ||
+  { echo "passes split wrong: loop '$loop', outside the loop '$agent'" >&2; exit 1; }
+echo "fidelity timing: epilog answers and passes read from the logs as expected"
