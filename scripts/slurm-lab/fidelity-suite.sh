@@ -38,6 +38,8 @@ WORKLOADS=(
   "memory-iii|16 8 2|CR_Core_Memory||synthetic:mix=III,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|7|mem"
   "partitions-v|16 8 2|CR_Core|PartitionName=all Nodes=n[1-16] Default=YES MaxTime=INFINITE State=UP\nPartitionName=half Nodes=n[9-16] MaxTime=INFINITE State=UP|synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|8|half-partition"
   "esp-het|16 8 2|CR_Core||esp-het|9|scale=40"
+  "staggered-ii|16 8 2|CR_Core||synthetic:mix=II,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|10"
+  "staggered-iv|16 8 2|CR_Core||synthetic:mix=IV,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|11"
 )
 
 field() { local IFS='|'; local parts=($1); echo "${parts[$2]:-}"; }
