@@ -31,10 +31,11 @@ struct SubsecondClock {
   // docs/slurm-lab.md, "A submission a pass just missed".
   static constexpr std::int32_t kSubmitLatencyMs = 4;
   std::int32_t submit_latency_ms = kSubmitLatencyMs;
-  // A job's own recorded epilog (a replayed real run) is the time its last node sent the
-  // epilog completion; the controller takes it in this long later (an RPC that waits for
-  // the job write lock a running pass holds): passes 0 and 1 ms after one missed it, a
-  // pass 3 ms after one saw it; docs/slurm-lab.md, "A pass and an epilog in one millisecond".
+  // A job's own recorded epilog (a replayed real run) is the time its last node answered
+  // the terminate request or sent its epilog completion; the controller takes it in this
+  // long later (it waits for the job write lock a running pass holds): passes 0 and 1 ms
+  // after one missed it, a pass 3 ms after one saw it; docs/slurm-lab.md, "A pass and an
+  // epilog in one millisecond".
   static constexpr std::int32_t kEpilogLatencyMs = 2;
   std::int32_t epilog_latency_ms = kEpilogLatencyMs;
   // A node with no step of an ended job left answers the terminate request as already
