@@ -448,6 +448,29 @@ TEST(SlurmSubsecond, AnAnsweredEndAsksTheLoopAtTheWatchdogsPoll) {
   EXPECT_EQ(SubsecondClock::watchdog_heard_ms(3000), 3276);  // 5..640 ms, then 1 s apart
 }
 
+TEST(SlurmSubsecond, APassLoggedJustAfterASecondCountsForTheOneBefore) {
+  // Suite run staggered-i (session 23): loop passes logged at 320.003 and 322.005 s, two
+  // whole seconds apart with batch_sched_delay 3: the loop had read time() before 320.
+  // Here the observed passes are at 10.002 and 12.005 s: J2's submission asks for the pass
+  // at 10.002, J1 ends at 11.002 and its request runs at 12.005 (not 13) since the loop
+  // counted the pass at 10.002 as second 9. Logged 5 ms into second 10, it counts as 10.
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 11},
+                                     {.ntasks = 1, .limit = 60, .run = 5, .submit = 10}});
+  SlurmConfig config = controller_clock(-20);
+  config.backfill_enabled = false;
+  config.subsecond.observed_ticks_us = {2000, 10002000, 12005000, 13007000};
+  config.subsecond.find_loop_clock_behind(config.batch_sched_delay);
+  ASSERT_EQ(config.subsecond.loop_clock_behind_s, std::vector<Time>{10});
+  const SimResult behind = replay(c, w, config);
+  ASSERT_EQ(behind.records[0].end, 11);
+  EXPECT_EQ(behind.records[1].start, 12);
+  config.subsecond.observed_ticks_us = {2000, 10005000, 12005000, 13007000};
+  config.subsecond.find_loop_clock_behind(config.batch_sched_delay);
+  EXPECT_TRUE(config.subsecond.loop_clock_behind_s.empty());
+  EXPECT_EQ(replay(c, w, config).records[1].start, 13);
+}
+
 TEST(SlurmSubsecond, RecordedEndsCountWithoutOtherSubsecondOptions) {
   // clock=controller with whole-second ticks, J1 recorded as ending 300 ms after its
   // run: its core is still busy for the pass at the start of second 10 (t = 0 is a

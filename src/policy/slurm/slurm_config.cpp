@@ -262,6 +262,7 @@ SlurmConfig slurm_config_from(Params& p) {
   read_clock(p, c);
   read_loop_timing(p, c.subsecond);
   read_observed_passes(p, c.subsecond);
+  c.subsecond.find_loop_clock_behind(c.batch_sched_delay);
   read_end_delays(p, c.subsecond);
   reject_controller_options_on_grid(p, c.clock);
   read_time_limit_enforcement(p, c);

@@ -162,7 +162,7 @@ void SlurmScheduler::catch_up(Time now) {
   if (main_request_ != kNoTime) {
     const Time at = std::min(main_pass_due(main_request_, false),
                              full_tick_after(main_request_ - 1));
-    if (at < now) last_background_ = at, main_request_ = kNoTime;
+    if (at < now) last_background_ = config_.subsecond.loop_clock_second(at), main_request_ = kNoTime;
   }
   while (config_.backfill_enabled && change_since_backfill_ != kNoTime) {
     const Time at = backfill_pass_due();
@@ -417,7 +417,9 @@ void SlurmScheduler::run_main(PassState& s, const SystemView& view) {
     changed_since_main_ = false;
     ++main_passes_;
   }
-  last_background_ = now;
+  last_background_ = config_.clock == ClockMode::Controller
+                         ? config_.subsecond.loop_clock_second(now)
+                         : now;
   main_request_ = kNoTime;
   ended_since_main_ = false;
   if (full_due) {

@@ -32,6 +32,25 @@ std::int32_t SubsecondClock::watchdog_heard_ms(std::int32_t taken_in_ms) {
   return poll;
 }
 
+void SubsecondClock::find_loop_clock_behind(Time batch_sched_delay) {
+  loop_clock_behind_s.clear();
+  for (std::size_t i = 0; i + 1 < observed_ticks_us.size(); ++i) {
+    const std::int64_t pass = observed_ticks_us[i];
+    const std::int64_t next = observed_ticks_us[i + 1];
+    const Time second = second_of(pass);
+    const bool next_is_full =
+        std::binary_search(full_passes_us.begin(), full_passes_us.end(), next);
+    if (pass - second * kSecond < kLoopClockLeadUs && !next_is_full &&
+        second_of(next) - second == batch_sched_delay - 1)
+      loop_clock_behind_s.push_back(second);
+  }
+}
+
+Time SubsecondClock::loop_clock_second(Time s) const {
+  return std::binary_search(loop_clock_behind_s.begin(), loop_clock_behind_s.end(), s) ? s - 1
+                                                                                         : s;
+}
+
 std::optional<std::int32_t> SubsecondClock::agent_pass_ms(Time s) const {
   if (agent_passes_us.empty() || s > kObservedRange || s < -kObservedRange) return std::nullopt;
   const auto it = std::lower_bound(agent_passes_us.begin(), agent_passes_us.end(), s * kSecond);

@@ -67,6 +67,18 @@ struct SubsecondClock {
   // moves all later ones on. Empty = every sched_interval from the controller's start.
   std::vector<std::int64_t> full_passes_us;
 
+  // The loop reads time() for batch_sched_delay a few ms before its pass is logged (it takes
+  // the job lock, then wakes the scheduling thread, which logs), so a pass logged just after
+  // a whole second can count as run in the second before. A replay sees it where the loop's
+  // next observed default-depth pass came batch_sched_delay − 1 seconds later (in the suite
+  // after passes logged 1–3 ms into their second; others logged 3–5 ms in counted as their
+  // own second): those seconds, found by find_loop_clock_behind, ascending.
+  static constexpr std::int64_t kLoopClockLeadUs = 5000;
+  std::vector<Time> loop_clock_behind_s;
+  void find_loop_clock_behind(Time batch_sched_delay);
+  // The second the loop's time() read for its pass in second s.
+  Time loop_clock_second(Time s) const;
+
   bool whole_seconds() const {
     return loop_period_us == 1000000 && loop_tick_us % 1000000 == 0 && backfill_ms == 0 &&
            end_latency_ms == 0 && epilog_ms == 0 && observed_ticks_us.empty() && agent_passes_us.empty() &&
