@@ -427,9 +427,9 @@ TEST(SlurmSubsecond, AnAnsweredEndAsksTheLoopAtTheWatchdogsPoll) {
   // request's watchdog, polling 5 and then 10 ms after its start, asked for one at about
   // 267.022 s, and the pass ran at the next tick. Here J1 ends at 10.190 (ticks 200 ms into
   // each second) and its node answers 7 ms later: heard at 10.199 (2 ms latency), but the
-  // watchdog (start 10.191, polls at 10.196 and 10.206) asks for a pass only after the
-  // tick of 10.200, so J2 waits for 11.200. An answer 4 ms after the end is polled at
-  // 10.196 and J2 starts at 10.200.
+  // watchdog (start 10.191, looks at 10.196 and 10.206) asks for a pass only after the
+  // tick of 10.200, so J2 waits for 11.200. An answer 4 ms after the end is seen at the
+  // first look and J2 starts at 10.200.
   const Cluster c = make_cluster(1, 1);
   Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 9},
                                {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
@@ -443,6 +443,7 @@ TEST(SlurmSubsecond, AnAnsweredEndAsksTheLoopAtTheWatchdogsPoll) {
   EXPECT_EQ(polled.records[1].start, 10);
   EXPECT_EQ(polled.records[1].start_ms, 200);
   EXPECT_EQ(SubsecondClock::watchdog_heard_ms(0), 6);
+  EXPECT_EQ(SubsecondClock::watchdog_heard_ms(6), 6);
   EXPECT_EQ(SubsecondClock::watchdog_heard_ms(7), 16);
   EXPECT_EQ(SubsecondClock::watchdog_heard_ms(17), 36);
   EXPECT_EQ(SubsecondClock::watchdog_heard_ms(3000), 3276);  // 5..640 ms, then 1 s apart

@@ -237,8 +237,9 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
 void SlurmScheduler::request_when_heard(Time now, const Event& end, std::int32_t heard_ms) {
   if (config_.subsecond.agent_pass_soon_after(now, heard_ms)) return;
   std::int64_t at = now * 1000 + heard_ms;
-  if (workload_->jobs[end.job].epilog_ms >= 0)  // taken in epilog_ms_of after the end
-    at = now * 1000 + end.at_ms + SubsecondClock::watchdog_heard_ms(epilog_ms_of(end.job));
+  if (const std::int32_t own = workload_->jobs[end.job].epilog_ms; own >= 0)
+    at = std::max(at, now * 1000 + end.at_ms +
+                          SubsecondClock::watchdog_heard_ms(own + SubsecondClock::kAnswerSeenMs));
   loop_requests_.push_back(at);
 }
 

@@ -46,6 +46,10 @@ struct SubsecondClock {
   // request's watchdog"). Milliseconds after the end at which a last answer the controller
   // took in `taken_in_ms` after it reaches the loop.
   static constexpr std::int32_t kAgentStartMs = 1;
+  // The watchdog finds an answer in about 1 ms after the node logged its send: an answer
+  // 5 ms after an end was seen at the first look (burst-v, session 23), one 6 ms after was
+  // not (staggered-v).
+  static constexpr std::int32_t kAnswerSeenMs = 1;
   static std::int32_t watchdog_heard_ms(std::int32_t taken_in_ms);
   // Ticks seen in a real run (its main passes, µs after t = 0, ascending). The loop's
   // period varies with its load, so a replay of that run follows them: between two, the
