@@ -22,13 +22,15 @@ bool touches(const Allocation& alloc, const NodeBits& nodes) {
 void BackfillPass::collect_running(const PassState& s, std::span<const RunningJob> running) {
   owned_.clear();
   running_.clear();
-  for (const RunningJob& r : running) running_.push_back({r.limit_end, r.alloc});
+  for (const RunningJob& r : running) running_.push_back({r.limit_end, r.job, r.alloc});
   for (const StartDecision& d : *s.starts) {  // started by the main pass of this call
     owned_.push_back(d.alloc);
-    running_.push_back({s.now + s.job(d.job).req.time_limit, &owned_.back()});
+    running_.push_back({s.now + s.job(d.job).req.time_limit, d.job, &owned_.back()});
   }
-  std::stable_sort(running_.begin(), running_.end(),
-                   [](const Running& a, const Running& b) { return a.end < b.end; });
+  // cons_common's will-run sorts slurmctld's job list (job id order) by end time, stably:
+  // jobs ending together in id order. Which of them come before a job on no candidate node
+  // decides where a group of releases stops (release_until_fit).
+  std::sort(running_.begin(), running_.end(), ends_before);
 }
 
 void BackfillPass::collect_candidates(const PassState& s, const std::vector<JobRef>& order) {
@@ -265,10 +267,8 @@ void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillS
   for (const NodeShare& sh : alloc.shares)
     if (first_reserved_[sh.node] == kNoTime) unreserved_free_ -= sh.cores;
   owned_.push_back(alloc);
-  const Running entry{s.now + s.job(j).req.time_limit, &owned_.back()};
-  running_.insert(std::upper_bound(running_.begin(), running_.end(), entry,
-                                   [](const Running& a, const Running& b) { return a.end < b.end; }),
-                  entry);
+  const Running entry{s.now + s.job(j).req.time_limit, j, &owned_.back()};
+  running_.insert(std::upper_bound(running_.begin(), running_.end(), entry, ends_before), entry);
   if (future_synced_) future_->take(alloc);
   s.start(j, std::move(alloc));
   memo_.clear();

@@ -53,8 +53,13 @@ class BackfillPass {
  private:
   struct Running {
     Time end;  // start + time limit
+    JobRef job;
     const Allocation* alloc;
   };
+  // The will-run test's order: by end, jobs ending together in job id order.
+  static bool ends_before(const Running& a, const Running& b) {
+    return a.end != b.end ? a.end < b.end : a.job < b.job;
+  }
   void collect_running(const PassState& s, std::span<const RunningJob> running);
   void collect_candidates(const PassState& s, const std::vector<JobRef>& order);
   bool could_start_now(const PassState& s, std::size_t k) const;
