@@ -235,9 +235,11 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
 // RPC runs schedule() at once (an observed pass outside the loop just after the end) and
 // asks the loop for nothing (proc_req.c, _slurm_rpc_epilog_complete).
 void SlurmScheduler::request_when_heard(Time now, const Event& end, std::int32_t heard_ms) {
-  if (config_.subsecond.agent_pass_soon_after(now, heard_ms)) return;
+  const std::int32_t own = workload_->jobs[end.job].epilog_ms;
+  // The RPC's own pass follows the message it takes in (logged when sent).
+  if (config_.subsecond.agent_pass_soon_after(now, own >= 0 ? end.at_ms + own : heard_ms)) return;
   std::int64_t at = now * 1000 + heard_ms;
-  if (const std::int32_t own = workload_->jobs[end.job].epilog_ms; own >= 0)
+  if (own >= 0)
     at = std::max(at, now * 1000 + end.at_ms +
                           SubsecondClock::watchdog_heard_ms(own + SubsecondClock::kAnswerSeenMs));
   loop_requests_.push_back(at);
