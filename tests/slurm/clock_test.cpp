@@ -472,6 +472,27 @@ TEST(SlurmSubsecond, APassLoggedJustAfterASecondCountsForTheOneBefore) {
   EXPECT_EQ(replay(c, w, config).records[1].start, 13);
 }
 
+TEST(SlurmSubsecond, ATickPlacedJustAfterASecondReadsTheOneBefore) {
+  // Suite run memory-iii (session 23): passes at 209.995 and 213.003 s, a request pending
+  // from 210.03 s, and no pass at the tick placed at 212.000 s: the loop read 211 there.
+  // Here passes are observed at 1.0004 and 5.002 s, so the ticks between are placed at
+  // 2.0008, 3.0012 and 4.0016 s, each read as the second before. J1 starts at the pass of
+  // 1.0004 and ends at 3; J2 (submitted at 2) waits: the tick of 4.0016 reads 3, two
+  // seconds after that pass, so J2 starts at the observed pass at 5.002 (not at 4).
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 2, .submit = 1},
+                                     {.ntasks = 1, .limit = 60, .run = 5, .submit = 2}});
+  SlurmConfig config = controller_clock(-20);
+  config.backfill_enabled = false;
+  config.subsecond.observed_ticks_us = {1000400, 5002000};
+  config.subsecond.find_loop_clock_behind(config.batch_sched_delay);
+  EXPECT_EQ(config.subsecond.loop_clock_second(4), 3);
+  EXPECT_EQ(config.subsecond.loop_clock_second(5), 5);
+  const SimResult r = replay(c, w, config);
+  ASSERT_EQ(r.records[0].start, 1);
+  EXPECT_EQ(r.records[1].start, 5);
+}
+
 TEST(SlurmSubsecond, RecordedEndsCountWithoutOtherSubsecondOptions) {
   // clock=controller with whole-second ticks, J1 recorded as ending 300 ms after its
   // run: its core is still busy for the pass at the start of second 10 (t = 0 is a

@@ -96,7 +96,12 @@ Time SlurmScheduler::last_background_pass(Time now) const {
 // a pass on an idle machine starts nothing; see docs/slurm-model.md).
 Time SlurmScheduler::main_pass_due(Time now, bool idle) const {
   if (config_.clock == ClockMode::Grid && (ended_since_main_ || idle)) return main_request_;
-  return std::max(main_request_, last_background_pass(now) + config_.batch_sched_delay);
+  const Time earliest = last_background_pass(now) + config_.batch_sched_delay;
+  const Time due = std::max(main_request_, earliest);
+  // The loop's time() may still read the second before its tick's (loop_clock_second).
+  if (config_.clock == ClockMode::Controller && config_.subsecond.loop_clock_second(due) < earliest)
+    return due + 1;
+  return due;
 }
 
 // When the next backfill pass runs, once something changed (change_since_backfill_ set):

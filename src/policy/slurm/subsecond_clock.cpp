@@ -47,8 +47,14 @@ void SubsecondClock::find_loop_clock_behind(Time batch_sched_delay) {
 }
 
 Time SubsecondClock::loop_clock_second(Time s) const {
-  return std::binary_search(loop_clock_behind_s.begin(), loop_clock_behind_s.end(), s) ? s - 1
-                                                                                         : s;
+  if (std::binary_search(loop_clock_behind_s.begin(), loop_clock_behind_s.end(), s)) return s - 1;
+  if (observed_ticks_us.empty() || s > kObservedRange || s < -kObservedRange) return s;
+  // An observed pass in s: the next pass showed which second it read. A tick in between,
+  // known only by its place, this close after the second read the one before.
+  const auto it = std::lower_bound(observed_ticks_us.begin(), observed_ticks_us.end(), s * kSecond);
+  if (it != observed_ticks_us.end() && second_of(*it) == s) return s;
+  const std::optional<std::int32_t> ms = tick_ms(s);
+  return ms && *ms < kInterpolatedLeadMs ? s - 1 : s;
 }
 
 std::optional<std::int32_t> SubsecondClock::agent_pass_ms(Time s) const {

@@ -78,9 +78,12 @@ struct SubsecondClock {
   // after passes logged 1–3 ms into their second; others logged 3–5 ms in counted as their
   // own second): those seconds, found by find_loop_clock_behind, ascending.
   static constexpr std::int64_t kLoopClockLeadUs = 5000;
+  // Ticks between observed passes are placed evenly; one placed less than this into its
+  // second is taken to have read the second before (passes logged 1-3 ms into theirs did).
+  static constexpr std::int32_t kInterpolatedLeadMs = 2;
   std::vector<Time> loop_clock_behind_s;
   void find_loop_clock_behind(Time batch_sched_delay);
-  // The second the loop's time() read for its pass in second s.
+  // The second the loop's time() read for its tick in second s.
   Time loop_clock_second(Time s) const;
 
   bool whole_seconds() const {
