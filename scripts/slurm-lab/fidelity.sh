@@ -131,9 +131,13 @@ clock_options() {
   start=$(awk -F, '$1 == "controller_start" { s = $2 } END { if (s != "") printf "%d", (s < 0 && s != int(s)) ? int(s) - 1 : int(s) }' \
     "$OUT/controller_timing.csv")
   [[ -n "$start" ]] || { echo "$OUT/controller_timing.csv: no controller_start line" >&2; return 1; }
-  # The controller's last main pass before the epoch (once its nodes registered), whole seconds.
+  # The controller's last main pass before the run's first submission and in a second up to
+  # the epoch's (once its nodes registered: it comes up to a few ms after the epoch too),
+  # whole seconds.
   local startup
-  startup=$(awk -F, '$1 == "main_pass" && $2 < 0 { s = $2 } END { if (s != "") printf "%d", (s != int(s)) ? int(s) - 1 : s }' \
+  startup=$(awk -F, '$1 == "submit" { done = 1 }
+      $1 == "main_pass" && !done && $2 < 1 { s = $2 }
+      END { if (s != "") printf "%d", (s < 0 && s != int(s)) ? int(s) - 1 : int(s) }' \
     "$OUT/controller_timing.csv")
   local subsecond=""
   if [[ "${MODEL_SUBSECOND:-1}" != 0 ]]; then
@@ -143,7 +147,7 @@ clock_options() {
     [[ "${MODEL_EPILOG_MS:-8}" != 0 ]] && subsecond="$subsecond,epilog_ms=${MODEL_EPILOG_MS:-8}"
     [[ -s "$OUT/loop_ticks.txt" ]] && subsecond="$subsecond,loop_ticks=$(cd "$OUT" && pwd)/loop_ticks.txt"
     [[ -s "$OUT/agent_passes.txt" ]] && subsecond="$subsecond,agent_passes=$(cd "$OUT" && pwd)/agent_passes.txt"
-    [[ -s "$OUT/full_passes.txt" && "${MODEL_FULL_PASSES:-grid}" == real ]] &&
+    [[ -s "$OUT/full_passes.txt" && "${MODEL_FULL_PASSES:-real}" == real ]] &&
       subsecond="$subsecond,full_passes=$(cd "$OUT" && pwd)/full_passes.txt"
     [[ -s "$OUT/backfill_cycles.txt" && "${MODEL_BACKFILL_CYCLES:-real}" == real ]] &&
       subsecond="$subsecond,backfill_cycles=$(cd "$OUT" && pwd)/backfill_cycles.txt"

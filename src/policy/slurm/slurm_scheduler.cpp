@@ -55,7 +55,8 @@ void SlurmScheduler::attach(const SystemView& view) {
   last_background_ = last_backfill_ =
       config_.clock == ClockMode::Grid ? -1 : config_.controller_start;
   if (config_.clock == ClockMode::Controller && config_.startup_pass != kNoTime)
-    last_background_ = std::max(last_background_, config_.startup_pass);
+    last_background_ = std::max(last_background_,
+                                config_.subsecond.loop_clock_second(config_.startup_pass));
   next_full_ = full_tick_after(last_background_);
 }
 
