@@ -30,7 +30,8 @@ void BackfillPass::collect_running(const PassState& s, std::span<const RunningJo
   // cons_common's will-run sorts slurmctld's job list (job id order) by end time, stably:
   // jobs ending together in id order. Which of them come before a job on no candidate node
   // decides where a group of releases stops (release_until_fit).
-  std::sort(running_.begin(), running_.end(), ends_before);
+  std::stable_sort(running_.begin(), running_.end(),
+                   [this](const Running& a, const Running& b) { return ends_before(a, b); });
 }
 
 void BackfillPass::collect_candidates(const PassState& s, const std::vector<JobRef>& order) {
@@ -268,7 +269,9 @@ void BackfillPass::start_now(PassState& s, JobRef j, Allocation alloc, BackfillS
     if (first_reserved_[sh.node] == kNoTime) unreserved_free_ -= sh.cores;
   owned_.push_back(alloc);
   const Running entry{s.now + s.job(j).req.time_limit, j, &owned_.back()};
-  running_.insert(std::upper_bound(running_.begin(), running_.end(), entry, ends_before), entry);
+  running_.insert(std::upper_bound(running_.begin(), running_.end(), entry,
+                                   [this](const Running& a, const Running& b) { return ends_before(a, b); }),
+                  entry);
   if (future_synced_) future_->take(alloc);
   s.start(j, std::move(alloc));
   memo_.clear();

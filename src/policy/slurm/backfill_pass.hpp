@@ -24,6 +24,8 @@ struct BackfillConfig {
   std::int64_t epoch = 0;      // Unix time of t = 0: Slurm rounds the wall clock
   Time kill_wait = 30;         // KillWait: a running job past its limit is expected to end
                                // this long after it (cons_common's _guess_job_end)
+  bool ties_by_job_id = false;  // will-run: jobs ending together in job id order (else in
+                                // the order they started)
 };
 
 struct PlannedStart {
@@ -56,9 +58,10 @@ class BackfillPass {
     JobRef job;
     const Allocation* alloc;
   };
-  // The will-run test's order: by end, jobs ending together in job id order.
-  static bool ends_before(const Running& a, const Running& b) {
-    return a.end != b.end ? a.end < b.end : a.job < b.job;
+  // The will-run test's order: by end; jobs ending together in job id order with
+  // ties_by_job_id, else as they came (the sort is stable).
+  bool ends_before(const Running& a, const Running& b) const {
+    return a.end != b.end ? a.end < b.end : config_.ties_by_job_id && a.job < b.job;
   }
   void collect_running(const PassState& s, std::span<const RunningJob> running);
   void collect_candidates(const PassState& s, const std::vector<JobRef>& order);

@@ -229,6 +229,11 @@ void read_placement(Params& p, SlurmConfig& c) {
       p.get_choice("topology_top", "highest", {"highest", "lowest"},
                    "tree top switch: highest with enough nodes (22.05) or lowest that holds "
                    "the job (Slurm 2.x, as in the documents)") == "lowest";
+  c.backfill.ties_by_job_id = p.get_bool(
+      "will_run_ties_by_id", c.clock == ClockMode::Controller,
+      "backfill's will-run test takes running jobs that end together in job id order, as "
+      "cons_common does (default on with clock=controller only, so the grid clock's "
+      "published replays stay as they are)");
   c.gres_task_cap = p.get_bool(
       "gres_task_cap", c.clock == ClockMode::Controller,
       "count a gres job of one task per node (-n equal to -N, -n 1, or -N 1) as cons_tres "
