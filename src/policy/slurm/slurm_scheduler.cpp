@@ -426,9 +426,7 @@ void SlurmScheduler::run_main(PassState& s, const SystemView& view) {
     changed_since_main_ = false;
     ++main_passes_;
   }
-  last_background_ = config_.clock == ClockMode::Controller
-                         ? config_.subsecond.loop_clock_second(now)
-                         : now;
+  last_background_ = config_.subsecond.loop_clock_second(now);  // = now without observed ticks
   main_request_ = kNoTime;
   ended_since_main_ = false;
   if (full_due) {
