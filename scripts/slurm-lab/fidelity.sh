@@ -27,6 +27,13 @@ source <("$HERE/lab.sh" env)
 
 source "$HERE/replay-lib.sh"
 
+# A node's answer to the terminate request is sent about this long (s) after its
+# "credential for job N revoked" line: the median gap to the "set revoke expiration" line
+# that follows the send, over 3,300 answers of session 23's suite runs (0 ms 798, 1 ms
+# 1,636, 2 ms 449, more 420). It dates an answer known only by the revoke line (runs at
+# SlurmdDebug=debug, and their timing files without an answer/message tag).
+REVOKE_TO_SEND=0.001
+
 # slurmctld.log -> controller_timing.csv: event,t,detail with t in seconds after the run's
 # clock epoch (negative before it). Events: clock_epoch (t = the epoch itself),
 # controller_start, backfill_begin, backfill_end (detail: jobs tested), main_pass (detail:
@@ -92,7 +99,7 @@ collect_epilogs() {
   local since until
   since=$(awk -F, '$1 == "controller_start" { s = $2 } END { print s }' "$OUT/controller_timing.csv")
   until=$(awk -F, 'NR > 2 && $2 + 0 > m { m = $2 + 0 } END { print m + 60 }' "$OUT/controller_timing.csv")
-  awk -v epoch="$(cat "$OUT/clock_epoch")" -v since="$since" -v until="$until" '
+  awk -v epoch="$(cat "$OUT/clock_epoch")" -v since="$since" -v until="$until" -v kRevokeToSend="$REVOKE_TO_SEND" '
     function secs(   ts, d) {
       ts = substr($1, 2, 23); gsub(/[-T:]/, " ", ts)
       split(ts, d, " ")
@@ -111,7 +118,7 @@ collect_epilogs() {
     END {
       for (k in revoked)
         if (k in sent) printf "epilog,%.3f,%s message\n", sent[k], k
-        else printf "epilog,%.3f,%s answer\n", (k in replied) ? replied[k] : revoked[k], k
+        else printf "epilog,%.3f,%s answer\n", (k in replied) ? replied[k] : revoked[k] + kRevokeToSend, k
       for (k in sent) if (!(k in revoked)) printf "epilog,%.3f,%s message\n", sent[k], k
     }' "$@" | sort -t, -k2,2n -k3,3
 }
@@ -257,17 +264,20 @@ subsecond_options() {
 # experiment that really ran. MODEL_SUBMIT=file keeps the file's times. Each job also gets
 # its end latency (end_latency_ms=, from the start of the pass that started it; not with
 # MODEL_END_LATENCY=median) and its epilog (epilog_ms=, from its end to its last node's
-# epilog completion; not with MODEL_EPILOG=option, which leaves epilog_ms to the option).
+# epilog completion, and epilog_by=, whether that node answered or sent a message; not
+# with MODEL_EPILOG=option, which leaves epilog_ms to the option).
 model_jobs() {
   if [[ "${MODEL_SUBMIT:-real}" == file || ! -f "$OUT/clock_epoch" ]]; then
     cp "$OUT/jobs.txt" "$OUT/model_jobs.txt"
     return
   fi
   if [[ "${MODEL_SUBSECOND:-1}" != 0 ]] && grep -q '^submit,' "$OUT/controller_timing.csv" 2>/dev/null; then
-    awk -F, -v own_end="${MODEL_END_LATENCY:-job}" -v own_epilog="${MODEL_EPILOG:-job}" '
+    awk -F, -v own_end="${MODEL_END_LATENCY:-job}" -v own_epilog="${MODEL_EPILOG:-job}" \
+      -v kRevokeToSend="$REVOKE_TO_SEND" '
       function ms(t) { return (t < 0) ? 0 : int(t * 1000 + 0.5) }
       NR == FNR { if ($1 == "submit") at[$3] = ms($2)
-                  if ($1 == "epilog") { split($3, f, " "); if (!(f[1] in ep) || $2 + 0 > ep[f[1]]) ep[f[1]] = $2 + 0 }
+                  if ($1 == "epilog") { split($3, f, " "); t = $2 + (f[3] == "" ? kRevokeToSend : 0)
+                                        if (!(f[1] in ep) || t > ep[f[1]]) { ep[f[1]] = t; by[f[1]] = f[3] } }
                   if ($1 == "main_pass") main = $2 + 0
                   if ($1 == "backfill_begin") bf = $2 + 0
                   if ($1 == "start") { split($3, f, " "); st[f[1]] = (f[2] == "backfill") ? bf : main }
@@ -277,7 +287,10 @@ model_jobs() {
       { id = $1; run = $3
         if (id in at) { $2 = int(at[id] / 1000); $0 = $0 " submit_ms=" at[id] % 1000 }
         if (own_end == "job" && (id in st) && (id in en)) $0 = $0 " end_latency_ms=" ms(en[id] - st[id] - run)
-        if (own_epilog == "job" && (id in ep) && (id in en)) $0 = $0 " epilog_ms=" ms(ep[id] - en[id])
+        if (own_epilog == "job" && (id in ep) && (id in en)) {
+          $0 = $0 " epilog_ms=" ms(ep[id] - en[id])
+          if (by[id] != "") $0 = $0 " epilog_by=" by[id]
+        }
         print }' \
       "$OUT/controller_timing.csv" FS=' ' "$OUT/jobs.txt" > "$OUT/model_jobs.txt"
     return

@@ -65,6 +65,13 @@ bool parse_flag(std::string_view text, const InputLocation& where, const std::st
   throw InputError(where, field, std::string(text), "expected 0 or 1");
 }
 
+Job::EpilogReport parse_epilog_report(std::string_view text, const InputLocation& where,
+                                     const std::string& field) {
+  if (text == "answer") return Job::EpilogReport::Answer;
+  if (text == "message") return Job::EpilogReport::Message;
+  throw InputError(where, field, std::string(text), "expected answer or message");
+}
+
 // key=value fields before, between or after the options.
 bool take_field(std::string_view token, Job& job, const InputLocation& where) {
   const std::size_t eq = token.find('=');
@@ -81,9 +88,12 @@ bool take_field(std::string_view token, Job& job, const InputLocation& where) {
     job.end_latency_ms = static_cast<std::int32_t>(parse_int_in(value, 0, 60000, where, key));
   else if (key == "epilog_ms")
     job.epilog_ms = static_cast<std::int32_t>(parse_int_in(value, 0, 60000, where, key));
+  else if (key == "epilog_by")
+    job.epilog_by = parse_epilog_report(value, where, key);
   else
     throw InputError(where, key, std::string(value),
-                     "unknown field (user, name, partition, moldable, submit_ms, end_latency_ms, epilog_ms)");
+                     "unknown field (user, name, partition, moldable, submit_ms, end_latency_ms, "
+                     "epilog_ms, epilog_by)");
   return true;
 }
 
@@ -159,7 +169,7 @@ Workload read_job_file(const std::string& path) {
 void write_job_file(const Workload& w, std::ostream& out) {
   out << kJobFileHeader << '\n';
   out << "# workload " << escape_value(w.name) << ": " << w.jobs.size() << " jobs\n";
-  out << "# id submit runtime [user= name= partition= moldable= submit_ms= end_latency_ms= epilog_ms=] options\n";
+  out << "# id submit runtime [user= name= partition= moldable= submit_ms= end_latency_ms= epilog_ms= epilog_by=] options\n";
   for (const Job& job : w.jobs) {
     out << job.id << ' ' << job.submit << ' ' << job.run_time;
     if (!job.user.empty()) out << " user=" << escape_value(job.user);
@@ -169,6 +179,8 @@ void write_job_file(const Workload& w, std::ostream& out) {
     if (job.submit_ms != 0) out << " submit_ms=" << job.submit_ms;
     if (job.end_latency_ms >= 0) out << " end_latency_ms=" << job.end_latency_ms;
     if (job.epilog_ms >= 0) out << " epilog_ms=" << job.epilog_ms;
+    if (job.epilog_by != Job::EpilogReport::Unknown)
+      out << " epilog_by=" << (job.epilog_by == Job::EpilogReport::Answer ? "answer" : "message");
     const std::string options = format_job_options(job.req);
     if (!options.empty()) out << ' ' << options;
     out << '\n';

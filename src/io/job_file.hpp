@@ -3,7 +3,8 @@
 //   # hetsched-jobs v1
 //   <id> <submit> <runtime> [key=value ...] [sbatch-style options ...]
 //   17 30 600 user=alice name=lammps -n 64 -N 8 --gres=gpu:2 --contiguous -t 15:00
-// Keys: user, name, partition, moldable (0/1), submit_ms (0-999), end_latency_ms, epilog_ms.
+// Keys: user, name, partition, moldable (0/1), submit_ms (0-999), end_latency_ms, epilog_ms,
+// epilog_by (answer | message).
 // Options: -n,
 // -N a | a-b, --ntasks-per-node, --gres=gpu:2 | gpu:1-3,mic:1, --contiguous,
 // --mem (K/M/G/T, default M), -t (Slurm time formats); long forms --ntasks, --nodes,

@@ -95,6 +95,10 @@ struct Job {
   // Milliseconds its nodes stayed COMPLETING after that end (the last node's epilog
   // completion), when a replayed real run recorded it; -1: the scheduler's own default.
   std::int32_t epilog_ms = -1;
+  // How that last node reported it: by answering the terminate request (the job had no
+  // step left there) or by its own epilog-complete message; Unknown when not recorded.
+  enum class EpilogReport : std::uint8_t { Unknown, Answer, Message };
+  EpilogReport epilog_by = EpilogReport::Unknown;
   Time run_time = 0;       // actual run time (at the minimum gres count for moldable jobs)
   bool moldable_runtime = false;  // eq. 7.1: run time scales by gres_min / gres_allocated
   JobRequest req;

@@ -48,6 +48,7 @@ void expect_same_jobs(const Workload& a, const Workload& b) {
     EXPECT_EQ(x.submit_ms, y.submit_ms);
     EXPECT_EQ(x.end_latency_ms, y.end_latency_ms);
     EXPECT_EQ(x.epilog_ms, y.epilog_ms);
+    EXPECT_EQ(x.epilog_by, y.epilog_by);
     EXPECT_EQ(x.run_time, y.run_time);
     EXPECT_EQ(x.moldable_runtime, y.moldable_runtime);
     expect_same_request(x.req, y.req);
@@ -99,6 +100,7 @@ Workload varied_workload() {
   d.req.time_limit = kNoTime;
   d.end_latency_ms = 117;
   d.epilog_ms = 16;
+  d.epilog_by = Job::EpilogReport::Message;
   Job& e = job(10, 1, 1);
   e.req.nodes_min = 0;
   e.req.nodes_max = 4;
@@ -106,6 +108,7 @@ Workload varied_workload() {
   e.submit_ms = 53;
   e.end_latency_ms = 0;  // recorded as 0 ms: written, unlike the default -1
   e.epilog_ms = 0;
+  e.epilog_by = Job::EpilogReport::Answer;
   return w;
 }
 
@@ -212,6 +215,7 @@ TEST(JobFile, ErrorsNameFileLineFieldAndValue) {
       {"1 0 10 -n 4 end_latency_ms=60001", "end_latency_ms", "60001"},
       {"1 0 10 -n 4 epilog_ms=-3", "epilog_ms", "-3"},
       {"1 0 10 -n 4 epilog_ms=x", "epilog_ms", "x"},
+      {"1 0 10 -n 4 epilog_by=rpc", "epilog_by", "rpc"},
       {"1 0 10 -n four", "-n", "four"},
       {"1 0 10 -n 0", "-n", "0"},
       {"1 0 10 -n 4 -n 5", "-n", "5"},

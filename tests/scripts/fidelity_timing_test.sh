@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fidelity.sh reads each node's answer to a job's termination from the slurmd logs: the
 # time a node answered "already complete" is the line after its reply was sent (debug2),
-# the revoke line when only debug was logged, an epilog-complete message when one was sent.
+# else the revoke line + 1 ms (its usual lead on the send), an epilog-complete message
+# when one was sent.
 # Runs `fidelity.sh --timing` on made-up logs of a stored run and checks the epilog lines.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,7 +43,7 @@ cat > "$dir/slurmd-logs/slurmd-n3.log" <<LOG
 LOG
 SLURM_CONF=$dir/slurm.conf bash "$ROOT/scripts/slurm-lab/fidelity.sh" --timing "$dir/run"
 got=$(grep '^epilog,' "$dir/run/controller_timing.csv")
-want='epilog,10.103,5 n2 answer
+want='epilog,10.104,5 n2 answer
 epilog,10.115,5 n1 answer
 epilog,20.350,6 n3 message'
 if [[ "$got" != "$want" ]]; then

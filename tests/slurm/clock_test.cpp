@@ -382,8 +382,9 @@ TEST(SlurmSubsecond, ANodeStaysCompletingUntilItsEpilogIsDone) {
 
 TEST(SlurmSubsecond, AJobsRecordedEpilogOverridesTheDefault) {
   // The ANodeStaysCompleting... case with the epilog recorded in the job instead of the
-  // option: 5 ms for J1 keeps its node COMPLETING at the tick of 10.2 s; 0 ms does not.
-  // J3's submission asks for that tick's pass (J1's end asks only at its watchdog's poll).
+  // option: 5 ms for J1 keeps its node COMPLETING at the tick of 10.2 s; a message sent at
+  // the end, taken in at once (latency 0), does not. J3's submission asks for that tick's
+  // pass (J1's end asks only at its watchdog's poll).
   const Cluster c = make_cluster(1, 1);
   Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
                                {.ntasks = 1, .limit = 60, .run = 10, .submit = 5},
@@ -394,14 +395,15 @@ TEST(SlurmSubsecond, AJobsRecordedEpilogOverridesTheDefault) {
   eight.subsecond.epilog_ms = 8;
   eight.subsecond.epilog_latency_ms = 0;
   w.jobs[0].epilog_ms = 0;
+  w.jobs[0].epilog_by = Job::EpilogReport::Message;
   EXPECT_EQ(replay(c, w, eight).records[1].start, 10);
 }
 
 TEST(SlurmSubsecond, ALoopPassMissesAnEpilogSentInItsMillisecond) {
   // Suite runs: nodes sent a job's last epilog completion at 72.592 s (staggered-v) and
   // 88.873 s (staggered-i), and the loop's passes at 72.592 and 88.874 s did not take them
-  // in (each asked for another pass 3 s later). J1 recorded with a 0 ms epilog ends at the
-  // tick of 10.2 s: the controller hears of it epilog_latency_ms (2) later, so J2 waits
+  // in (each asked for another pass 3 s later). J1 recorded with a 0 ms epilog message ends
+  // at the tick of 10.2 s: the controller hears of it epilog_latency_ms (2) later, so J2 waits
   // for the pass its end asks for, batch_sched_delay later; with 0 it starts at once.
   // An agent pass (schedule() run by the epilog completion's own RPC) at that millisecond
   // has taken it in: J2 starts there. J3's submission asks for the tick's pass.
@@ -410,6 +412,7 @@ TEST(SlurmSubsecond, ALoopPassMissesAnEpilogSentInItsMillisecond) {
                                {.ntasks = 1, .limit = 60, .run = 10, .submit = 5},
                                {.ntasks = 1, .limit = 60, .run = 10, .submit = 10}});
   w.jobs[0].epilog_ms = 0;
+  w.jobs[0].epilog_by = Job::EpilogReport::Message;
   SlurmConfig config = ticks_at_200ms(0);
   EXPECT_EQ(replay(c, w, config).records[1].start, 13);  // the next pass 3 s later
   config.subsecond.agent_passes_us = {10200000};
@@ -447,6 +450,56 @@ TEST(SlurmSubsecond, AnAnsweredEndAsksTheLoopAtTheWatchdogsPoll) {
   EXPECT_EQ(SubsecondClock::watchdog_heard_ms(7), 16);
   EXPECT_EQ(SubsecondClock::watchdog_heard_ms(17), 36);
   EXPECT_EQ(SubsecondClock::watchdog_heard_ms(3000), 3276);  // 5..640 ms, then 1 s apart
+}
+
+TEST(SlurmSubsecond, AnAnswerIsTakenInAMillisecondAfterItsSend) {
+  // Suite run staggered-ii (session 23): job 15 ended at 83.555 s, its last node answered
+  // the terminate request at 83.564 s, and the loop's pass at 83.565 s (asked for by a
+  // submission) placed job 17 on its nodes; an epilog-complete message needs 2 ms. Here J1
+  // ends at 10.190 and its node answers 9 ms later: taken in at the tick of 10.200, where
+  // J3's submission asks for a pass, so J2 starts there. Answered 10 ms later, or sent as a
+  // message 9 ms later, it is missed and J2 waits for a later pass.
+  const Cluster c = make_cluster(1, 1);
+  Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 9},
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5},
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 10}});
+  const SlurmConfig config = ticks_at_200ms(990);
+  w.jobs[0].epilog_ms = 9;
+  w.jobs[0].epilog_by = Job::EpilogReport::Answer;
+  const SimResult answered = replay(c, w, config);
+  ASSERT_EQ(answered.records[0].end, 10);
+  EXPECT_EQ(answered.records[1].start, 10);
+  EXPECT_EQ(answered.records[1].start_ms, 200);
+  w.jobs[0].epilog_ms = 10;
+  EXPECT_GT(replay(c, w, config).records[1].start, 10);
+  w.jobs[0].epilog_ms = 9;
+  w.jobs[0].epilog_by = Job::EpilogReport::Message;
+  EXPECT_GT(replay(c, w, config).records[1].start, 10);
+}
+
+TEST(SlurmSubsecond, ARecordedAnswerIsNotTakenForAMessageNearby) {
+  // Suite run staggered-ii (session 23): job 67's last node answered at 368.121 s and
+  // another job's node sent a message at 368.125 s, whose RPC ran a pass at 368.126 s.
+  // Told apart only by that pass, job 67's end looked like a message and asked the loop for
+  // nothing; the controller's loop ran a pass at 370.195 s for it, which held the next one
+  // back to 373.203 s (batch_sched_delay). The job file's epilog_by=answer keeps the
+  // request. Here J1's end (10.190, answered 4 ms later) is followed by an observed pass
+  // outside the loop at 10.195. Recorded as an answer, J1's end asks for the tick's pass at
+  // 10.200 (the queue is empty), so J2, submitted at 10.300, waits until 13.200; taken for
+  // that pass's message, it asks for nothing and J2 starts at 11.200.
+  const Cluster c = make_cluster(1, 2);
+  Workload w = workload_of(c, {{.ntasks = 2, .limit = 60, .run = 9},
+                               {.ntasks = 2, .limit = 60, .run = 10, .submit = 10}});
+  w.jobs[1].submit_ms = 300;
+  SlurmConfig config = ticks_at_200ms(990);
+  config.subsecond.agent_passes_us = {10195000};
+  w.jobs[0].epilog_ms = 4;
+  w.jobs[0].epilog_by = Job::EpilogReport::Answer;
+  const SimResult answered = replay(c, w, config);
+  ASSERT_EQ(answered.records[0].end, 10);
+  EXPECT_EQ(answered.records[1].start, 13);
+  w.jobs[0].epilog_by = Job::EpilogReport::Unknown;
+  EXPECT_EQ(replay(c, w, config).records[1].start, 11);
 }
 
 TEST(SlurmSubsecond, APassLoggedJustAfterASecondCountsForTheOneBefore) {

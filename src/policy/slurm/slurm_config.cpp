@@ -173,9 +173,10 @@ void read_end_delays(Params& p, SubsecondClock& sub) {
       "later saw one)"));
   sub.epilog_latency_ms = static_cast<std::int32_t>(p.get_int(
       "epilog_latency_ms", SubsecondClock::kEpilogLatencyMs, 0, 1000,
-      "clock=controller: the controller takes in a job's epilog completion this long after "
-      "the job file's epilog_ms= (the node's send time; passes 0 and 1 ms after one missed "
-      "it, a pass 3 ms after one saw it); not added to the option epilog_ms"));
+      "clock=controller: the controller takes in a job's epilog-complete message this long "
+      "after the job file's epilog_ms= (the node's send time; passes 0 and 1 ms after one "
+      "missed it, a pass 3 ms after one saw it; an answer to the terminate request takes 1 "
+      "ms); not added to the option epilog_ms"));
   sub.end_latency_ms = static_cast<std::int32_t>(p.get_int(
       "end_latency_ms", 0, 0, 60000,
       "clock=controller: a job ends (frees its nodes) this long after its start + run time "

@@ -187,7 +187,7 @@ void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> event
     // at the end of this second at the latest); its nodes are released at the end itself.
     Event seen = e;
     if (e.kind == EventKind::Ended && config_.clock == ClockMode::Controller) {
-      seen.at_ms = std::min(999, e.at_ms + epilog_ms_of(e.job));
+      seen.at_ms = std::min(999, e.at_ms + epilog_heard_ms(e, view.now));
       request_when_heard(view.now, e, seen.at_ms);
     }
     if (e.kind == EventKind::Submitted && config_.clock == ClockMode::Controller && e.at_ms > 0)
@@ -238,12 +238,11 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
 // epilog completion comes back with the terminate RPC (agent.c: queue_job_scheduler), once
 // the agent's watchdog sees the last answer (a job's own recorded epilog: its last node's
 // answer; SubsecondClock::watchdog_heard_ms). When it comes as its own RPC instead, that
-// RPC runs schedule() at once (an observed pass outside the loop just after the end) and
-// asks the loop for nothing (proc_req.c, _slurm_rpc_epilog_complete).
+// RPC runs schedule() at once (an observed pass outside the loop just after the message)
+// and asks the loop for nothing (proc_req.c, _slurm_rpc_epilog_complete).
 void SlurmScheduler::request_when_heard(Time now, const Event& end, std::int32_t heard_ms) {
   const std::int32_t own = workload_->jobs[end.job].epilog_ms;
-  // The RPC's own pass follows the message it takes in (logged when sent).
-  if (config_.subsecond.agent_pass_soon_after(now, own >= 0 ? end.at_ms + own : heard_ms)) return;
+  if (ended_by_message(end, now, heard_ms) && own_rpc_pass(end, now, heard_ms)) return;
   std::int64_t at = now * 1000 + heard_ms;
   if (own >= 0)
     at = std::max(at, now * 1000 + end.at_ms +
@@ -285,17 +284,39 @@ void SlurmScheduler::remember_starts(const std::vector<StartDecision>& starts, T
   }
 }
 
-// clock=controller: a job's own recorded epilog (a replayed real run) and the time the
-// controller takes to take it in, else epilog_ms.
-std::int32_t SlurmScheduler::epilog_ms_of(JobRef j) const {
-  const std::int32_t own = workload_->jobs[j].epilog_ms;
-  return own >= 0 ? own + config_.subsecond.epilog_latency_ms : config_.subsecond.epilog_ms;
+// clock=controller: how long after a job's end the controller has taken in its last
+// node's epilog completion. A job's own recorded epilog (a replayed real run) is that
+// node's send: an epilog-complete message (its RPC runs a pass just after) is taken in
+// epilog_latency_ms later, an answer to the terminate request kAnswerSeenMs later (the
+// agent reads it on the open connection). Otherwise the option epilog_ms.
+std::int32_t SlurmScheduler::epilog_heard_ms(const Event& end, Time now) const {
+  const std::int32_t own = workload_->jobs[end.job].epilog_ms;
+  if (own < 0) return config_.subsecond.epilog_ms;
+  return own + (ended_by_message(end, now, own) ? config_.subsecond.epilog_latency_ms
+                                                : SubsecondClock::kAnswerSeenMs);
+}
+
+// Whether a job's last node reported its epilog by its own message rather than by
+// answering the terminate request: as the job file records it, else guessed from an
+// observed pass outside the loop soon after (own_rpc_pass).
+bool SlurmScheduler::ended_by_message(const Event& end, Time now, std::int32_t report_ms) const {
+  const Job& job = workload_->jobs[end.job];
+  if (job.epilog_by != Job::EpilogReport::Unknown) return job.epilog_by == Job::EpilogReport::Message;
+  return own_rpc_pass(end, now, report_ms);
+}
+
+// Whether an observed pass outside the loop follows the job's last epilog report (a
+// message's RPC runs one at once; the message is logged when sent). `report_ms`: that
+// report, ms into the end's second, when the job has no recorded epilog.
+bool SlurmScheduler::own_rpc_pass(const Event& end, Time now, std::int32_t report_ms) const {
+  const std::int32_t own = workload_->jobs[end.job].epilog_ms;
+  return config_.subsecond.agent_pass_soon_after(now, own >= 0 ? end.at_ms + own : report_ms);
 }
 
 void SlurmScheduler::note_end(const Event& e, Time now) {
   const auto it = started_runs_.find(e.job);
   if (it == started_runs_.end()) return;
-  if (const std::int32_t epilog = epilog_ms_of(e.job); epilog > 0) {
+  if (const std::int32_t epilog = epilog_heard_ms(e, now); epilog > 0) {
     const std::int64_t end = now * 1000 + e.at_ms;
     completing_.push_back({it->second.alloc.nodes(), end, end + epilog});
   }

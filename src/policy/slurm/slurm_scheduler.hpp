@@ -120,7 +120,9 @@ class SlurmScheduler : public Scheduler {
   // Sub-second timing (clock=controller): jobs that ended in this second but after a pass
   // of it still hold their nodes in that pass.
   void note_end(const Event& e, Time now);
-  std::int32_t epilog_ms_of(JobRef j) const;
+  std::int32_t epilog_heard_ms(const Event& end, Time now) const;
+  bool ended_by_message(const Event& end, Time now, std::int32_t report_ms) const;
+  bool own_rpc_pass(const Event& end, Time now, std::int32_t report_ms) const;
   // COMPLETING nodes (epilog_ms): marked for a pass, held busy through a main pass.
   void mark_completing(PassState& s, std::int32_t ms);
   void hold_completing(PassState& s, const SystemView& view);

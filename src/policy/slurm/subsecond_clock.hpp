@@ -32,10 +32,10 @@ struct SubsecondClock {
   static constexpr std::int32_t kSubmitLatencyMs = 4;
   std::int32_t submit_latency_ms = kSubmitLatencyMs;
   // A job's own recorded epilog (a replayed real run) is the time its last node answered
-  // the terminate request or sent its epilog completion; the controller takes it in this
-  // long later (it waits for the job write lock a running pass holds): passes 0 and 1 ms
-  // after one missed it, a pass 3 ms after one saw it; docs/slurm-lab.md, "A pass and an
-  // epilog in one millisecond".
+  // the terminate request or sent its epilog completion. A message (its own RPC) is taken
+  // in this long later (it waits for the job write lock a running pass holds): passes 0
+  // and 1 ms after one missed it, a pass 3 ms after one saw it; docs/slurm-lab.md, "A pass
+  // and an epilog in one millisecond". An answer is taken in kAnswerSeenMs after its send.
   static constexpr std::int32_t kEpilogLatencyMs = 2;
   std::int32_t epilog_latency_ms = kEpilogLatencyMs;
   // A node with no step of an ended job left answers the terminate request as already
@@ -46,9 +46,9 @@ struct SubsecondClock {
   // request's watchdog"). Milliseconds after the end at which a last answer the controller
   // took in `taken_in_ms` after it reaches the loop.
   static constexpr std::int32_t kAgentStartMs = 1;
-  // The watchdog finds an answer in about 1 ms after the node logged its send: an answer
-  // 5 ms after an end was seen at the first look (burst-v, session 23), one 6 ms after was
-  // not (staggered-v).
+  // The controller has an answer about 1 ms after the node logged its send: the watchdog
+  // saw one 5 ms after an end at its first look (burst-v, session 23), not one 6 ms after
+  // (staggered-v); a loop pass 1 ms after an answer had its node free (staggered-ii).
   static constexpr std::int32_t kAnswerSeenMs = 1;
   static std::int32_t watchdog_heard_ms(std::int32_t taken_in_ms);
   // Ticks seen in a real run (its main passes, µs after t = 0, ascending). The loop's
