@@ -180,10 +180,11 @@ split_main_passes() {
       return 0
     }
     # The loop read time() a few ms before its pass was logged: after a pass logged within
-    # 5 ms of a whole second its next one can come 2 s later (3 s by that clock).
+    # 10 ms of a whole second (0-9 ms at the log'"'"'s resolution) its next one can come 2 s
+    # later (3 s by that clock).
     function too_soon(t,   gap) {
       gap = sec(t) - sec(last)
-      return gap < 3 && !(gap == 2 && last - sec(last) < 0.005)
+      return gap < 3 && !(gap == 2 && last - sec(last) < 0.0095)
     }
     $1 == "main_pass" {
       t = $2 + 0

@@ -23,8 +23,8 @@ cat > "$dir/slurmctld.log" <<LOG
 [${day}:25.130] debug:  sched: Running job scheduler for default depth.
 [${day}:30.003] debug:  sched: Running job scheduler for default depth.
 [${day}:32.006] debug:  sched: Running job scheduler for default depth.
-[${day}:40.010] debug:  sched: Running job scheduler for default depth.
-[${day}:42.012] debug:  sched: Running job scheduler for default depth.
+[${day}:40.011] debug:  sched: Running job scheduler for default depth.
+[${day}:42.013] debug:  sched: Running job scheduler for default depth.
 LOG
 cat > "$dir/slurmd-logs/slurmd-n1.log" <<LOG
 [${day}:10.100] debug:  _rpc_terminate_job: uid = 0 JobId=5
@@ -56,10 +56,10 @@ grep -q '^main_pass,10.110,default$' "$dir/run/controller_timing.csv" ||
 # comes 10 s after the loop's last; the pass at 24.120 is the loop's, the one at 25.130
 # (sooner than batch_sched_delay after it) is not. The loop read time() just before its
 # pass logged at 30.003 (in second 29), so its next pass can come at 32.006; one logged at
-# 40.010 read second 40, so the pass at 42.012 is not the loop's.
+# 40.011 read second 40, so the pass at 42.013 is not the loop's.
 loop=$(tr '\n' ' ' < "$dir/run/loop_ticks.txt")
 agent=$(tr '\n' ' ' < "$dir/run/agent_passes.txt")
-[[ "$loop" == "10110000 24120000 30003000 32006000 40010000 " &&
-   "$agent" == "20352000 25130000 42012000 " ]] ||
+[[ "$loop" == "10110000 24120000 30003000 32006000 40011000 " &&
+   "$agent" == "20352000 25130000 42013000 " ]] ||
   { echo "passes split wrong: loop '$loop', outside the loop '$agent'" >&2; exit 1; }
 echo "fidelity timing: epilog answers and passes read from the logs as expected"

@@ -325,6 +325,23 @@ TEST(SlurmSubsecond, APassJustAfterASubmissionDoesNotSeeIt) {
   EXPECT_EQ(replay(c, w, config).records[0].start, 5);
 }
 
+TEST(SlurmSubsecond, ALoggedPassInASubmissionsMillisecondSawIt) {
+  // Suite run partitions-v (session 24): job 2's submission and the loop's pass were both
+  // logged at 0.044 s, and the pass started job 2: it had waited for the job lock the
+  // submission's RPC held. A tick known only by its place (here every second at .199) 6 ms
+  // after a submission misses it; a logged pass then (the ticks at 5.199 and 8.2) sees it.
+  const Cluster c = make_cluster(1, 1);
+  Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  w.jobs[0].submit_ms = 199;
+  SlurmConfig config = ticks_at_200ms(0);
+  config.subsecond.loop_tick_us = 199000;
+  EXPECT_EQ(replay(c, w, config).records[0].start, 6);
+  config.subsecond.observed_ticks_us = {199000, 5199000, 8200000};
+  const SimResult logged = replay(c, w, config);
+  EXPECT_EQ(logged.records[0].start, 5);
+  EXPECT_EQ(logged.records[0].start_ms, 199);
+}
+
 TEST(SlurmSubsecond, APassOutsideTheLoopIgnoresBatchSchedDelay) {
   // As in APassBeforeAJobsSubsecondEndDoesNotSeeItsNodes with J3: J1 ends at 10.3 s, and
   // the loop's pass at 10.2 s holds J2 until 13.2 s. An epilog completion's pass at 10.35 s
@@ -507,7 +524,7 @@ TEST(SlurmSubsecond, APassLoggedJustAfterASecondCountsForTheOneBefore) {
   // whole seconds apart with batch_sched_delay 3: the loop had read time() before 320.
   // Here the observed passes are at 10.002 and 12.005 s: J2's submission asks for the pass
   // at 10.002, J1 ends at 11.002 and its request runs at 12.005 (not 13) since the loop
-  // counted the pass at 10.002 as second 9. Logged 5 ms into second 10, it counts as 10.
+  // counted the pass at 10.002 as second 9. Logged 10 ms into second 10, it counts as 10.
   const Cluster c = make_cluster(1, 1);
   const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 11},
                                      {.ntasks = 1, .limit = 60, .run = 5, .submit = 10}});
@@ -519,7 +536,7 @@ TEST(SlurmSubsecond, APassLoggedJustAfterASecondCountsForTheOneBefore) {
   const SimResult behind = replay(c, w, config);
   ASSERT_EQ(behind.records[0].end, 11);
   EXPECT_EQ(behind.records[1].start, 12);
-  config.subsecond.observed_ticks_us = {2000, 10005000, 12005000, 13007000};
+  config.subsecond.observed_ticks_us = {2000, 10010000, 12005000, 13007000};
   config.subsecond.find_loop_clock_behind(config.batch_sched_delay);
   EXPECT_TRUE(config.subsecond.loop_clock_behind_s.empty());
   EXPECT_EQ(replay(c, w, config).records[1].start, 13);

@@ -122,6 +122,7 @@ class SlurmScheduler : public Scheduler {
   void note_end(const Event& e, Time now);
   std::int32_t epilog_heard_ms(const Event& end, Time now) const;
   bool ended_by_message(const Event& end, Time now, std::int32_t report_ms) const;
+  std::int32_t submission_seen_ms(Time now, std::int32_t at_ms) const;
   bool own_rpc_pass(const Event& end, Time now, std::int32_t report_ms) const;
   // COMPLETING nodes (epilog_ms): marked for a pass, held busy through a main pass.
   void mark_completing(PassState& s, std::int32_t ms);

@@ -20,6 +20,14 @@ std::optional<std::int32_t> ms_until(std::int64_t tick, std::int64_t second_star
 Time second_of(std::int64_t us) {
   return static_cast<Time>(us >= 0 ? us / kSecond : -((-us + kSecond - 1) / kSecond));
 }
+
+// Milliseconds into second s of the first of `passes` (µs, ascending) in it, if any.
+std::optional<std::int32_t> first_pass_ms(const std::vector<std::int64_t>& passes, Time s) {
+  if (passes.empty() || s > kObservedRange || s < -kObservedRange) return std::nullopt;
+  const auto it = std::lower_bound(passes.begin(), passes.end(), s * kSecond);
+  if (it == passes.end() || second_of(*it) != s) return std::nullopt;
+  return static_cast<std::int32_t>((*it - s * kSecond) / 1000);
+}
 }  // namespace
 
 std::int32_t SubsecondClock::watchdog_heard_ms(std::int32_t taken_in_ms) {
@@ -51,17 +59,13 @@ Time SubsecondClock::loop_clock_second(Time s) const {
   if (observed_ticks_us.empty() || s > kObservedRange || s < -kObservedRange) return s;
   // An observed pass in s: the next pass showed which second it read. A tick in between,
   // known only by its place, this close after the second read the one before.
-  const auto it = std::lower_bound(observed_ticks_us.begin(), observed_ticks_us.end(), s * kSecond);
-  if (it != observed_ticks_us.end() && second_of(*it) == s) return s;
+  if (logged_tick_ms(s)) return s;
   const std::optional<std::int32_t> ms = tick_ms(s);
   return ms && *ms < kInterpolatedLeadMs ? s - 1 : s;
 }
 
 std::optional<std::int32_t> SubsecondClock::agent_pass_ms(Time s) const {
-  if (agent_passes_us.empty() || s > kObservedRange || s < -kObservedRange) return std::nullopt;
-  const auto it = std::lower_bound(agent_passes_us.begin(), agent_passes_us.end(), s * kSecond);
-  if (it == agent_passes_us.end() || second_of(*it) != s) return std::nullopt;
-  return static_cast<std::int32_t>((*it - s * kSecond) / 1000);
+  return first_pass_ms(agent_passes_us, s);
 }
 
 bool SubsecondClock::agent_pass_soon_after(Time s, std::int32_t ms) const {
@@ -122,6 +126,10 @@ std::optional<std::int32_t> SubsecondClock::tick_ms(Time s) const {
   if (observed_ticks_us.empty() || s > kObservedRange || s < -kObservedRange)
     return line_tick_ms(s);
   return observed_tick_ms(s);
+}
+
+std::optional<std::int32_t> SubsecondClock::logged_tick_ms(Time s) const {
+  return first_pass_ms(observed_ticks_us, s);
 }
 
 std::optional<std::int32_t> SubsecondClock::observed_tick_ms(Time s) const {
