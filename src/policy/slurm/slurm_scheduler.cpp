@@ -181,13 +181,14 @@ void SlurmScheduler::catch_up(Time now) {
 void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> events,
                             Decisions& out) {
   for (const Event& e : events) {
-    if (e.kind == EventKind::Ended) note_end(e, view.now);
+    const std::int32_t epilog = e.kind == EventKind::Ended ? epilog_heard_ms(e, view.now) : 0;
+    if (e.kind == EventKind::Ended) note_end(e, view.now, epilog);
     // clock=controller: an event later in this second than a pass happens after it. The
     // loop hears of an end when the node's epilog completion comes back (epilog_ms later,
     // at the end of this second at the latest); its nodes are released at the end itself.
     Event seen = e;
     if (e.kind == EventKind::Ended && config_.clock == ClockMode::Controller) {
-      seen.at_ms = std::min(999, e.at_ms + epilog_heard_ms(e, view.now));
+      seen.at_ms = std::min(999, e.at_ms + epilog);
       request_when_heard(view.now, e, seen.at_ms);
     }
     if (e.kind == EventKind::Submitted && config_.clock == ClockMode::Controller && e.at_ms > 0)
@@ -253,7 +254,9 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
 // and asks the loop for nothing (proc_req.c, _slurm_rpc_epilog_complete).
 void SlurmScheduler::request_when_heard(Time now, const Event& end, std::int32_t heard_ms) {
   const std::int32_t own = workload_->jobs[end.job].epilog_ms;
-  if (ended_by_message(end, now, heard_ms) && own_rpc_pass(end, now, heard_ms)) return;
+  // A message's RPC ran its own pass (unless the job file says the node answered instead).
+  const bool answered = workload_->jobs[end.job].epilog_by == Job::EpilogReport::Answer;
+  if (!answered && own_rpc_pass(end, now, heard_ms)) return;
   std::int64_t at = now * 1000 + heard_ms;
   if (own >= 0)
     at = std::max(at, now * 1000 + end.at_ms +
@@ -299,21 +302,16 @@ void SlurmScheduler::remember_starts(const std::vector<StartDecision>& starts, T
 // node's epilog completion. A job's own recorded epilog (a replayed real run) is that
 // node's send: an epilog-complete message (its RPC runs a pass just after) is taken in
 // epilog_latency_ms later, an answer to the terminate request kAnswerSeenMs later (the
-// agent reads it on the open connection). Otherwise the option epilog_ms.
+// agent reads it on the open connection); which one, the job file says, else an observed
+// pass outside the loop soon after tells a message. Otherwise the option epilog_ms.
 std::int32_t SlurmScheduler::epilog_heard_ms(const Event& end, Time now) const {
-  const std::int32_t own = workload_->jobs[end.job].epilog_ms;
-  if (own < 0) return config_.subsecond.epilog_ms;
-  return own + (ended_by_message(end, now, own) ? config_.subsecond.epilog_latency_ms
-                                                : SubsecondClock::kAnswerSeenMs);
-}
-
-// Whether a job's last node reported its epilog by its own message rather than by
-// answering the terminate request: as the job file records it, else guessed from an
-// observed pass outside the loop soon after (own_rpc_pass).
-bool SlurmScheduler::ended_by_message(const Event& end, Time now, std::int32_t report_ms) const {
   const Job& job = workload_->jobs[end.job];
-  if (job.epilog_by != Job::EpilogReport::Unknown) return job.epilog_by == Job::EpilogReport::Message;
-  return own_rpc_pass(end, now, report_ms);
+  if (job.epilog_ms < 0) return config_.subsecond.epilog_ms;
+  const bool message = job.epilog_by == Job::EpilogReport::Unknown
+                           ? own_rpc_pass(end, now, job.epilog_ms)
+                           : job.epilog_by == Job::EpilogReport::Message;
+  return job.epilog_ms +
+         (message ? config_.subsecond.epilog_latency_ms : SubsecondClock::kAnswerSeenMs);
 }
 
 // Whether an observed pass outside the loop follows the job's last epilog report (a
@@ -324,10 +322,10 @@ bool SlurmScheduler::own_rpc_pass(const Event& end, Time now, std::int32_t repor
   return config_.subsecond.agent_pass_soon_after(now, own >= 0 ? end.at_ms + own : report_ms);
 }
 
-void SlurmScheduler::note_end(const Event& e, Time now) {
+void SlurmScheduler::note_end(const Event& e, Time now, std::int32_t epilog) {
   const auto it = started_runs_.find(e.job);
   if (it == started_runs_.end()) return;
-  if (const std::int32_t epilog = epilog_heard_ms(e, now); epilog > 0) {
+  if (epilog > 0) {
     const std::int64_t end = now * 1000 + e.at_ms;
     completing_.push_back({it->second.alloc.nodes(), end, end + epilog});
   }

@@ -119,9 +119,9 @@ class SlurmScheduler : public Scheduler {
   void sync_free(const SystemView& view);
   // Sub-second timing (clock=controller): jobs that ended in this second but after a pass
   // of it still hold their nodes in that pass.
-  void note_end(const Event& e, Time now);
+  // `epilog`: epilog_heard_ms of the end.
+  void note_end(const Event& e, Time now, std::int32_t epilog);
   std::int32_t epilog_heard_ms(const Event& end, Time now) const;
-  bool ended_by_message(const Event& end, Time now, std::int32_t report_ms) const;
   std::int32_t submission_seen_ms(Time now, std::int32_t at_ms) const;
   bool own_rpc_pass(const Event& end, Time now, std::int32_t report_ms) const;
   // COMPLETING nodes (epilog_ms): marked for a pass, held busy through a main pass.
