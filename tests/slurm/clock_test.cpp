@@ -189,6 +189,40 @@ TEST(SlurmClock, ABackfillStartKeepsTheMarksOfTheNodesItsPlanHolds) {
   EXPECT_EQ(p_plan, (std::vector<NodeIndex>{2, 3}));
 }
 
+TEST(SlurmClock, AJobOfAPartitionWithNoNodesLeftIsNotTestedByTheMainPass) {
+  // Partition all = n0-n3, sub = n2-n3. X holds a core of n0 until 1000, so A (every
+  // core) blocks all, and with it every node of sub: schedule() then fails G (sub, 2 GPUs)
+  // before any node selection, so no weight is reset or marked. Backfill's first plan for
+  // C (a whole node, too long to end before A) sees the weights A's main-pass test reset;
+  // cons_common's will-run takes its nodes from the usage now: the first whole free node,
+  // n1. Had the main pass tested G, it would have marked n2-n3 and C's plan would go to n2
+  // (suite run partitions-v, session 24).
+  Cluster c = make_cluster(4, 8, 2);
+  c.partitions.push_back({"all", {0, 1, 2, 3}, kNoTime, kNoTime, 1, true});
+  c.partitions.push_back({"sub", {2, 3}, kNoTime, kNoTime, 1, false});
+  const std::vector<Req> reqs = {
+      {.ntasks = 1, .limit = 1000, .run = 1000},
+      {.ntasks = 32, .limit = 100, .run = 100, .submit = 1},
+      {.ntasks = 8, .nodes_min = 1, .nodes_max = 1, .limit = 2000, .run = 60, .submit = 2},
+      {.ntasks = 1, .nodes_min = 1, .nodes_max = 1, .gpus = 2, .limit = 60, .run = 60, .submit = 3}};
+  Workload w;
+  for (std::size_t i = 0; i < reqs.size(); ++i)
+    w.jobs.push_back(make_job(reqs[i], static_cast<std::int64_t>(i + 1)));
+  w.jobs[3].partition = "sub";
+  ASSERT_TRUE(bind_workload(c, w).rejected.empty());
+  SlurmScheduler s(controller_clock());
+  std::vector<NodeIndex> c_plan;
+  Time planned_at = -1;
+  s.observe_plans([&](Time now, std::span<const PlannedStart> plan) {
+    for (const PlannedStart& p : plan)
+      if (p.job == 2 && c_plan.empty()) c_plan = p.nodes, planned_at = now;
+  });
+  const SimResult r = simulate(c, w, s, {});
+  ASSERT_TRUE(check_run(c, w, r).ok());
+  ASSERT_GT(planned_at, 3);  // after G's submission and the main pass it asked for
+  EXPECT_EQ(c_plan, (std::vector<NodeIndex>{1}));
+}
+
 TEST(SlurmClock, ControllerOptionsNeedTheControllerClock) {
   Params real = Params::parse("clock=controller,controller_start=-3,wall_clock=1700000000",
                               "<test>");
