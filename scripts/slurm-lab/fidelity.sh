@@ -153,6 +153,9 @@ clock_options() {
     subsecond=$(subsecond_options)
     [[ "${MODEL_EPILOG_MS:-8}" != 0 ]] && subsecond="$subsecond,epilog_ms=${MODEL_EPILOG_MS:-8}"
     [[ -s "$OUT/loop_ticks.txt" ]] && subsecond="$subsecond,loop_ticks=$(cd "$OUT" && pwd)/loop_ticks.txt"
+    # The loop's passes as logged (default), or where the model's requests put them.
+    [[ -s "$OUT/loop_ticks.txt" && "${MODEL_LOOP_PASSES:-logged}" == predicted ]] &&
+      subsecond="$subsecond,loop_passes=predicted"
     [[ -s "$OUT/agent_passes.txt" ]] && subsecond="$subsecond,agent_passes=$(cd "$OUT" && pwd)/agent_passes.txt"
     [[ -s "$OUT/full_passes.txt" && "${MODEL_FULL_PASSES:-real}" == real ]] &&
       subsecond="$subsecond,full_passes=$(cd "$OUT" && pwd)/full_passes.txt"

@@ -559,11 +559,13 @@ TEST(SlurmSubsecond, APassLoggedJustAfterASecondCountsForTheOneBefore) {
   // Here the observed passes are at 10.002 and 12.005 s: J2's submission asks for the pass
   // at 10.002, J1 ends at 11.002 and its request runs at 12.005 (not 13) since the loop
   // counted the pass at 10.002 as second 9. Logged 10 ms into second 10, it counts as 10.
+  // (The loop's passes as the model predicts them: loop_passes=predicted.)
   const Cluster c = make_cluster(1, 1);
   const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 11},
                                      {.ntasks = 1, .limit = 60, .run = 5, .submit = 10}});
   SlurmConfig config = controller_clock(-20);
   config.backfill_enabled = false;
+  config.subsecond.replay_loop_passes = false;
   config.subsecond.observed_ticks_us = {2000, 10002000, 12005000, 13007000};
   config.subsecond.find_loop_clock_behind(config.batch_sched_delay);
   ASSERT_EQ(config.subsecond.loop_clock_behind_s, std::vector<Time>{10});
@@ -574,6 +576,31 @@ TEST(SlurmSubsecond, APassLoggedJustAfterASecondCountsForTheOneBefore) {
   config.subsecond.find_loop_clock_behind(config.batch_sched_delay);
   EXPECT_TRUE(config.subsecond.loop_clock_behind_s.empty());
   EXPECT_EQ(replay(c, w, config).records[1].start, 13);
+}
+
+TEST(SlurmSubsecond, TheLoopsPassesAreTheLoggedOnes) {
+  // J1 holds the one core until 5; J2 arrives at 1 and waits. Predicted
+  // (loop_passes=predicted), J1's end asks for a pass batch_sched_delay after the pass at
+  // 3.2, at the tick of second 6. Replaying the log (the default), the loop runs where the
+  // log shows a pass and only there: at 5.2 when the log has one (as a pass asked for by a
+  // request the model placed later, session 23's partitions-v at 81.220 s), not before 7.2
+  // when the log's next pass after 3.2 is there (as a watchdog that missed an answer).
+  const Cluster c = make_cluster(1, 1);
+  const Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 5},
+                                     {.ntasks = 1, .limit = 60, .run = 5, .submit = 1}});
+  SlurmConfig config = controller_clock(-20);
+  config.backfill_enabled = false;
+  const auto j2_start = [&](std::vector<std::int64_t> logged, bool as_logged) {
+    config.subsecond.observed_ticks_us = std::move(logged);
+    config.subsecond.replay_loop_passes = as_logged;
+    const SimResult r = replay(c, w, config);
+    EXPECT_EQ(r.records[0].end, 5);
+    return r.records[1].start;
+  };
+  EXPECT_EQ(j2_start({200000, 3200000, 5200000, 8200000}, true), 5);
+  EXPECT_EQ(j2_start({200000, 3200000, 5200000, 8200000}, false), 6);
+  EXPECT_EQ(j2_start({200000, 3200000, 7200000, 10200000}, true), 7);
+  EXPECT_EQ(j2_start({200000, 3200000, 7200000, 10200000}, false), 6);
 }
 
 TEST(SlurmSubsecond, ATickPlacedJustAfterASecondReadsTheOneBefore) {

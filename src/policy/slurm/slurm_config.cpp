@@ -139,6 +139,13 @@ void read_observed_passes(Params& p, SubsecondClock& sub) {
       "clock=controller: file of the loop's ticks seen in a real run (µs after t = 0, one per "
       "line); main passes follow them (fidelity.sh writes it from the run's main passes)");
   if (!ticks.empty()) sub.observed_ticks_us = read_observed_times(ticks, "loop tick");
+  sub.replay_loop_passes =
+      p.get_choice("loop_passes", "logged", {"logged", "predicted"},
+                   "clock=controller with loop_ticks: logged = between the first and the last "
+                   "of them the loop runs its default-depth passes where the log shows them, "
+                   "and only there (a replay of the run's passes); predicted = where the "
+                   "model's own requests and batch_sched_delay put them, the logged ones giving "
+                   "only the ticks' phase") == "logged";
   const std::string agent = p.get_text(
       "agent_passes", "",
       "clock=controller: file of main passes outside the loop seen in a real run (µs after "

@@ -89,7 +89,11 @@ Time SlurmScheduler::last_background_pass(Time now) const {
   if (config_.clock == ClockMode::Grid) return last_background_;
   const auto seen = config_.subsecond.observed_full_at_or_before(now - 1, config_.sched_interval);
   const Time tick = seen ? *seen : full_tick_after(now - 1) - config_.sched_interval;
-  return std::max(last_background_, std::max(tick, config_.controller_start));
+  // Replaying the loop's logged passes, the last of them counts even if the model slept.
+  const std::optional<Time> logged = config_.subsecond.replay_loop_passes
+                                         ? config_.subsecond.logged_loop_pass_at_or_before(now - 1)
+                                         : std::nullopt;
+  return std::max({last_background_, tick, config_.controller_start, logged.value_or(tick)});
 }
 
 // When the requested main pass (main_request_ set) runs, as seen at `now`. The grid clock
@@ -204,13 +208,17 @@ void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> event
 
 // clock=controller: a submission logged `at_ms` into second `now` counts for passes from
 // submit_latency_ms later (the RPC logs it before it lets go of the job write lock, and a
-// tick known only by its place may fall just after it). A loop pass logged in that second
-// at or after the submission saw it: it waited for that lock (partitions-v, session 24:
-// submission and pass both logged at 0.044 s, the job started in that pass).
+// tick known only by its place may fall just after it). A loop pass or backfill cycle
+// logged in that second at or after the submission saw it: it waited for that lock
+// (partitions-v, session 24: submission and pass both logged at 0.044 s, the job started
+// in that pass; session 23's partitions-v: submission and cycle both at 357.036 s, the
+// cycle tested and started the job).
 std::int32_t SlurmScheduler::submission_seen_ms(Time now, std::int32_t at_ms) const {
-  const std::int32_t seen = std::min(999, at_ms + config_.subsecond.submit_latency_ms);
-  const std::optional<std::int32_t> logged = config_.subsecond.logged_tick_ms(now);
-  return logged && *logged >= at_ms && *logged < seen ? *logged : seen;
+  std::int32_t seen = std::min(999, at_ms + config_.subsecond.submit_latency_ms);
+  for (const std::optional<std::int32_t> logged :
+       {config_.subsecond.logged_tick_ms(now), config_.subsecond.logged_cycle_ms(now)})
+    if (logged && *logged >= at_ms && *logged < seen) seen = *logged;
+  return seen;
 }
 
 void SlurmScheduler::absorb_events_until(const SystemView& view, std::int32_t ms,
@@ -438,11 +446,18 @@ void SlurmScheduler::backfill_pass_at(PassState& s, const SystemView& view, std:
   run_backfill(s, view, running, out);
 }
 
+// clock=controller replaying a run: within its logged loop passes, the loop's
+// default-depth passes are those of the log (option loop_passes, SubsecondClock).
+bool SlurmScheduler::replays_loop(Time now) const {
+  return config_.clock == ClockMode::Controller && config_.subsecond.within_logged_loop(now);
+}
+
 void SlurmScheduler::run_main(PassState& s, const SystemView& view) {
   const Time now = view.now;
   const bool full_due = full_dirty_ && now >= next_full_;
-  const bool requested_due =
-      main_request_ != kNoTime && now >= main_pass_due(now, view.running.empty());
+  const bool requested_due = replays_loop(now)
+                                 ? config_.subsecond.logged_tick_ms(now).has_value()
+                                 : main_request_ != kNoTime && now >= main_pass_due(now, view.running.empty());
   if (!full_due && !requested_due) return;
   // A full pass with nothing changed since a complete main pass would start nothing.
   const bool useful = changed_since_main_ || last_main_truncated_ || !full_due ||
@@ -569,8 +584,12 @@ std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
   if (order_.empty()) return std::nullopt;
   const Time now = view.now;
   Time best = kNoTime;
-  if (main_request_ != kNoTime)
+  if (replays_loop(now + 1)) {
+    if (const std::optional<Time> logged = config_.subsecond.next_logged_loop_pass_after(now))
+      best = std::min(best, *logged);
+  } else if (main_request_ != kNoTime) {
     best = std::min(best, std::max(main_pass_due(now + 1, view.running.empty()), now + 1));
+  }
   if (full_dirty_ && (changed_since_main_ || last_main_truncated_))
     best = std::min(best, std::max(next_full_, now + 1));
   if (change_since_backfill_ != kNoTime && config_.backfill_enabled)

@@ -110,6 +110,7 @@ class SlurmScheduler : public Scheduler {
   Time last_background_pass(Time now) const;
   Time main_pass_due(Time now, bool idle) const;
   Time backfill_pass_due() const;
+  bool replays_loop(Time now) const;
   void run_main(PassState& s, const SystemView& view);
   void run_backfill(PassState& s, const SystemView& view, std::span<const RunningJob> running,
                     Decisions& out);

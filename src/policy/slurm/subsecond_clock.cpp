@@ -64,6 +64,25 @@ Time SubsecondClock::loop_clock_second(Time s) const {
   return ms && *ms < kInterpolatedLeadMs ? s - 1 : s;
 }
 
+std::optional<Time> SubsecondClock::logged_loop_pass_at_or_before(Time t) const {
+  if (observed_ticks_us.empty() || t >= kObservedRange || t < -kObservedRange) return std::nullopt;
+  const auto it = std::lower_bound(observed_ticks_us.begin(), observed_ticks_us.end(), (t + 1) * kSecond);
+  if (it == observed_ticks_us.begin()) return std::nullopt;
+  return loop_clock_second(second_of(*(it - 1)));
+}
+
+bool SubsecondClock::within_logged_loop(Time s) const {
+  if (!replay_loop_passes || observed_ticks_us.empty() || s > kObservedRange || s < -kObservedRange) return false;
+  return s >= second_of(observed_ticks_us.front()) && s <= second_of(observed_ticks_us.back());
+}
+
+std::optional<Time> SubsecondClock::next_logged_loop_pass_after(Time s) const {
+  if (observed_ticks_us.empty() || s >= kObservedRange || s < -kObservedRange) return std::nullopt;
+  const auto it = std::lower_bound(observed_ticks_us.begin(), observed_ticks_us.end(), (s + 1) * kSecond);
+  if (it == observed_ticks_us.end()) return std::nullopt;
+  return second_of(*it);
+}
+
 std::optional<std::int32_t> SubsecondClock::agent_pass_ms(Time s) const {
   return first_pass_ms(agent_passes_us, s);
 }
@@ -106,6 +125,12 @@ std::optional<Time> SubsecondClock::observed_full_at_or_before(Time t, Time inte
   if (it != full_passes_us.end()) return second_of(*(it - 1));
   const Time last = second_of(full_passes_us.back());
   return last + (t - last) / interval * interval;
+}
+
+std::optional<std::int32_t> SubsecondClock::logged_cycle_ms(Time s) const {
+  const ObservedCycle* c = observed_cycle(s);
+  if (c == nullptr) return std::nullopt;
+  return static_cast<std::int32_t>((c->begin_us - s * kSecond) / 1000);
 }
 
 std::int32_t SubsecondClock::backfill_cycle_ms(Time s) const {

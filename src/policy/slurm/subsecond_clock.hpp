@@ -56,6 +56,9 @@ struct SubsecondClock {
   // ticks are spread evenly (their count rounded from loop_period_us); outside, every
   // loop_period_us. Empty = the straight line through loop_tick_us.
   std::vector<std::int64_t> observed_ticks_us;
+  // Whether the loop's default-depth passes are the logged ones (within_logged_loop) or
+  // follow the model's requests (option loop_passes).
+  bool replay_loop_passes = true;
   // Main passes outside the loop seen in a real run (µs after t = 0, ascending): the
   // scheduling thread woken directly (an epilog completion calls schedule()), neither gated
   // by batch_sched_delay nor restarting it. Empty = none (they cannot be predicted).
@@ -85,6 +88,17 @@ struct SubsecondClock {
   void find_loop_clock_behind(Time batch_sched_delay);
   // The second the loop's time() read for its tick in second s.
   Time loop_clock_second(Time s) const;
+  // The loop's last logged pass in a second at or before t (observed_ticks_us), as the
+  // second its time() read; none before the first.
+  std::optional<Time> logged_loop_pass_at_or_before(Time t) const;
+  // Whether second s lies within the logged loop passes (from the first to the last) and
+  // replay_loop_passes is set: there the loop's default-depth passes run where the log shows
+  // them, and only there. A pass is a fact of the log; when it comes depends on sub-ms
+  // races (the terminate request's watchdog, the loop's time() read) that the model
+  // predicts from the job file only approximately (docs/slurm-lab.md, session 25).
+  bool within_logged_loop(Time s) const;
+  // The first second after s with a logged loop pass.
+  std::optional<Time> next_logged_loop_pass_after(Time s) const;
 
   bool whole_seconds() const {
     return loop_period_us == 1000000 && loop_tick_us % 1000000 == 0 && backfill_ms == 0 &&
@@ -107,6 +121,8 @@ struct SubsecondClock {
   // ones (after the last observed: every `interval` from it); none before the first.
   std::optional<Time> observed_full_after(Time t, Time interval) const;
   std::optional<Time> observed_full_at_or_before(Time t, Time interval) const;
+  // Milliseconds into second s of the backfill cycle logged there (backfill_cycles_us).
+  std::optional<std::int32_t> logged_cycle_ms(Time s) const;
   // Milliseconds into second s of a backfill cycle there: the observed one's, else backfill_ms.
   std::int32_t backfill_cycle_ms(Time s) const;
   // The second the backfill cycle of second s ended in: the observed one's, else s.
