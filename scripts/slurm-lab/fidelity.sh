@@ -88,8 +88,11 @@ collect_timing() {
 # terminate RPC as already complete (_rpc_terminate_job, slurmd/req.c): at SlurmdDebug=debug
 # only "credential for job N revoked" is logged, before the node looks for steps to signal;
 # at debug2 "set revoke expiration for jobid N" follows the answer's send, and is the time
-# taken. Otherwise the node sends an epilog-complete message once the steps are gone
-# ("sent epilog complete msg"); the node stays COMPLETING until then. Lab logs
+# taken. Otherwise the node sends an epilog-complete message once the steps are gone and
+# its epilog ran ("completed epilog for jobid N", the send's time; "sent epilog complete
+# msg" is logged once the controller took it in, 0-2 ms later as a rule but 13 ms once when
+# the controller was busy: its pass had started before that line); the node stays
+# COMPLETING until then. Lab logs
 # keep other runs' lines, whose job ids repeat: only lines from this run's controller start
 # to a minute after its last logged event count.
 collect_epilogs() {
@@ -106,14 +109,17 @@ collect_epilogs() {
       return mktime(d[1] " " d[2] " " d[3] " " d[4] " " d[5] " " int(d[6])) + (d[6] - int(d[6])) - epoch
     }
     function node(   n) { n = FILENAME; sub(/.*slurmd-/, "", n); sub(/[.]log$/, "", n); return n }
-    /credential for job [0-9]+ revoked/ || /sent epilog complete msg/ || /set revoke expiration for jobid/ {
+    /credential for job [0-9]+ revoked/ || /sent epilog complete msg/ || /set revoke expiration for jobid/ ||
+    /completed epilog for jobid/ {
       t = secs(); if ((since != "" && t < since) || t > until) next
       if ($0 ~ /revoked/) { for (i = 1; i <= NF; ++i) if ($i == "job") id = $(i + 1)
                             revoked[id " " node()] = t }
+      else if ($0 ~ /completed epilog/) { for (i = 1; i <= NF; ++i) if ($i == "jobid") id = $(i + 1)
+                                          done[id " " node()] = t }
       else if ($0 ~ /expiration/) { for (i = 1; i <= NF; ++i) if ($i == "jobid") id = $(i + 1)
                                     if (!((id " " node()) in replied)) replied[id " " node()] = t }
       else { for (i = 1; i <= NF; ++i) if ($i ~ /^JobId=/) { id = substr($i, 7); sub(/:$/, "", id) }
-             sent[id " " node()] = t }
+             sent[id " " node()] = ((id " " node()) in done) ? done[id " " node()] : t }
     }
     END {
       for (k in revoked)

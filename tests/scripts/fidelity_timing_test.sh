@@ -2,7 +2,8 @@
 # fidelity.sh reads each node's answer to a job's termination from the slurmd logs: the
 # time a node answered "already complete" is the line after its reply was sent (debug2),
 # else the revoke line + 1 ms (its usual lead on the send), an epilog-complete message
-# when one was sent.
+# when one was sent, dated by the node's "completed epilog" line (its "sent" line comes
+# once the controller took it in, up to 13 ms later when the controller is busy).
 # Runs `fidelity.sh --timing` on made-up logs of a stored run and checks the epilog lines.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,11 +42,17 @@ cat > "$dir/slurmd-logs/slurmd-n3.log" <<LOG
 [${day}:20.300] debug2: set revoke expiration for jobid 6 to 1767226220 UTS
 [${day}:20.350] debug:  JobId=6: sent epilog complete msg: rc = 0
 LOG
+cat > "$dir/slurmd-logs/slurmd-n4.log" <<LOG
+[${day}:20.390] debug:  credential for job 7 revoked
+[${day}:20.400] debug:  completed epilog for jobid 7
+[${day}:20.413] debug:  JobId=7: sent epilog complete msg: rc = 0
+LOG
 SLURM_CONF=$dir/slurm.conf bash "$ROOT/scripts/slurm-lab/fidelity.sh" --timing "$dir/run"
 got=$(grep '^epilog,' "$dir/run/controller_timing.csv")
 want='epilog,10.104,5 n2 answer
 epilog,10.115,5 n1 answer
-epilog,20.350,6 n3 message'
+epilog,20.350,6 n3 message
+epilog,20.400,7 n4 message'
 if [[ "$got" != "$want" ]]; then
   printf 'epilog lines differ\nwant:\n%s\ngot:\n%s\n' "$want" "$got" >&2
   exit 1

@@ -475,6 +475,34 @@ TEST(SlurmSubsecond, ALoopPassMissesAnEpilogSentInItsMillisecond) {
   EXPECT_EQ(replay(c, w, config).records[1].start, 10);
 }
 
+TEST(SlurmSubsecond, APassOutsideTheLoopMissesAnswersTakenInAfterIt) {
+  // Suite run esp-het (session 25): a node's epilog-complete message ran a pass at
+  // 261.131 s that did not use the nodes of a job whose last answers were sent 1-2 ms after
+  // the message: the message's RPC holds the job lock from taking it in until its pass
+  // ends, so those answers waited. Here J1 and J2 end at 10.200 on n0 and n1; J1's node
+  // sends its message at once (taken in at 10.202, its RPC's pass at 10.202); J2's answer
+  // is sent at 10.202 and taken in at 10.203: that pass starts J3 on n0 but not J4 on n1.
+  // Had J2's node sent a message too (taken in at 10.204), the pass would have seen it.
+  const Cluster c = make_cluster(2, 1);
+  Workload w = workload_of(c, {{.ntasks = 1, .limit = 60, .run = 10},
+                               {.ntasks = 1, .limit = 60, .run = 10},
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5},
+                               {.ntasks = 1, .limit = 60, .run = 10, .submit = 5}});
+  w.jobs[0].epilog_ms = 0;
+  w.jobs[0].epilog_by = Job::EpilogReport::Message;
+  w.jobs[1].epilog_ms = 2;
+  w.jobs[1].epilog_by = Job::EpilogReport::Answer;
+  SlurmConfig config = ticks_at_200ms(0);
+  config.subsecond.agent_passes_us = {10202000};
+  const SimResult answered = replay(c, w, config);
+  ASSERT_EQ(answered.records[0].end, 10);
+  EXPECT_EQ(answered.records[2].start, 10);
+  EXPECT_EQ(answered.records[2].start_ms, 202);
+  EXPECT_GT(answered.records[3].start, 10);
+  w.jobs[1].epilog_by = Job::EpilogReport::Message;
+  EXPECT_EQ(replay(c, w, config).records[3].start, 10);
+}
+
 TEST(SlurmSubsecond, AnAnsweredEndAsksTheLoopAtTheWatchdogsPoll) {
   // Suite run staggered-iii (session 23): job 58 ended at 267.006 s, its last node answered
   // at 267.013 s, and the loop's tick at about 267.016 s ran no pass: the terminate

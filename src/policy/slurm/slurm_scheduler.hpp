@@ -126,7 +126,9 @@ class SlurmScheduler : public Scheduler {
   std::int32_t submission_seen_ms(Time now, std::int32_t at_ms) const;
   bool own_rpc_pass(const Event& end, Time now, std::int32_t report_ms) const;
   // COMPLETING nodes (epilog_ms): marked for a pass, held busy through a main pass.
-  void mark_completing(PassState& s, std::int32_t ms);
+  // Holds the nodes of jobs ended by `ms` whose last epilog report is not in by then (a
+  // message's also not by `message_ms`, when later).
+  void mark_completing(PassState& s, std::int32_t ms, std::int32_t message_ms = -1);
   void hold_completing(PassState& s, const SystemView& view);
   void release_completing(PassState& s);
   void hold_lingering(PassState& s, const SystemView& view);
@@ -167,6 +169,7 @@ class SlurmScheduler : public Scheduler {
     std::vector<NodeIndex> nodes;
     std::int64_t end_ms;             // absolute ms (second * 1000 + ms)
     std::int64_t until_ms;
+    bool answered;                   // its last report answered the terminate request
   };
   std::vector<Completing> completing_;
   NodeBits completing_bits_;
