@@ -28,6 +28,14 @@ std::optional<std::int32_t> first_pass_ms(const std::vector<std::int64_t>& passe
   if (it == passes.end() || second_of(*it) != s) return std::nullopt;
   return static_cast<std::int32_t>((*it - s * kSecond) / 1000);
 }
+
+// The second of the first of `passes` (µs, ascending) after second s, if any.
+std::optional<Time> first_second_after(const std::vector<std::int64_t>& passes, Time s) {
+  if (passes.empty() || s >= kObservedRange || s < -kObservedRange) return std::nullopt;
+  const auto it = std::lower_bound(passes.begin(), passes.end(), (s + 1) * kSecond);
+  if (it == passes.end()) return std::nullopt;
+  return second_of(*it);
+}
 }  // namespace
 
 std::int32_t SubsecondClock::watchdog_heard_ms(std::int32_t taken_in_ms) {
@@ -77,10 +85,7 @@ bool SubsecondClock::within_logged_loop(Time s) const {
 }
 
 std::optional<Time> SubsecondClock::next_logged_loop_pass_after(Time s) const {
-  if (observed_ticks_us.empty() || s >= kObservedRange || s < -kObservedRange) return std::nullopt;
-  const auto it = std::lower_bound(observed_ticks_us.begin(), observed_ticks_us.end(), (s + 1) * kSecond);
-  if (it == observed_ticks_us.end()) return std::nullopt;
-  return second_of(*it);
+  return first_second_after(observed_ticks_us, s);
 }
 
 std::optional<std::int32_t> SubsecondClock::agent_pass_ms(Time s) const {
@@ -95,10 +100,7 @@ bool SubsecondClock::agent_pass_soon_after(Time s, std::int32_t ms) const {
 }
 
 std::optional<Time> SubsecondClock::next_agent_pass_after(Time s) const {
-  if (agent_passes_us.empty() || s >= kObservedRange || s < -kObservedRange) return std::nullopt;
-  const auto it = std::lower_bound(agent_passes_us.begin(), agent_passes_us.end(), (s + 1) * kSecond);
-  if (it == agent_passes_us.end()) return std::nullopt;
-  return second_of(*it);
+  return first_second_after(agent_passes_us, s);
 }
 
 const ObservedCycle* SubsecondClock::observed_cycle(Time s) const {
@@ -134,8 +136,7 @@ std::optional<std::int32_t> SubsecondClock::logged_cycle_ms(Time s) const {
 }
 
 std::int32_t SubsecondClock::backfill_cycle_ms(Time s) const {
-  const ObservedCycle* c = observed_cycle(s);
-  return c ? static_cast<std::int32_t>((c->begin_us - s * kSecond) / 1000) : backfill_ms;
+  return logged_cycle_ms(s).value_or(backfill_ms);
 }
 
 Time SubsecondClock::observed_cycle_second(Time due) const {
