@@ -463,9 +463,9 @@ bool SlurmScheduler::replays_loop(Time now) const {
 void SlurmScheduler::run_main(PassState& s, const SystemView& view) {
   const Time now = view.now;
   const bool full_due = full_dirty_ && now >= next_full_;
-  const bool requested_due = replays_loop(now)
-                                 ? config_.subsecond.logged_tick_ms(now).has_value()
-                                 : main_request_ != kNoTime && now >= main_pass_due(now, view.running.empty());
+  const bool requested_due =
+      replays_loop(now) ? config_.subsecond.logged_tick_ms(now).has_value()
+                        : main_request_ != kNoTime && now >= main_pass_due(now, view.running.empty());
   if (!full_due && !requested_due) return;
   // A full pass with nothing changed since a complete main pass would start nothing.
   const bool useful = changed_since_main_ || last_main_truncated_ || !full_due ||

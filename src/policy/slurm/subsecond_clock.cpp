@@ -74,13 +74,16 @@ Time SubsecondClock::loop_clock_second(Time s) const {
 
 std::optional<Time> SubsecondClock::logged_loop_pass_at_or_before(Time t) const {
   if (observed_ticks_us.empty() || t >= kObservedRange || t < -kObservedRange) return std::nullopt;
-  const auto it = std::lower_bound(observed_ticks_us.begin(), observed_ticks_us.end(), (t + 1) * kSecond);
+  const auto it =
+      std::lower_bound(observed_ticks_us.begin(), observed_ticks_us.end(), (t + 1) * kSecond);
   if (it == observed_ticks_us.begin()) return std::nullopt;
   return loop_clock_second(second_of(*(it - 1)));
 }
 
 bool SubsecondClock::within_logged_loop(Time s) const {
-  if (!replay_loop_passes || observed_ticks_us.empty() || s > kObservedRange || s < -kObservedRange) return false;
+  if (!replay_loop_passes || observed_ticks_us.empty() || s > kObservedRange ||
+      s < -kObservedRange)
+    return false;
   return s >= second_of(observed_ticks_us.front()) && s <= second_of(observed_ticks_us.back());
 }
 
