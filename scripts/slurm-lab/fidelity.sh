@@ -274,8 +274,9 @@ subsecond_options() {
 # experiment that really ran. MODEL_SUBMIT=file keeps the file's times. Each job also gets
 # its end latency (end_latency_ms=, from the start of the pass that started it; not with
 # MODEL_END_LATENCY=median) and its epilog (epilog_ms=, from its end to its last node's
-# epilog completion, and epilog_by=, whether that node answered or sent a message; not
-# with MODEL_EPILOG=option, which leaves epilog_ms to the option).
+# epilog completion, and epilog_by=, whether that node answered or sent a message, and
+# epilog_nodes=, each node's own; not with MODEL_EPILOG=option, which leaves epilog_ms to
+# the option).
 model_jobs() {
   if [[ "${MODEL_SUBMIT:-real}" == file || ! -f "$OUT/clock_epoch" ]]; then
     cp "$OUT/jobs.txt" "$OUT/model_jobs.txt"
@@ -287,7 +288,9 @@ model_jobs() {
       function ms(t) { return (t < 0) ? 0 : int(t * 1000 + 0.5) }
       NR == FNR { if ($1 == "submit") at[$3] = ms($2)
                   if ($1 == "epilog") { split($3, f, " "); t = $2 + (f[3] == "" ? kRevokeToSend : 0)
-                                        if (!(f[1] in ep) || t > ep[f[1]]) { ep[f[1]] = t; by[f[1]] = f[3] } }
+                                        if (!(f[1] in ep) || t > ep[f[1]]) { ep[f[1]] = t; by[f[1]] = f[3] }
+                                        if (f[3] != "") { k = ++nn[f[1]]; nname[f[1], k] = f[2]
+                                                          nt[f[1], k] = t; nby[f[1], k] = f[3] } }
                   if ($1 == "main_pass") main = $2 + 0
                   if ($1 == "backfill_begin") bf = $2 + 0
                   if ($1 == "start") { split($3, f, " "); st[f[1]] = (f[2] == "backfill") ? bf : main }
@@ -300,6 +303,9 @@ model_jobs() {
         if (own_epilog == "job" && (id in ep) && (id in en)) {
           $0 = $0 " epilog_ms=" ms(ep[id] - en[id])
           if (by[id] != "") $0 = $0 " epilog_by=" by[id]
+          for (k = 1; k <= nn[id]; ++k)
+            $0 = $0 (k == 1 ? " epilog_nodes=" : ",") nname[id, k] ":" ms(nt[id, k] - en[id]) \
+                 (nby[id, k] == "message" ? "m" : "")
         }
         print }' \
       "$OUT/controller_timing.csv" FS=' ' "$OUT/jobs.txt" > "$OUT/model_jobs.txt"

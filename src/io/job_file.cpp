@@ -72,6 +72,27 @@ Job::EpilogReport parse_epilog_report(std::string_view text, const InputLocation
   throw InputError(where, field, std::string(text), "expected answer or message");
 }
 
+// "n9:4,n10:13m": each node's report, ms after the end, `m` for a message (else an answer).
+std::vector<Job::NodeEpilog> parse_node_epilogs(std::string_view text, const InputLocation& where,
+                                                const std::string& field) {
+  std::vector<Job::NodeEpilog> nodes;
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    const std::size_t colon = item.rfind(':');
+    if (colon == std::string_view::npos || colon == 0)
+      throw InputError(where, field, std::string(item), "expected NODE:MS or NODE:MSm");
+    Job::NodeEpilog e;
+    e.node = std::string(item.substr(0, colon));
+    std::string_view ms = item.substr(colon + 1);
+    if (ms.ends_with('m')) e.by = Job::EpilogReport::Message, ms.remove_suffix(1);
+    e.ms = static_cast<std::int32_t>(parse_int_in(ms, 0, 60000, where, field));
+    nodes.push_back(std::move(e));
+  }
+  return nodes;
+}
+
 // key=value fields before, between or after the options.
 bool take_field(std::string_view token, Job& job, const InputLocation& where) {
   const std::size_t eq = token.find('=');
@@ -90,10 +111,12 @@ bool take_field(std::string_view token, Job& job, const InputLocation& where) {
     job.epilog_ms = static_cast<std::int32_t>(parse_int_in(value, 0, 60000, where, key));
   else if (key == "epilog_by")
     job.epilog_by = parse_epilog_report(value, where, key);
+  else if (key == "epilog_nodes")
+    job.node_epilogs = parse_node_epilogs(value, where, key);
   else
     throw InputError(where, key, std::string(value),
                      "unknown field (user, name, partition, moldable, submit_ms, end_latency_ms, "
-                     "epilog_ms, epilog_by)");
+                     "epilog_ms, epilog_by, epilog_nodes)");
   return true;
 }
 
@@ -169,7 +192,7 @@ Workload read_job_file(const std::string& path) {
 void write_job_file(const Workload& w, std::ostream& out) {
   out << kJobFileHeader << '\n';
   out << "# workload " << escape_value(w.name) << ": " << w.jobs.size() << " jobs\n";
-  out << "# id submit runtime [user= name= partition= moldable= submit_ms= end_latency_ms= epilog_ms= epilog_by=] options\n";
+  out << "# id submit runtime [user= name= partition= moldable= submit_ms= end_latency_ms= epilog_ms= epilog_by= epilog_nodes=] options\n";
   for (const Job& job : w.jobs) {
     out << job.id << ' ' << job.submit << ' ' << job.run_time;
     if (!job.user.empty()) out << " user=" << escape_value(job.user);
@@ -181,6 +204,11 @@ void write_job_file(const Workload& w, std::ostream& out) {
     if (job.epilog_ms >= 0) out << " epilog_ms=" << job.epilog_ms;
     if (job.epilog_by != Job::EpilogReport::Unknown)
       out << " epilog_by=" << (job.epilog_by == Job::EpilogReport::Answer ? "answer" : "message");
+    for (std::size_t k = 0; k < job.node_epilogs.size(); ++k) {
+      const Job::NodeEpilog& e = job.node_epilogs[k];
+      out << (k == 0 ? " epilog_nodes=" : ",") << e.node << ':' << e.ms
+          << (e.by == Job::EpilogReport::Message ? "m" : "");
+    }
     const std::string options = format_job_options(job.req);
     if (!options.empty()) out << ' ' << options;
     out << '\n';

@@ -99,6 +99,14 @@ struct Job {
   // step left there) or by its own epilog-complete message; Unknown when not recorded.
   enum class EpilogReport : std::uint8_t { Unknown, Answer, Message };
   EpilogReport epilog_by = EpilogReport::Unknown;
+  // Each node's own report, when a replayed real run recorded them: a node is free again
+  // once its own report is in, not the last node's.
+  struct NodeEpilog {
+    std::string node;
+    std::int32_t ms = 0;  // after the end, as epilog_ms
+    EpilogReport by = EpilogReport::Answer;
+  };
+  std::vector<NodeEpilog> node_epilogs;
   Time run_time = 0;       // actual run time (at the minimum gres count for moldable jobs)
   bool moldable_runtime = false;  // eq. 7.1: run time scales by gres_min / gres_allocated
   JobRequest req;

@@ -49,6 +49,12 @@ void expect_same_jobs(const Workload& a, const Workload& b) {
     EXPECT_EQ(x.end_latency_ms, y.end_latency_ms);
     EXPECT_EQ(x.epilog_ms, y.epilog_ms);
     EXPECT_EQ(x.epilog_by, y.epilog_by);
+    ASSERT_EQ(x.node_epilogs.size(), y.node_epilogs.size());
+    for (std::size_t k = 0; k < x.node_epilogs.size(); ++k) {
+      EXPECT_EQ(x.node_epilogs[k].node, y.node_epilogs[k].node);
+      EXPECT_EQ(x.node_epilogs[k].ms, y.node_epilogs[k].ms);
+      EXPECT_EQ(x.node_epilogs[k].by, y.node_epilogs[k].by);
+    }
     EXPECT_EQ(x.run_time, y.run_time);
     EXPECT_EQ(x.moldable_runtime, y.moldable_runtime);
     expect_same_request(x.req, y.req);
@@ -101,6 +107,7 @@ Workload varied_workload() {
   d.end_latency_ms = 117;
   d.epilog_ms = 16;
   d.epilog_by = Job::EpilogReport::Message;
+  d.node_epilogs = {{"n9", 4, Job::EpilogReport::Answer}, {"gpu-n10", 16, Job::EpilogReport::Message}};
   Job& e = job(10, 1, 1);
   e.req.nodes_min = 0;
   e.req.nodes_max = 4;
@@ -216,6 +223,10 @@ TEST(JobFile, ErrorsNameFileLineFieldAndValue) {
       {"1 0 10 -n 4 epilog_ms=-3", "epilog_ms", "-3"},
       {"1 0 10 -n 4 epilog_ms=x", "epilog_ms", "x"},
       {"1 0 10 -n 4 epilog_by=rpc", "epilog_by", "rpc"},
+      {"1 0 10 -n 4 epilog_nodes=n1", "epilog_nodes", "n1"},
+      {"1 0 10 -n 4 epilog_nodes=n1:4,:5", "epilog_nodes", ":5"},
+      {"1 0 10 -n 4 epilog_nodes=n1:4x", "epilog_nodes", "4x"},
+      {"1 0 10 -n 4 epilog_nodes=n1:70000", "epilog_nodes", "70000"},
       {"1 0 10 -n four", "-n", "four"},
       {"1 0 10 -n 0", "-n", "0"},
       {"1 0 10 -n 4 -n 5", "-n", "5"},

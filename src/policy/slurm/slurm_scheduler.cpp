@@ -38,6 +38,8 @@ void SlurmScheduler::attach(const SystemView& view) {
   idle_.emplace(*view.cluster);
   fits_idle_.clear();
   if (config_.clock == ClockMode::Controller) gpu_bias_.resize(view.cluster->node_count());
+  cluster_nodes_ = &view.cluster->nodes;
+  node_by_name_.clear();
   whole_second_runs_ = config_.subsecond.whole_seconds() &&
                        (config_.clock == ClockMode::Grid || !jobs_record_subseconds(*view.workload));
   free_.reset();
@@ -337,11 +339,52 @@ void SlurmScheduler::note_end(const Event& e, Time now, std::int32_t epilog) {
     const std::int64_t end = now * 1000 + e.at_ms;
     // Only a recorded answer: older job files' untagged reports are dated too roughly to
     // tell an answer just after a pass outside the loop from that pass's own message.
-    const bool answered = workload_->jobs[e.job].epilog_by == Job::EpilogReport::Answer;
-    completing_.push_back({it->second.alloc.nodes(), end, end + epilog, answered});
+    const Job& job = workload_->jobs[e.job];
+    const bool answered = job.epilog_by == Job::EpilogReport::Answer;
+    if (job.node_epilogs.empty()) {
+      completing_.push_back({it->second.alloc.nodes(), end, end + epilog, answered});
+      if (job.epilog_by == Job::EpilogReport::Message) messages_taken_.push_back(end + epilog);
+    }
+    else
+      note_node_epilogs(job, it->second.alloc.nodes(), end, {end + epilog, answered});
   }
   if (e.at_ms > 0) lingering_.push_back({std::move(it->second), e.job, e.at_ms, false});
   started_runs_.erase(it);
+}
+
+// The latest message taken in by `heard` (absolute ms): the one whose RPC runs a pass
+// outside the loop then; `at` + 1 when none is known.
+std::int64_t SlurmScheduler::trigger_taken_in(std::int64_t heard, std::int64_t at) {
+  std::erase_if(messages_taken_, [heard](std::int64_t t) { return t < heard - 1000; });
+  std::int64_t latest = -1;
+  for (std::int64_t t : messages_taken_)
+    if (t <= heard) latest = std::max(latest, t);
+  return latest < 0 ? at + 1 : latest;
+}
+
+// A job whose nodes' own reports were recorded: each node is COMPLETING until its own
+// report is taken in (cg_node_bitmap is cleared node by node, job_epilog_complete); a node
+// without one until the job's last report, `last`.
+void SlurmScheduler::note_node_epilogs(const Job& job, const std::vector<NodeIndex>& nodes,
+                                       std::int64_t end, Report last) {
+  if (node_by_name_.empty())
+    for (NodeIndex n = 0; n < static_cast<NodeIndex>(cluster_nodes_->size()); ++n)
+      node_by_name_.emplace((*cluster_nodes_)[n].name, n);
+  std::vector<Report> reports(nodes.size(), last);
+  for (const Job::NodeEpilog& e : job.node_epilogs) {
+    const auto found = node_by_name_.find(e.node);
+    if (found == node_by_name_.end()) continue;
+    const auto at = std::find(nodes.begin(), nodes.end(), found->second);
+    if (at == nodes.end()) continue;  // the model placed the job elsewhere
+    const bool answer = e.by == Job::EpilogReport::Answer;
+    reports[at - nodes.begin()] = {
+        end + e.ms + (answer ? SubsecondClock::kAnswerSeenMs : config_.subsecond.epilog_latency_ms),
+        answer};
+  }
+  for (const Report& r : reports)
+    if (!r.answered) messages_taken_.push_back(r.until_ms);
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    completing_.push_back({{nodes[k]}, end, reports[k].until_ms, reports[k].answered});
 }
 
 // At the start of the call every job that ended in this second still holds its nodes;
@@ -369,11 +412,16 @@ void SlurmScheduler::mark_completing(PassState& s, std::int32_t ms, std::int32_t
   if (completing_.empty()) return;
   const std::int64_t at = s.now * 1000 + ms;
   const std::int64_t message_at = s.now * 1000 + std::max(ms, message_ms);
-  std::erase_if(completing_, [at](const Completing& c) { return c.until_ms <= at; });
+  // A pass outside the loop runs in its message's RPC, which holds the job lock from taking
+  // that message in: answers taken in since wait (those sent after the message).
+  const std::int64_t answers_before = message_ms < 0 ? at + 1 : trigger_taken_in(message_at, at);
+  std::erase_if(completing_, [&](const Completing& c) {
+    return c.until_ms <= at && (!c.answered || c.until_ms < answers_before);
+  });
   completing_bits_.resize(s.cluster->node_count(), false);
   bool any = false;
   for (const Completing& c : completing_)
-    if (c.end_ms <= at && (c.answered || c.until_ms > message_at))
+    if (c.end_ms <= at && (c.answered ? c.until_ms >= answers_before : c.until_ms > message_at))
       for (NodeIndex n : c.nodes) completing_bits_.set(n), any = true;
   if (any) s.completing = &completing_bits_;
 }
@@ -419,9 +467,8 @@ void SlurmScheduler::main_pass_at(PassState& s, const SystemView& view, std::int
 // the messages the controller had taken in epilog_latency_ms after its logged time, its
 // own included (the loop's passes miss a completion sent in their own millisecond). That
 // RPC holds the job lock from taking its message in until the pass ends, so answers to
-// terminate requests taken in after the pass's own millisecond wait for it (esp-het,
-// session 25: answers 1-2 ms after the message, taken in before the pass was logged,
-// were not seen).
+// terminate requests sent after that message wait for it (esp-het, session 25: answers
+// sent 1-3 ms after the message, taken in before the pass was logged, were not seen).
 void SlurmScheduler::agent_pass_at(PassState& s, const SystemView& view, std::int32_t ms,
                                    Decisions& out) {
   const std::int32_t heard = std::min(999, ms + config_.subsecond.epilog_latency_ms);

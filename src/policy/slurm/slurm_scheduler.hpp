@@ -122,6 +122,13 @@ class SlurmScheduler : public Scheduler {
   // of it still hold their nodes in that pass.
   // `epilog`: epilog_heard_ms of the end.
   void note_end(const Event& e, Time now, std::int32_t epilog);
+  struct Report {                    // when a node's epilog report is taken in, and how
+    std::int64_t until_ms;
+    bool answered;
+  };
+  std::int64_t trigger_taken_in(std::int64_t heard, std::int64_t at);
+  void note_node_epilogs(const Job& job, const std::vector<NodeIndex>& nodes, std::int64_t end,
+                         Report last);
   std::int32_t epilog_heard_ms(const Event& end, Time now) const;
   std::int32_t submission_seen_ms(Time now, std::int32_t at_ms) const;
   bool own_rpc_pass(const Event& end, Time now, std::int32_t report_ms) const;
@@ -172,6 +179,9 @@ class SlurmScheduler : public Scheduler {
     bool answered;                   // its last report answered the terminate request
   };
   std::vector<Completing> completing_;
+  std::vector<std::int64_t> messages_taken_;  // recorded epilog messages, taken in (abs. ms)
+  const std::vector<Node>* cluster_nodes_ = nullptr;
+  std::unordered_map<std::string, NodeIndex> node_by_name_;  // built for node_epilogs
   NodeBits completing_bits_;
   Allocation completing_hold_;       // what a main pass found free on COMPLETING nodes
   std::vector<RunningJob> running_scratch_;
