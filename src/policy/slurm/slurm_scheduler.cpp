@@ -320,8 +320,12 @@ std::int32_t SlurmScheduler::epilog_heard_ms(const Event& end, Time now) const {
   const bool message = job.epilog_by == Job::EpilogReport::Unknown
                            ? own_rpc_pass(end, now, job.epilog_ms)
                            : job.epilog_by == Job::EpilogReport::Message;
-  return job.epilog_ms +
-         (message ? config_.subsecond.epilog_latency_ms : SubsecondClock::kAnswerSeenMs);
+  return job.epilog_ms + taken_in_after_send_ms(message);
+}
+
+// How long after a node sends its epilog report the controller has taken it in.
+std::int32_t SlurmScheduler::taken_in_after_send_ms(bool message) const {
+  return message ? config_.subsecond.epilog_latency_ms : SubsecondClock::kAnswerSeenMs;
 }
 
 // Whether an observed pass outside the loop follows the job's last epilog report (a
@@ -377,9 +381,7 @@ void SlurmScheduler::note_node_epilogs(const Job& job, const std::vector<NodeInd
     const auto at = std::find(nodes.begin(), nodes.end(), found->second);
     if (at == nodes.end()) continue;  // the model placed the job elsewhere
     const bool answer = e.by == Job::EpilogReport::Answer;
-    reports[at - nodes.begin()] = {
-        end + e.ms + (answer ? SubsecondClock::kAnswerSeenMs : config_.subsecond.epilog_latency_ms),
-        answer};
+    reports[at - nodes.begin()] = {end + e.ms + taken_in_after_send_ms(!answer), answer};
   }
   for (const Report& r : reports)
     if (!r.answered) messages_taken_.push_back(r.until_ms);

@@ -130,6 +130,7 @@ class SlurmScheduler : public Scheduler {
   void note_node_epilogs(const Job& job, const std::vector<NodeIndex>& nodes, std::int64_t end,
                          Report last);
   std::int32_t epilog_heard_ms(const Event& end, Time now) const;
+  std::int32_t taken_in_after_send_ms(bool message) const;
   std::int32_t submission_seen_ms(Time now, std::int32_t at_ms) const;
   bool own_rpc_pass(const Event& end, Time now, std::int32_t report_ms) const;
   // COMPLETING nodes (epilog_ms): marked for a pass, held busy through a main pass.
