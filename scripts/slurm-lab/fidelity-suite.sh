@@ -23,6 +23,11 @@ export HETSCHED=${HETSCHED:-$ROOT/build/hetsched}
 export HETSCHED_LAB=${HETSCHED_LAB:-/tmp/hetsched-fidelity-lab}
 export LAB_PORT_BASE=${LAB_PORT_BASE:-29000}
 export MODEL_CLOCK=${MODEL_CLOCK:-real}
+# SUITE_SEED_OFFSET=K adds K to every workload's seed: the same shapes of workload with job
+# files the model was never looked at on (the defaults' seeds are the ones the rules were
+# traced on).
+SEED_OFFSET=${SUITE_SEED_OFFSET:-0}
+[[ $SEED_OFFSET =~ ^[0-9]+$ ]] || { echo "fidelity-suite.sh: SUITE_SEED_OFFSET must be a whole number, got '$SEED_OFFSET'" >&2; exit 2; }
 LOG_CONF=${FIDELITY_LOG_CONF:-$'DebugFlags=Backfill\nSlurmctldDebug=debug\nSlurmdDebug=debug2'}
 
 # name | nodes cores gpus | SelectTypeParameters | extra slurm.conf lines (\n; PartitionName
@@ -77,6 +82,7 @@ run_workload() {  # $1: suite OUTDIR, $2: workload line
   local name shape select extra spec seed post out
   name=$(field "$2" 0); shape=$(field "$2" 1); select=$(field "$2" 2)
   extra=$(field "$2" 3); spec=$(field "$2" 4); seed=$(field "$2" 5); post=$(field "$2" 6)
+  seed=$((seed + SEED_OFFSET))
   out=$1/$name
   rm -rf "$out" && mkdir -p "$out"
   echo "$(date -Is) $name: lab $shape $select; $spec seed $seed${post:+, $post}"
