@@ -25,7 +25,7 @@ Args compare_args() {
             "writes a report with plots. With no options it runs the headline experiment:\n"
             "heterogeneous ESP on 1024 x (8 cores, 2 GPUs), backfill vs ipsched vs aucsched1\n"
             "vs aucsched2.");
-  args.declare({"cluster", "NAME|FILE", "built-in cluster name or path to slurm.conf", kDefaultCluster});
+  args.declare({"cluster", "NAME|FILE", "built-in cluster name, path to slurm.conf, or `trace` (the SWF trace's header; the default for a trace)", kDefaultCluster});
   args.declare({"workload", "SPEC|FILE", "generator spec or job file / SWF trace", kDefaultWorkload});
   args.declare({"scheduler", "SPEC", "a scheduler to compare", "backfill, ipsched, aucsched1, aucsched2", true});
   args.declare({"opt", "KEY=VALUE", "option given to every scheduler that reads it", "", true});
@@ -42,8 +42,8 @@ Args compare_args() {
 
 ComparisonSpec spec_from(const Args& args) {
   ComparisonSpec s;
-  s.cluster = args.get("cluster", kDefaultCluster);
   s.workload = args.get("workload", kDefaultWorkload);
+  s.cluster = args.get("cluster", default_cluster_for(s.workload));
   s.add_gpus = args.get("add-gpus", "");
   s.swf_partitions = args.get("swf-partitions", "");
   s.schedulers = args.has("scheduler") ? args.get_all("scheduler") : kHeadlineSchedulers;

@@ -104,7 +104,7 @@ std::vector<std::vector<std::string>> options_per_scheduler(
 // `only_rep` >= 0: load just that repetition's workload (a single task).
 Prepared prepare(const ComparisonSpec& spec, int only_rep = -1) {
   Prepared p{&spec, {}, {}, {}, {}};
-  p.cluster = load_cluster(spec.cluster, &p.site_options);
+  p.cluster = load_cluster(spec.cluster, &p.site_options, spec.workload);
   if (spec.eurora_queues) add_eurora_queues(p.cluster);
   p.options = options_per_scheduler(spec, p.site_options);
   prepare_output_dir(spec.out_dir);

@@ -17,9 +17,33 @@
 
 namespace hs::cli {
 
-Cluster load_cluster(const std::string& spec, std::vector<OptionDefault>* slurm_options) {
+namespace {
+
+bool is_trace_file(const std::string& workload_spec) {
+  std::error_code ec;
+  return names_a_file(workload_spec) && std::filesystem::is_regular_file(workload_spec, ec) &&
+         is_swf_trace_file(workload_spec);
+}
+
+Cluster load_trace_cluster(const std::string& workload_spec, std::vector<std::string>& warnings) {
+  if (!is_trace_file(workload_spec))
+    throw InputError({"<command line>", 0}, "--cluster", std::string(kTraceClusterSpec),
+                     "`trace` is the machine an SWF trace's header describes, but the workload '" +
+                         workload_spec + "' is not an SWF trace file");
+  return swf_trace_cluster(workload_spec, &warnings);
+}
+
+}  // namespace
+
+std::string default_cluster_for(const std::string& workload_spec) {
+  return is_trace_file(workload_spec) ? std::string(kTraceClusterSpec) : kDefaultCluster;
+}
+
+Cluster load_cluster(const std::string& spec, std::vector<OptionDefault>* slurm_options,
+                     const std::string& workload_spec) {
   std::vector<std::string> warnings;
-  Cluster cluster = load_cluster_spec(spec, &warnings, slurm_options);
+  Cluster cluster = spec == kTraceClusterSpec ? load_trace_cluster(workload_spec, warnings)
+                                              : load_cluster_spec(spec, &warnings, slurm_options);
   for (const std::string& w : warnings) std::cerr << "hetsched: warning: " << w << "\n";
   return cluster;
 }

@@ -15,9 +15,15 @@ inline constexpr const char* kDefaultCluster = "paper1024";
 inline constexpr const char* kDefaultWorkload = "esp-het";
 inline constexpr const char* kDefaultScheduler = "backfill";
 
-// A built-in cluster name or a path to a slurm.conf (gres.conf/topology.conf beside it).
-// Prints the reader's warnings. `slurm_options`: what a slurm.conf sets for the Slurm model.
-Cluster load_cluster(const std::string& spec, std::vector<OptionDefault>* slurm_options = nullptr);
+// A built-in cluster name, a path to a slurm.conf (gres.conf/topology.conf beside it), or
+// `trace`: the machine the header of the SWF trace `workload_spec` describes. Prints the
+// reader's warnings. `slurm_options`: what a slurm.conf sets for the Slurm model.
+Cluster load_cluster(const std::string& spec, std::vector<OptionDefault>* slurm_options = nullptr,
+                     const std::string& workload_spec = "");
+
+// The --cluster a run without one uses: `trace` for an SWF trace file (its header's
+// machine), the documents' machine (kDefaultCluster) for anything else.
+std::string default_cluster_for(const std::string& workload_spec);
 
 // Whether a --workload spec names a file rather than a generator: it contains '/', its name
 // part (before any ':') has a '.' (tiny.jobs, t.swf.gz, ./x), or the path exists. Generator

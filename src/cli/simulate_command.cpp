@@ -23,7 +23,7 @@ Args simulate_args() {
             "independent invariant checker, prints the summary and writes per-job outputs.\n"
             "With no options: heterogeneous ESP on the 1024-node 8-core 2-GPU machine under\n"
             "Slurm backfill.");
-  args.declare({"cluster", "NAME|FILE", "built-in cluster name or path to slurm.conf", kDefaultCluster});
+  args.declare({"cluster", "NAME|FILE", "built-in cluster name, path to slurm.conf, or `trace` (the SWF trace's header; the default for a trace)", kDefaultCluster});
   args.declare({"workload", "SPEC|FILE", "generator spec name[:k=v,...] or job file / SWF trace", kDefaultWorkload});
   args.declare({"scheduler", "SPEC", "scheduler name[:k=v,...] (hetsched list schedulers)", kDefaultScheduler});
   args.declare({"opt", "KEY=VALUE", "scheduler option", "", true});
@@ -140,8 +140,9 @@ int run_simulate_command(int argc, char** argv) {
   }
   const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, INT64_MAX));
   std::vector<OptionDefault> site_options;
-  const Cluster cluster = load_cluster(args.get("cluster", kDefaultCluster), &site_options);
   const std::string workload_spec = args.get("workload", kDefaultWorkload);
+  const Cluster cluster = load_cluster(args.get("cluster", default_cluster_for(workload_spec)),
+                                       &site_options, workload_spec);
   const WorkloadInputs inputs{args.get("add-gpus", ""), args.get("swf-partitions", "")};
   const Workload workload = load_workload(workload_spec, cluster, seed, inputs);
   const std::vector<std::string> transformations = describe_inputs(inputs, seed);

@@ -5,6 +5,7 @@
 
 #include "io/slurm_conf.hpp"
 #include "io/slurm_site_options.hpp"
+#include "io/swf_reader.hpp"
 #include "io/text_file.hpp"
 
 namespace hs {
@@ -149,6 +150,18 @@ Cluster load_cluster_spec(const std::string& name_or_path, std::vector<std::stri
   throw InputError({"<cluster>", 0}, "cluster", name_or_path,
                    "neither a built-in cluster (" + builtin_names() +
                        ") nor a readable slurm.conf path");
+}
+
+Cluster swf_trace_cluster(const std::string& swf_path, std::vector<std::string>* warnings) {
+  std::string how;
+  const SwfMachine machine = swf_machine(read_swf_header(swf_path), swf_path, &how);
+  if (warnings != nullptr)
+    warnings->push_back("cluster from the header of " + swf_path + " (" + how + "): " +
+                        std::to_string(machine.nodes) + " nodes of " +
+                        std::to_string(machine.cores_per_node) +
+                        (machine.cores_per_node == 1 ? " core" : " cores") +
+                        "; pass --cluster for the machine's real shape");
+  return uniform("trace:" + swf_trace_name(swf_path), machine.nodes, machine.cores_per_node, 0);
 }
 
 }  // namespace hs

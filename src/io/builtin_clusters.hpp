@@ -29,4 +29,10 @@ Cluster load_cluster_spec(const std::string& name_or_path,
 
 inline constexpr std::string_view kDefaultClusterName = "paper1024";
 
+// `--cluster trace`: the machine an SWF trace's header describes (swf_machine in
+// io/swf_reader.hpp), cores only, named "trace:<file stem>"; a warning says which rule of the
+// header was used.
+inline constexpr std::string_view kTraceClusterSpec = "trace";
+Cluster swf_trace_cluster(const std::string& swf_path, std::vector<std::string>* warnings = nullptr);
+
 }  // namespace hs

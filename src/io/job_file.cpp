@@ -144,10 +144,6 @@ std::string workload_name(const std::string& path) {
   return dot == 0 || dot == std::string::npos ? name : name.substr(0, dot);
 }
 
-bool looks_like_swf(const std::string& path) {
-  return path.ends_with(".swf") || path.ends_with(".swf.gz") || is_gzip_file(path);
-}
-
 // An empty trace is almost always a wrong file or a truncated download: refuse it rather
 // than report a clean run of nothing.
 [[noreturn]] void throw_no_jobs(const std::string& path, const std::vector<std::string>& notes) {
@@ -215,18 +211,22 @@ void write_job_file(const Workload& w, std::ostream& out) {
   }
 }
 
+bool is_swf_trace_file(const std::string& path) {
+  return path.ends_with(".swf") || path.ends_with(".swf.gz") || is_gzip_file(path);
+}
+
 Workload load_workload_file(const std::string& path, const SwfOptions& swf) {
   Workload w;
   std::vector<std::string> notes;
   const bool sacct = is_sacct_header(first_text_line(path));
-  if (!swf.partitions.empty() && (sacct || !looks_like_swf(path)))
+  if (!swf.partitions.empty() && (sacct || !is_swf_trace_file(path)))
     throw InputError({path, 0}, "swf-partitions", format_swf_partition_map(swf.partitions),
                      "a partition map applies to SWF traces only; this file is not one");
   if (sacct) {
     SacctLoad load = read_sacct(path);
     w = std::move(load.workload);
     notes = std::move(load.notes);
-  } else if (looks_like_swf(path)) {
+  } else if (is_swf_trace_file(path)) {
     SwfLoad load = read_swf(path, swf);
     w = std::move(load.workload);
     notes = std::move(load.notes);

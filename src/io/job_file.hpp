@@ -35,4 +35,7 @@ void write_job_file(const Workload& w, std::ostream& out);
 // `swf`: options for SWF traces; an InputError when they are given for another format.
 Workload load_workload_file(const std::string& path, const SwfOptions& swf = {});
 
+// Whether load_workload_file reads `path` as an SWF trace (by its name or gzip bytes).
+bool is_swf_trace_file(const std::string& path);
+
 }  // namespace hs

@@ -38,13 +38,6 @@ void check_number(std::string_view token, const InputLocation& where, int field)
     throw InputError(where, kFieldNames[field], std::string(token), "not a number");
 }
 
-std::string file_stem(const std::string& path) {
-  std::string name = std::filesystem::path(path).filename().string();
-  for (const char* suffix : {".gz", ".swf"})
-    if (name.size() > std::string_view(suffix).size() && name.ends_with(suffix))
-      name.resize(name.size() - std::string_view(suffix).size());
-  return name;
-}
 
 // "; MaxNodes: 128" and friends: remember the numbers the replay needs.
 void read_comment(std::string_view body, const InputLocation& where, SwfHeader& header) {
@@ -185,10 +178,18 @@ std::string format_swf_partition_map(const SwfPartitionMap& map) {
   return text;
 }
 
+std::string swf_trace_name(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (const char* suffix : {".gz", ".swf"})
+    if (name.size() > std::string_view(suffix).size() && name.ends_with(suffix))
+      name.resize(name.size() - std::string_view(suffix).size());
+  return name;
+}
+
 SwfLoad read_swf(const std::string& path, const SwfOptions& options) {
   const std::string text = read_text_file(path);
   SwfLoad load;
-  load.workload.name = file_stem(path);
+  load.workload.name = swf_trace_name(path);
   std::unordered_set<std::int64_t> ids;
   long line_number = 0;
   for (std::string_view line : split_lines(text)) {
@@ -209,6 +210,43 @@ SwfLoad read_swf(const std::string& path, const SwfOptions& options) {
   }
   add_notes(options, load);
   return load;
+}
+
+SwfHeader read_swf_header(const std::string& path) {
+  const std::string text = read_text_file(path);
+  SwfHeader header;
+  long line_number = 0;
+  for (std::string_view line : split_lines(text)) {
+    ++line_number;
+    const std::string_view body = trim(line);
+    if (body.empty()) continue;
+    if (body.front() != ';') break;
+    read_comment(body.substr(1), InputLocation{path, line_number}, header);
+  }
+  return header;
+}
+
+SwfMachine swf_machine(const SwfHeader& header, const std::string& path, std::string* how) {
+  const int nodes = header.max_nodes, procs = header.max_procs;
+  const std::string numbers =
+      "MaxNodes " + std::to_string(nodes) + ", MaxProcs " + std::to_string(procs);
+  auto say = [&](const std::string& text) { if (how != nullptr) *how = numbers + ": " + text; };
+  if (nodes > 0 && procs > 0 && procs % nodes == 0) {
+    say("MaxNodes nodes of MaxProcs / MaxNodes cores");
+    return {nodes, procs / nodes};
+  }
+  if (procs > 0) {
+    say(nodes > 0 ? "MaxProcs is not a multiple of MaxNodes, so MaxProcs nodes of one core"
+                  : "no MaxNodes, so MaxProcs nodes of one core");
+    return {procs, 1};
+  }
+  if (nodes > 0) {
+    say("no MaxProcs, so MaxNodes nodes of one core");
+    return {nodes, 1};
+  }
+  throw InputError({path, 0}, "MaxProcs", "",
+                   "the trace's header gives neither MaxNodes nor MaxProcs, so it does not say "
+                   "what machine to replay it on: pass --cluster (a built-in name or a slurm.conf)");
 }
 
 }  // namespace hs

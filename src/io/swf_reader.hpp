@@ -60,4 +60,21 @@ struct SwfLoad {
 // Throws InputError for unreadable files and malformed lines.
 SwfLoad read_swf(const std::string& path, const SwfOptions& options = {});
 
+// The trace's name: its file name without ".gz" and ".swf" (the workload's name).
+std::string swf_trace_name(const std::string& path);
+
+// Only the header: the ';' lines before the first job line (InputError as read_swf's for
+// an unreadable file or a malformed MaxNodes/MaxProcs line).
+SwfHeader read_swf_header(const std::string& path);
+
+// The machine a trace's header describes, for a replay without a slurm.conf: MaxNodes nodes
+// of MaxProcs / MaxNodes cores when that divides, else MaxProcs (or MaxNodes) nodes of one
+// core. `how` (when given) says which rule applied. InputError naming the file when the
+// header has neither number.
+struct SwfMachine {
+  int nodes = 0;
+  int cores_per_node = 0;
+};
+SwfMachine swf_machine(const SwfHeader& header, const std::string& path, std::string* how = nullptr);
+
 }  // namespace hs

@@ -156,6 +156,35 @@ TEST(Cli, RunManifestRecordsVersionOptionsAndSkippedTraceRecords) {
   EXPECT_NE(manifest.find("mode=easy"), std::string::npos) << manifest;
 }
 
+// Without --cluster an SWF trace runs on the machine its header describes (not on the
+// documents' 1024-node default); `--cluster trace` says so explicitly, and is an error for
+// a workload that is not a trace.
+TEST(Cli, ATraceWithoutAClusterRunsOnTheMachineOfItsHeader) {
+  const std::string dir = temp_dir("trace-cluster");
+  const std::string trace = dir + "/t.swf";
+  std::ofstream(trace) << "; MaxNodes: 4\n; MaxProcs: 8\n"
+                       << "1 0 -1 100 8 -1 -1 8 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+                       << "2 1 -1 100 8 -1 -1 8 200 -1 1 1 1 -1 1 -1 -1 -1\n";
+  const Outcome o = run({"simulate", "--workload", trace, "--out", dir + "/run"});
+  ASSERT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("cluster    trace:t: 4 nodes, 8 cores"), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("cluster from the header of"), std::string::npos) << o.err;
+  // Each job takes the whole machine, so the second waits for the first.
+  EXPECT_NE(read_file(dir + "/run/summary.csv").find("wait_max,99"), std::string::npos);
+  const Outcome same = run({"simulate", "--cluster", "trace", "--workload", trace,
+                            "--out", dir + "/run2"});
+  ASSERT_EQ(same.code, kExitOk) << same.err;
+  EXPECT_EQ(read_file(dir + "/run/jobs.csv"), read_file(dir + "/run2/jobs.csv"));
+  const Outcome wrong = run({"simulate", "--cluster", "trace", "--workload", kTinyJobs,
+                             "--out", dir + "/run3"});
+  EXPECT_EQ(wrong.code, kExitBadInput);
+  EXPECT_NE(wrong.err.find("is not an SWF trace file"), std::string::npos) << wrong.err;
+  std::ofstream(dir + "/bare.swf") << "1 0 -1 100 8 -1 -1 8 200 -1 1 1 1 -1 1 -1 -1 -1\n";
+  const Outcome bare = run({"simulate", "--workload", dir + "/bare.swf", "--out", dir + "/run4"});
+  EXPECT_EQ(bare.code, kExitBadInput);
+  EXPECT_NE(bare.err.find("pass --cluster"), std::string::npos) << bare.err;
+}
+
 TEST(Cli, CompareRunsEverySchedulerOnTheSameJobs) {
   const std::string dir = temp_dir("compare");
   const Outcome o = run({"compare", "--cluster", "S", "--workload", "esp",

@@ -127,6 +127,31 @@ TEST(SwfReader, DuplicateIdsAndBadHeaderAreErrors) {
             "file");
 }
 
+TEST(SwfReader, HeaderAloneAndTheMachineItDescribes) {
+  const auto dir = scratch_dir("swf-machine");
+  // The header ends at the first job line: a later comment is not read, nor a bad record.
+  const SwfHeader header = read_swf_header(write_file(
+      dir / "h.swf", "; MaxNodes: 120\n; MaxProcs: 240\n1 0 x\n; MaxNodes: 7\n"));
+  EXPECT_EQ(header.max_nodes, 120);
+  EXPECT_EQ(header.max_procs, 240);
+  std::string how;
+  const SwfMachine two = swf_machine(header, "h.swf", &how);
+  EXPECT_EQ(two.nodes, 120);
+  EXPECT_EQ(two.cores_per_node, 2);
+  EXPECT_NE(how.find("MaxNodes 120, MaxProcs 240"), std::string::npos) << how;
+  const SwfMachine uneven = swf_machine(SwfHeader{100, 430, ""}, "u.swf");
+  EXPECT_EQ(uneven.nodes, 430);
+  EXPECT_EQ(uneven.cores_per_node, 1);
+  EXPECT_EQ(swf_machine(SwfHeader{0, 64, ""}, "p.swf").nodes, 64);
+  EXPECT_EQ(swf_machine(SwfHeader{32, 0, ""}, "n.swf").nodes, 32);
+  const InputError none = expect_input_error([] { swf_machine(SwfHeader{}, "none.swf"); });
+  EXPECT_EQ(none.where().file, "none.swf");
+  EXPECT_NE(std::string(none.what()).find("--cluster"), std::string::npos) << none.what();
+  const std::string bad = write_file(dir / "bad.swf", "; MaxProcs: lots\n");
+  EXPECT_EQ(expect_input_error([&] { read_swf_header(bad); }).field(), "maxprocs");
+  EXPECT_EQ(swf_trace_name("/x/KTH-SP2-1996-2.1-cln.swf.gz"), "KTH-SP2-1996-2.1-cln");
+}
+
 // The archive traces shipped with the project: counts pinned from a full read.
 TEST(SwfReader, ReadsKthTrace) {
   const SwfLoad load = read_swf(testing::shared_path("data/traces/KTH-SP2-1996-2.1-cln.swf.gz"));
