@@ -223,6 +223,45 @@ TEST(SlurmClock, AJobOfAPartitionWithNoNodesLeftIsNotTestedByTheMainPass) {
   EXPECT_EQ(c_plan, (std::vector<NodeIndex>{1}));
 }
 
+TEST(SlurmClock, AMainPassTestMarksOnlyTheNodesLeftToIt) {
+  // Partition all = n0-n3, sub = n2-n3. Y fills n0-n1's cores, Z takes n2's GPUs, W n3's
+  // cores. S (sub, both nodes) fails first in every main pass and takes n2-n3 from the rest
+  // of the pass; G (all, one GPU) is then tested on n0-n1 only (_pick_best_nodes resets the
+  // weights of its whole partition, but selects on the nodes still available), so n3, with
+  // its free GPUs, is not marked. Backfill then plans C (sub, a whole node) where the two
+  // sub nodes are free together: at equal weight the first, n2. Marking n3 too would send
+  // C's plan to n3 (suite run partitions-v, seed 108, session 26).
+  Cluster c = make_cluster(4, 8, 2);
+  c.partitions.push_back({"all", {0, 1, 2, 3}, kNoTime, kNoTime, 1, true});
+  c.partitions.push_back({"sub", {2, 3}, kNoTime, kNoTime, 1, false});
+  const std::vector<Req> reqs = {
+      {.ntasks = 16, .nodes_min = 2, .nodes_max = 2, .limit = 2000, .run = 2000},  // Y
+      {.ntasks = 1, .nodes_min = 1, .nodes_max = 1, .gpus = 2, .limit = 1000, .run = 1000},  // Z
+      {.ntasks = 8, .nodes_min = 1, .nodes_max = 1, .limit = 1000, .run = 1000},  // W
+      {.ntasks = 16, .nodes_min = 2, .nodes_max = 2, .limit = 100, .run = 100, .submit = 1},  // S
+      {.ntasks = 8, .nodes_min = 1, .nodes_max = 1, .limit = 100, .run = 100, .submit = 2},  // C
+      {.ntasks = 1, .nodes_min = 1, .nodes_max = 1, .gpus = 1, .limit = 60, .run = 60, .submit = 3}};  // G
+  Workload w;
+  for (std::size_t i = 0; i < reqs.size(); ++i)
+    w.jobs.push_back(make_job(reqs[i], static_cast<std::int64_t>(i + 1)));
+  for (int j : {1, 2, 3, 4}) w.jobs[j].partition = "sub";
+  ASSERT_TRUE(bind_workload(c, w).rejected.empty());
+  SlurmScheduler s(controller_clock());
+  std::vector<NodeIndex> c_plan;
+  Time planned_at = -1;
+  s.observe_plans([&](Time now, std::span<const PlannedStart> plan) {
+    for (const PlannedStart& p : plan)
+      if (p.job == 4 && now >= 10 && c_plan.empty()) c_plan = p.nodes, planned_at = now;
+  });
+  const SimResult r = simulate(c, w, s, {});
+  ASSERT_TRUE(check_run(c, w, r).ok());
+  ASSERT_EQ(r.records[0].alloc.nodes(), (std::vector<NodeIndex>{0, 1}));  // Y
+  ASSERT_EQ(r.records[1].alloc.nodes(), (std::vector<NodeIndex>{2}));     // Z
+  ASSERT_EQ(r.records[2].alloc.nodes(), (std::vector<NodeIndex>{3}));     // W
+  ASSERT_GE(planned_at, 10);
+  EXPECT_EQ(c_plan, (std::vector<NodeIndex>{2}));
+}
+
 TEST(SlurmClock, ControllerOptionsNeedTheControllerClock) {
   Params real = Params::parse("clock=controller,controller_start=-3,wall_clock=1700000000",
                               "<test>");

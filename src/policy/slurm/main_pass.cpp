@@ -28,9 +28,13 @@ bool too_few_nodes_left(const std::vector<char>& usable, const std::vector<NodeI
 // Node selection for `j` on its partition's nodes still usable; starts it if they hold it.
 bool try_start(PassState& state, JobRef j, const PartitionIndex& partitions, int p,
                const std::vector<char>& usable) {
-  if (state.gpu_bias) {  // _pick_best_nodes: weights as configured, then this job's test
+  // _pick_best_nodes: the weights of the whole partition as configured (_sync_node_weight
+  // runs before its node sets lose the nodes a blocked partition took), then this job's
+  // test on the nodes still available to it.
+  if (state.gpu_bias) {
     state.gpu_bias->reset(partitions.nodes[p], state.job(j));
-    state.gpu_bias->note_test(*state.cluster, *state.free, state.job(j), partitions.nodes[p]);
+    state.gpu_bias->note_test(*state.cluster, *state.free, state.job(j), partitions.nodes[p],
+                              usable);
   }
   SelectOptions options = state.select;
   options.usable = usable;
