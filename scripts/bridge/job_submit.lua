@@ -31,7 +31,29 @@ function slurm_job_submit(job_desc, part_list, submit_uid)
   return slurm.SUCCESS
 end
 
+-- What an operator's hold leaves in AdminComment instead of the bridge's record.
+local operator_note = "held by an operator (was waiting for the hetsched bridge)"
+
+-- The bridge's record of a job still waiting for it (held or refused; not a pinned job,
+-- whose record keeps the request the user submitted).
+local function waiting_for_bridge(record)
+  if record == nil then return false end
+  return string.find(record, "^hetsched:v1;phase=held") ~= nil or
+         string.find(record, "^hetsched:v1;phase=refused") ~= nil
+end
+
+-- `scontrol hold` by root of a job waiting for the bridge. Such a job is already held
+-- (JobHeldAdmin, priority 0), so the hold changes nothing Slurm shows, and the bridge
+-- would start it. Dropping the bridge's record leaves it to the operator: the bridge never
+-- touches an operator-held job without its record, and once released it is Slurm's own.
+-- (The bridge never sets priority 0 on such a job itself; it re-holds only jobs it
+-- released, with `scontrol uhold`, and their record is a pinned one.)
 function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
+  if modify_uid == 0 and job_desc.priority == 0 and waiting_for_bridge(job_rec.admin_comment) then
+    job_desc.admin_comment = operator_note
+    slurm.log_info("hetsched: job %u held by an operator: left to the operator, not the bridge",
+                   job_rec.job_id)
+  end
   return slurm.SUCCESS
 end
 

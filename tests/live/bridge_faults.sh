@@ -171,6 +171,18 @@ read -r _ _ listed_nodes < <(record "$listed")
 check '[[ "$listed_nodes" == n5 ]]' "the -w n5 job ran on n5 ($listed_nodes)"
 check 'grep -q "JobId=$no_limit .*JobState=COMPLETED" "$LAB/jobcomp.txt"' "the job without a limit ran"
 
+say "case: root holds a job waiting for the bridge, then releases it"
+wide=$(submit -N 8 -n 64 -t 1 --wrap "sleep 12")
+for _ in $(seq 1 10); do [[ "$(squeue -h -j "$wide" -o %T)" == RUNNING ]] && break; sleep 1; done
+op_held=$(submit -n 2 -t 1 --wrap "sleep 1")
+scontrol hold "$op_held"
+sleep 18   # the wide job has ended: the bridge would have started op_held by now
+check '[[ "$(squeue -h -j $op_held -o %T/%r)" == PENDING/JobHeldAdmin ]]' "the bridge left the job root held alone ($(squeue -h -j $op_held -o %T/%r))"
+check '! grep -q "job $op_held: " "$OUT/bridge.log"' "the bridge never pinned or released it"
+scontrol release "$op_held"
+check 'wait_quiet 60 $NEVER' "once root released it, Slurm ran it"
+check 'grep -q "JobId=$op_held .*JobState=COMPLETED" "$LAB/jobcomp.txt"' "the job root held and released completed"
+
 for step in "AdminComment=hetsched:v1;phase=pinned" "release" "Priority="; do
   say "case: kill -9 of the bridge at '$step', then a restart"
   kill "$BRIDGE_PID" 2>/dev/null; wait "$BRIDGE_PID" 2>/dev/null
