@@ -189,6 +189,37 @@ TEST(SlurmClock, ABackfillStartKeepsTheMarksOfTheNodesItsPlanHolds) {
   EXPECT_EQ(p_plan, (std::vector<NodeIndex>{2, 3}));
 }
 
+// A run under the controller clock on 4 nodes of (8 cores, 2 GPUs) with the partitions
+// all = n0-n3 (the default) and sub = n2-n3: the jobs of `reqs` (those at `in_sub` in sub),
+// and the nodes of the first backfill plan for job `job` (an index) made at or after `from`.
+struct PlanOfRun {
+  SimResult run;
+  std::vector<NodeIndex> plan;
+  Time planned_at = -1;
+};
+
+PlanOfRun first_plan_on_all_and_sub(const std::vector<Req>& reqs, std::initializer_list<int> in_sub,
+                                    std::size_t job, Time from) {
+  Cluster c = make_cluster(4, 8, 2);
+  c.partitions.push_back({"all", {0, 1, 2, 3}, kNoTime, kNoTime, 1, true});
+  c.partitions.push_back({"sub", {2, 3}, kNoTime, kNoTime, 1, false});
+  Workload w;
+  for (std::size_t i = 0; i < reqs.size(); ++i)
+    w.jobs.push_back(make_job(reqs[i], static_cast<std::int64_t>(i + 1)));
+  for (int j : in_sub) w.jobs[j].partition = "sub";
+  EXPECT_TRUE(bind_workload(c, w).rejected.empty());
+  SlurmScheduler s(controller_clock());
+  PlanOfRun out;
+  s.observe_plans([&](Time now, std::span<const PlannedStart> plan) {
+    for (const PlannedStart& p : plan)
+      if (static_cast<std::size_t>(p.job) == job && now >= from && out.plan.empty())
+        out.plan = p.nodes, out.planned_at = now;
+  });
+  out.run = simulate(c, w, s, {});
+  EXPECT_TRUE(check_run(c, w, out.run).ok());
+  return out;
+}
+
 TEST(SlurmClock, AJobOfAPartitionWithNoNodesLeftIsNotTestedByTheMainPass) {
   // Partition all = n0-n3, sub = n2-n3. X holds a core of n0 until 1000, so A (every
   // core) blocks all, and with it every node of sub: schedule() then fails G (sub, 2 GPUs)
@@ -197,30 +228,14 @@ TEST(SlurmClock, AJobOfAPartitionWithNoNodesLeftIsNotTestedByTheMainPass) {
   // cons_common's will-run takes its nodes from the usage now: the first whole free node,
   // n1. Had the main pass tested G, it would have marked n2-n3 and C's plan would go to n2
   // (suite run partitions-v, session 24).
-  Cluster c = make_cluster(4, 8, 2);
-  c.partitions.push_back({"all", {0, 1, 2, 3}, kNoTime, kNoTime, 1, true});
-  c.partitions.push_back({"sub", {2, 3}, kNoTime, kNoTime, 1, false});
   const std::vector<Req> reqs = {
       {.ntasks = 1, .limit = 1000, .run = 1000},
       {.ntasks = 32, .limit = 100, .run = 100, .submit = 1},
       {.ntasks = 8, .nodes_min = 1, .nodes_max = 1, .limit = 2000, .run = 60, .submit = 2},
       {.ntasks = 1, .nodes_min = 1, .nodes_max = 1, .gpus = 2, .limit = 60, .run = 60, .submit = 3}};
-  Workload w;
-  for (std::size_t i = 0; i < reqs.size(); ++i)
-    w.jobs.push_back(make_job(reqs[i], static_cast<std::int64_t>(i + 1)));
-  w.jobs[3].partition = "sub";
-  ASSERT_TRUE(bind_workload(c, w).rejected.empty());
-  SlurmScheduler s(controller_clock());
-  std::vector<NodeIndex> c_plan;
-  Time planned_at = -1;
-  s.observe_plans([&](Time now, std::span<const PlannedStart> plan) {
-    for (const PlannedStart& p : plan)
-      if (p.job == 2 && c_plan.empty()) c_plan = p.nodes, planned_at = now;
-  });
-  const SimResult r = simulate(c, w, s, {});
-  ASSERT_TRUE(check_run(c, w, r).ok());
-  ASSERT_GT(planned_at, 3);  // after G's submission and the main pass it asked for
-  EXPECT_EQ(c_plan, (std::vector<NodeIndex>{1}));
+  const PlanOfRun r = first_plan_on_all_and_sub(reqs, {3}, 2, 0);
+  ASSERT_GT(r.planned_at, 3);  // after G's submission and the main pass it asked for
+  EXPECT_EQ(r.plan, (std::vector<NodeIndex>{1}));
 }
 
 TEST(SlurmClock, AMainPassTestMarksOnlyTheNodesLeftToIt) {
@@ -231,9 +246,6 @@ TEST(SlurmClock, AMainPassTestMarksOnlyTheNodesLeftToIt) {
   // its free GPUs, is not marked. Backfill then plans C (sub, a whole node) where the two
   // sub nodes are free together: at equal weight the first, n2. Marking n3 too would send
   // C's plan to n3 (suite run partitions-v, seed 108, session 26).
-  Cluster c = make_cluster(4, 8, 2);
-  c.partitions.push_back({"all", {0, 1, 2, 3}, kNoTime, kNoTime, 1, true});
-  c.partitions.push_back({"sub", {2, 3}, kNoTime, kNoTime, 1, false});
   const std::vector<Req> reqs = {
       {.ntasks = 16, .nodes_min = 2, .nodes_max = 2, .limit = 2000, .run = 2000},  // Y
       {.ntasks = 1, .nodes_min = 1, .nodes_max = 1, .gpus = 2, .limit = 1000, .run = 1000},  // Z
@@ -241,25 +253,12 @@ TEST(SlurmClock, AMainPassTestMarksOnlyTheNodesLeftToIt) {
       {.ntasks = 16, .nodes_min = 2, .nodes_max = 2, .limit = 100, .run = 100, .submit = 1},  // S
       {.ntasks = 8, .nodes_min = 1, .nodes_max = 1, .limit = 100, .run = 100, .submit = 2},  // C
       {.ntasks = 1, .nodes_min = 1, .nodes_max = 1, .gpus = 1, .limit = 60, .run = 60, .submit = 3}};  // G
-  Workload w;
-  for (std::size_t i = 0; i < reqs.size(); ++i)
-    w.jobs.push_back(make_job(reqs[i], static_cast<std::int64_t>(i + 1)));
-  for (int j : {1, 2, 3, 4}) w.jobs[j].partition = "sub";
-  ASSERT_TRUE(bind_workload(c, w).rejected.empty());
-  SlurmScheduler s(controller_clock());
-  std::vector<NodeIndex> c_plan;
-  Time planned_at = -1;
-  s.observe_plans([&](Time now, std::span<const PlannedStart> plan) {
-    for (const PlannedStart& p : plan)
-      if (p.job == 4 && now >= 10 && c_plan.empty()) c_plan = p.nodes, planned_at = now;
-  });
-  const SimResult r = simulate(c, w, s, {});
-  ASSERT_TRUE(check_run(c, w, r).ok());
-  ASSERT_EQ(r.records[0].alloc.nodes(), (std::vector<NodeIndex>{0, 1}));  // Y
-  ASSERT_EQ(r.records[1].alloc.nodes(), (std::vector<NodeIndex>{2}));     // Z
-  ASSERT_EQ(r.records[2].alloc.nodes(), (std::vector<NodeIndex>{3}));     // W
-  ASSERT_GE(planned_at, 10);
-  EXPECT_EQ(c_plan, (std::vector<NodeIndex>{2}));
+  const PlanOfRun r = first_plan_on_all_and_sub(reqs, {1, 2, 3, 4}, 4, 10);
+  ASSERT_EQ(r.run.records[0].alloc.nodes(), (std::vector<NodeIndex>{0, 1}));  // Y
+  ASSERT_EQ(r.run.records[1].alloc.nodes(), (std::vector<NodeIndex>{2}));     // Z
+  ASSERT_EQ(r.run.records[2].alloc.nodes(), (std::vector<NodeIndex>{3}));     // W
+  ASSERT_GE(r.planned_at, 10);
+  EXPECT_EQ(r.plan, (std::vector<NodeIndex>{2}));
 }
 
 TEST(SlurmClock, ControllerOptionsNeedTheControllerClock) {
