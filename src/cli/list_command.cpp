@@ -28,6 +28,9 @@ void print_row(const std::string& name, const std::string& text) {
 void list_clusters() {
   std::cout << "built-in clusters (or pass a path to slurm.conf):\n";
   for (const auto& [name, text] : builtin_cluster_list()) print_row(name, text);
+  print_row(std::string(kTraceClusterSpec),
+            "the machine an SWF trace's header describes (MaxNodes, MaxProcs); the default "
+            "for an SWF --workload");
 }
 
 void list_workloads() {

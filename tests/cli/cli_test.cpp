@@ -183,6 +183,8 @@ TEST(Cli, ATraceWithoutAClusterRunsOnTheMachineOfItsHeader) {
   const Outcome bare = run({"simulate", "--workload", dir + "/bare.swf", "--out", dir + "/run4"});
   EXPECT_EQ(bare.code, kExitBadInput);
   EXPECT_NE(bare.err.find("pass --cluster"), std::string::npos) << bare.err;
+  const Outcome listed = run({"list", "clusters"});
+  EXPECT_NE(listed.out.find("trace "), std::string::npos) << listed.out;
 }
 
 TEST(Cli, CompareRunsEverySchedulerOnTheSameJobs) {
