@@ -9,6 +9,8 @@
 #   fidelity-suite.sh --table DIR...           a results-table row per finished workload
 #   fidelity-suite.sh --check DIR              fails when DIR misses a target of issue 17
 #   fidelity-suite.sh --list                   the workloads
+#   fidelity-suite.sh --compare-real RUN_A RUN_B  two real runs of one job file compared as
+#                                              model and real are (node sets, starts, aggregates)
 # Without WORKLOAD names every workload but `short` runs; `short` is the one-workload
 # version (about 7 minutes, the live test's). Uses its own lab: HETSCHED_LAB (default
 # /tmp/hetsched-fidelity-lab) and LAB_PORT_BASE (default 29000). OUTDIR/summary.md
@@ -28,6 +30,7 @@ export MODEL_CLOCK=${MODEL_CLOCK:-real}
 # traced on).
 SEED_OFFSET=${SUITE_SEED_OFFSET:-0}
 [[ $SEED_OFFSET =~ ^[0-9]+$ ]] || { echo "fidelity-suite.sh: SUITE_SEED_OFFSET must be a whole number, got '$SEED_OFFSET'" >&2; exit 2; }
+source "$HERE/replay-lib.sh"  # NODE_SET_AWK
 LOG_CONF=${FIDELITY_LOG_CONF:-$'DebugFlags=Backfill\nSlurmctldDebug=debug\nSlurmdDebug=debug2'}
 
 # name | nodes cores gpus | SelectTypeParameters | extra slurm.conf lines (\n; PartitionName
@@ -138,12 +141,17 @@ delta_table() {  # $1: run dir -> id,abs_delta
     "$1/real.csv" "$1/model/jobs.csv"
 }
 
+# All cores of a lab's slurm.conf (its NodeName=n[1-N] line).
+lab_cores() {  # $1: slurm.conf
+  awk '/^NodeName=/ { n = $1; sub(/.*\[1-/, "", n); sub(/\].*/, "", n)
+      for (i = 1; i <= NF; ++i) { if ($i ~ /^Sockets=/) s = substr($i, 9); if ($i ~ /^CoresPerSocket=/) c = substr($i, 16) }
+      print n * s * c }' "$1"
+}
+
 # run/aggregates.csv: metric,real,model,relative difference in % (model − real).
 write_aggregates() {  # $1: workload dir
   local dir=$1 run=$1/run all_cores real model
-  all_cores=$(awk '/^NodeName=/ { n = $1; sub(/.*\[1-/, "", n); sub(/\].*/, "", n)
-      for (i = 1; i <= NF; ++i) { if ($i ~ /^Sockets=/) s = substr($i, 9); if ($i ~ /^CoresPerSocket=/) c = substr($i, 16) }
-      print n * s * c }' "$dir/slurm.conf")
+  all_cores=$(lab_cores "$dir/slurm.conf")
   local jobs=$run/model_jobs.txt  # the submit times both sides ran with
   [[ -f "$jobs" ]] || jobs=$run/jobs.txt
   job_table "$jobs" "$run/real.csv" 2 3 > "$run/real_table.csv"
@@ -165,6 +173,30 @@ write_targets() {  # $1: workload dir (after write_aggregates and the deltas)
       END { v = 100 * s / n; printf "same_node_set_pct,%.1f,90,%s\n", v, (v >= 90) ? "yes" : "no" }' "$run/summary.txt"
     awk -F, '{ r = ($4 < 0) ? -$4 : $4; printf "%s_rel_pct,%.2f,2,%s\n", $1, $4, r <= 2 ? "yes" : "no" }' "$run/aggregates.csv"
   } > "$run/targets.csv"
+}
+
+# Two real runs of one job file (fidelity.sh OUTDIRs), compared job by job as the model
+# is compared with a real run, and their aggregates (B against A); utilization from A's
+# lab (RUN_A/../slurm.conf).
+compare_real() {  # $1, $2: run dirs
+  local a=$1 b=$2 all_cores side
+  all_cores=$(lab_cores "$a/../slurm.conf")
+  awk -F, "$NODE_SET_AWK"'
+    NR == FNR { if (FNR > 1) { start[$1] = $2; nodes[$1] = $4 } next }
+    FNR > 1 && ($1 in start) {
+      d = $2 - start[$1]; if (d < 0) d = -d
+      split("", x); split("", y); add_nodes(nodes[$1], x); add_nodes($4, y); print d, same_set(x, y)
+    }' "$a/real.csv" "$b/real.csv" | sort -n |
+    awk '{ d[++n] = $1; if ($1 <= 5) within++; same += $2 }
+      END { printf "jobs %d  same node set %.1f %%  starts <= 5 s %.1f %%  |start difference| median / p90 / max %d / %d / %d s\n",
+                   n, 100 * same / n, 100 * within / n, d[int((n + 1) / 2)], d[int(0.9 * n + 0.999)], d[n] }'
+  for side in "$a" "$b"; do
+    local jobs=$side/model_jobs.txt
+    [[ -f "$jobs" ]] || jobs=$side/jobs.txt
+    job_table "$jobs" "$side/real.csv" 2 3 > "$side/real_table.csv"
+    aggregates "$side/real_table.csv" "$all_cores"
+  done | paste -s -d' ' | awk '{ split("mean_wait mean_slowdown makespan utilization", name, " ")
+      for (i = 1; i <= 4; ++i) printf "  %s: %s / %s (%+.1f %%)\n", name[i], $i, $(i + 4), 100 * ($(i + 4) - $i) / $i }'
 }
 
 write_report() {  # $1: workload dir (with run/ and slurm.conf)
@@ -246,8 +278,9 @@ case "${1:-}" in
   --report) write_report "$2" && cat "$2/report.md" ;;
   --table) shift; table "$@" ;;
   --check) check "$2" ;;
+  --compare-real) compare_real "$2" "$3" ;;
   --fg) shift; main "$@" ;;
-  "") echo "usage: $0 [--fg] OUTDIR [WORKLOAD...] | --report DIR | --table DIR... | --check DIR | --list" >&2; exit 2 ;;
+  "") echo "usage: $0 [--fg] OUTDIR [WORKLOAD...] | --report DIR | --table DIR... | --check DIR | --compare-real RUN_A RUN_B | --list" >&2; exit 2 ;;
   *) mkdir -p "$1"
      nohup "$0" --fg "$@" > "$1/suite.log" 2>&1 &
      echo "fidelity suite running in the background (pid $!); log: $1/suite.log" ;;

@@ -1,4 +1,4 @@
-# Shared by fidelity.sh and bridge-run.sh: turning a hetsched job file into sbatch
+# Shared by fidelity.sh, fidelity-suite.sh and bridge-run.sh: turning a hetsched job file into sbatch
 # submissions on the lab, waiting for them, and reading back what Slurm did.
 # Expects JOBS (input job file), OUT (output directory) and SLURM_CONF to be set.
 # SUBMIT_FLAGS (e.g. -H to submit held for `hetsched bridge`) is added to every sbatch.
@@ -89,3 +89,32 @@ collect_real() {
     { print $1 "," $3 - t0 "," $4 - t0 "," $5 }' "$OUT/real_raw.csv" "$OUT/real_raw.csv" > "$OUT/real.csv"
 }
 
+# Node lists as sorted, space-separated node names. Slurm's (real.csv): "n[1-5+11-12+15]"
+# or "n3" ("+" for the commas of a NodeList); the model's allocation column: entries
+# "NODES:resources" joined by ";", NODES being "n3" or "n[1-4,10-12]" (the CSV quotes an
+# allocation with commas). Names are prefix + number.
+NODE_SET_AWK='
+  function add_nodes(spec, set,   pre, body, parts, i, n, r, k, lo, hi) {
+    if (!match(spec, /\[.*\]/)) { set[spec] = 1; return }
+    pre = substr(spec, 1, RSTART - 1); body = substr(spec, RSTART + 1, RLENGTH - 2)
+    n = split(body, parts, /[+,]/)
+    for (i = 1; i <= n; ++i) {
+      if (split(parts[i], r, "-") == 2) { lo = r[1]; hi = r[2] } else { lo = hi = parts[i] }
+      for (k = lo + 0; k <= hi + 0; ++k) set[pre k] = 1
+    }
+  }
+  function model_allocation(line,   rest, q) {  # a jobs.csv line -> its allocation field
+    rest = line
+    for (q = 0; q < 13; ++q) rest = substr(rest, index(rest, ",") + 1)
+    if (substr(rest, 1, 1) == "\"") { rest = substr(rest, 2); return substr(rest, 1, index(rest, "\"") - 1) }
+    return substr(rest, 1, index(rest ",", ",") - 1)
+  }
+  function model_set(alloc, set,   parts, n, i, c) {
+    n = split(alloc, parts, ";")
+    for (i = 1; i <= n; ++i) { c = parts[i]; sub(/:[^:]*$/, "", c); add_nodes(c, set) }
+  }
+  function same_set(a, b,   k) {
+    for (k in a) if (!(k in b)) return 0
+    for (k in b) if (!(k in a)) return 0
+    return 1
+  }'

@@ -38,7 +38,6 @@ void check_number(std::string_view token, const InputLocation& where, int field)
     throw InputError(where, kFieldNames[field], std::string(token), "not a number");
 }
 
-
 // "; MaxNodes: 128" and friends: remember the numbers the replay needs.
 void read_comment(std::string_view body, const InputLocation& where, SwfHeader& header) {
   if (!header.raw_comments.empty()) header.raw_comments += '\n';
