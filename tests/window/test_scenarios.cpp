@@ -183,6 +183,35 @@ TEST_P(Starvation, StarvationWaitDelaysTheReservation) {
   EXPECT_LE(run.result.records[4].start, 620) << "then the running jobs drain";
 }
 
+// The top job (the whole machine) fits now, but two later jobs of half the machine each are
+// worth more together, so a solve without the guard leaves it out: fits_now=two_solves
+// starts it from the second solve, with the reservation; must_start from one. The default
+// is must_start for IPSCHED and two_solves for the auctions.
+std::vector<JobSpec> top_fits_now_workload() {
+  return {JobSpec{.ntasks = 16, .run = 100}, JobSpec{.ntasks = 8, .run = 100},
+          JobSpec{.ntasks = 8, .run = 100}};
+}
+
+TEST_P(Starvation, ATopJobThatFitsNowStartsEitherWay) {
+  const Cluster cluster = test::uniform_cluster(4, 4, 0);
+  const auto one = test::run_window(cluster, test::make_workload(top_fits_now_workload()),
+                                    GetParam(), "fits_now=must_start");
+  const auto two = test::run_window(cluster, test::make_workload(top_fits_now_workload()),
+                                    GetParam(), "fits_now=two_solves");
+  const auto plain =
+      test::run_window(cluster, test::make_workload(top_fits_now_workload()), GetParam());
+  for (const auto* run : {&one, &two, &plain}) {
+    expect_sound(*run);
+    ASSERT_FALSE(run->passes.empty());
+    EXPECT_EQ(run->result.records[0].start, 0) << "the top job starts at once";
+    EXPECT_EQ(run->result.records[1].start, 100);
+  }
+  // IPSCHED's solves count its pricing rounds too, so compare with the two modes.
+  EXPECT_LT(one.passes.front().solves, two.passes.front().solves);
+  const bool ipsched = std::string(GetParam()) == "ipsched";
+  EXPECT_EQ(plain.passes.front().solves, (ipsched ? one : two).passes.front().solves);
+}
+
 INSTANTIATE_TEST_SUITE_P(Window, Starvation,
                          ::testing::Values("ipsched", "aucsched1", "aucsched2", "aucsched3"));
 

@@ -12,6 +12,7 @@
 #include "policy/window/reservation.hpp"
 #include "policy/window/switch_level.hpp"
 #include "solver/solvers.hpp"
+#include "solver/specialised_solvers.hpp"
 
 namespace hs::window {
 
@@ -25,6 +26,8 @@ struct WindowScheduler::Pass {
   DimensionLayout layout;
   const Reservation* reservation = nullptr;  // the ReservationMemo's answer, or none
   std::vector<char> holds;  // per slot: bids still hold resources at the reservation start
+  int must_start = -1;      // a slot whose job every answer must start (see solve_guarded)
+  std::int64_t first_effort = 0;  // > 0: this solve's effort limit instead of solver_effort
 };
 
 WindowScheduler::WindowScheduler(std::string name, WindowConfig config)
@@ -190,9 +193,12 @@ std::vector<Candidate> WindowScheduler::solve_model(const Pass& pass, PassStats&
 
 // A reservation starting now means the top job fits now. The reservation pins one placement
 // of it, which can rule out the co-allocation that starts it beside others (the documents'
-// motivating example), so the pass first solves without it: if that answer starts the top
-// job, nothing is left to protect. Otherwise (or on an IPSCHED time-out) the reservation
-// holds as before.
+// motivating example). So with fits_now=two_solves (the auctions' default) the pass first
+// solves without it, with fits_now_effort of the effort limit, keeps that answer if it
+// starts the top job, and otherwise (or on an IPSCHED time-out) solves again with the
+// reservation. With fits_now=must_start (IPSCHED's default) it solves once, without the
+// reservation, with the top job bound to start, placed wherever the rest fit best; should
+// that answer still leave it out (a fallback), the reservation solve follows.
 std::vector<Candidate> WindowScheduler::solve_guarded(Pass& pass, PassStats& stats) {
   if (!pass.reservation || pass.reservation->start > pass.view->now)
     return solve_model(pass, stats);
@@ -200,7 +206,11 @@ std::vector<Candidate> WindowScheduler::solve_guarded(Pass& pass, PassStats& sta
   const Reservation* reservation = std::exchange(pass.reservation, nullptr);
   auto holds = std::exchange(pass.holds, std::vector<char>(pass.window.size(), 0));
   auto layout = std::exchange(pass.layout, layouts_.of(*pass.view->cluster, false));
+  if (config_.top_must_start) pass.must_start = top;
+  else pass.first_effort = first_solve_effort();
   auto winners = solve_model(pass, stats);
+  pass.first_effort = 0;
+  pass.must_start = -1;
   pass.reservation = reservation;
   pass.holds = std::move(holds);
   pass.layout = std::move(layout);
@@ -208,6 +218,17 @@ std::vector<Candidate> WindowScheduler::solve_guarded(Pass& pass, PassStats& sta
                                       [top](const Candidate& c) { return c.slot == top; });
   if (top_starts || stats.timed_out) return winners;
   return solve_model(pass, stats);
+}
+
+// The effort limit of the solve without the reservation: its answer is thrown away unless it
+// starts the top job, so a share of the limit (the default solver only; a time-out under
+// strict_timeout would end the pass, so there it keeps the whole limit).
+std::int64_t WindowScheduler::first_solve_effort() const {
+  if (config_.fits_now_effort >= 1.0 || config_.solver != "lagrangian" || config_.strict_timeout)
+    return 0;
+  const std::int64_t limit = config_.solver_effort > 0 ? config_.solver_effort
+                                                       : solver::LagrangianSolver::kDefaultEffort;
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(config_.fits_now_effort * limit));
 }
 
 std::vector<Candidate> WindowScheduler::auction_bids(const Pass& pass) {
@@ -318,13 +339,21 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   in.free = &pass.free;
   in.window = pass.window;
   in.candidates = cands;
-  in.values = vals;
+  const double bonus = must_start_bonus(pass, cands, vals);
+  std::vector<double> bound_vals;
+  if (bonus > 0) {
+    bound_vals = vals;
+    for (std::size_t i = 0; i < cands.size(); ++i)
+      if (cands[i].slot == pass.must_start) bound_vals[i] += bonus;
+  }
+  in.values = bonus > 0 ? std::span<const double>(bound_vals) : std::span<const double>(vals);
   in.reservation = pass.reservation;
   in.holds_at_reservation = pass.holds;
   const solver::WindowProblem problem = build_problem(in);
   if (observer_) observer_(problem);
   solver::SolverOptions opt;
   opt.effort_limit = config_.solver_effort;
+  if (pass.first_effort > 0) opt.effort_limit = pass.first_effort;
   opt.exact_bids = config_.solver_exact_bids;
   opt.enumerate_bids = config_.solver_enumerate_bids;
   opt.lp_bound = config_.solver_lp_bound;
@@ -333,8 +362,11 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
   stats.solve_seconds += r.seconds;
   stats.solves += 1;
   stats.effort += r.effort;
-  stats.objective = r.solution.objective;
-  stats.bound = r.bound;
+  const bool bound_job_starts =
+      bonus > 0 && r.solution.bid_of_job.size() > static_cast<std::size_t>(pass.must_start) &&
+      r.solution.bid_of_job[pass.must_start] >= 0;
+  stats.objective = r.solution.objective - (bound_job_starts ? bonus : 0.0);
+  stats.bound = bonus > 0 ? std::max(stats.objective, r.bound - bonus) : r.bound;
   stats.bound_source = r.bound_source;
   stats.proven = r.status == solver::SolveStatus::Optimal;
   if (solve_observer_) report_solve(pass, problem, r, stats);
@@ -357,6 +389,20 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
     r.solution.bid_of_job.assign(pass.window.size(), -1);
   }
   return r;
+}
+
+// What a bid of the job bound to start gets on top of its value so that every answer that
+// starts it beats every answer that does not: more than all other jobs' best bids together.
+double WindowScheduler::must_start_bonus(const Pass& pass, const std::vector<Candidate>& cands,
+                                         const std::vector<double>& vals) {
+  if (pass.must_start < 0) return 0.0;
+  std::vector<double> best(pass.window.size(), 0.0);
+  for (std::size_t i = 0; i < cands.size(); ++i)
+    best[cands[i].slot] = std::max(best[cands[i].slot], vals[i]);
+  double others = 0.0;
+  for (std::size_t s = 0; s < best.size(); ++s)
+    if (static_cast<int>(s) != pass.must_start) others += best[s];
+  return others + 1.0;
 }
 
 void WindowScheduler::report_solve(const Pass& pass, const solver::WindowProblem& problem,

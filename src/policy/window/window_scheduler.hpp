@@ -43,6 +43,10 @@ struct WindowConfig {
   double solver_time_limit = 0.0;
   Starvation starvation = Starvation::Reserve;  // the documents: None
   Time starvation_wait = 0;  // reserve: the top job's wait before it gets the reservation
+  // reserve, top job fits now: one solve in which it must start (true), or a solve without
+  // the reservation kept only if it starts the top job, else one with it (false)
+  bool top_must_start = false;    // the factory's default: true for IPSCHED
+  double fits_now_effort = 1.0;   // two solves: the first's share of the effort limit
   bool slurm_bids = true;          // AUCSCHED1
   int pricing_rounds = 3;          // IPSCHED
   int repack_losers = 8;           // IPSCHED: losers tried in pairwise repacking per round
@@ -92,6 +96,9 @@ class WindowScheduler : public Scheduler {
   std::vector<double> values(const Pass& pass, const std::vector<Candidate>& cands) const;
   solver::SolveResult solve(const Pass& pass, const std::vector<Candidate>& cands,
                             const std::vector<double>& vals, PassStats& stats);
+  std::int64_t first_solve_effort() const;
+  static double must_start_bonus(const Pass& pass, const std::vector<Candidate>& cands,
+                                 const std::vector<double>& vals);
   std::vector<Candidate> solve_model(const Pass& pass, PassStats& stats);
   std::vector<Candidate> solve_guarded(Pass& pass, PassStats& stats);
   std::vector<Candidate> solve_auction(const Pass& pass, PassStats& stats);

@@ -76,6 +76,21 @@ void read_common(Params& p, window::WindowConfig& c) {
                                 "starvation=reserve: seconds the top job must have waited before "
                                 "it gets the reservation; 0 = from its first pass, as EASY "
                                 "backfill");
+  // Measured on SDSC-SP2, KTH-SP2, a generated year and ESP (docs/window-schedulers.md):
+  // must_start is faster where first solves were capped and as good or better for IPSCHED,
+  // but costs the auctions mean wait on SDSC-SP2.
+  const bool ipsched = c.model == Model::Ipsched;
+  c.top_must_start =
+      p.get_choice("fits_now", ipsched ? "must_start" : "two_solves", {"two_solves", "must_start"},
+                   "starvation=reserve, top job fits now: two_solves = a solve without the "
+                   "reservation, kept if it starts the top job, else one with it; must_start "
+                   "= one solve in which the top job starts, placed where the rest fit best "
+                   "(default: must_start for ipsched, two_solves for the auctions)") == "must_start";
+  c.fits_now_effort = p.get_double(
+      "fits_now_effort", 1.0, 0.001, 1.0,
+      "fits_now=two_solves, solver=lagrangian: the first solve's share of the effort limit "
+      "(its answer is kept only if it starts the top job); below 1 replays faster and moves "
+      "schedules");
 }
 
 void read_ipsched(Params& p, window::WindowConfig& c) {
