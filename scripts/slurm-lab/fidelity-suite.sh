@@ -148,12 +148,16 @@ lab_cores() {  # $1: slurm.conf
       print n * s * c }' "$1"
 }
 
+# The job file a run's sides ran with (the submit times as the controller took them in).
+run_jobs_file() {  # $1: run dir
+  if [[ -f "$1/model_jobs.txt" ]]; then echo "$1/model_jobs.txt"; else echo "$1/jobs.txt"; fi
+}
+
 # run/aggregates.csv: metric,real,model,relative difference in % (model − real).
 write_aggregates() {  # $1: workload dir
-  local dir=$1 run=$1/run all_cores real model
+  local dir=$1 run=$1/run all_cores real model jobs
   all_cores=$(lab_cores "$dir/slurm.conf")
-  local jobs=$run/model_jobs.txt  # the submit times both sides ran with
-  [[ -f "$jobs" ]] || jobs=$run/jobs.txt
+  jobs=$(run_jobs_file "$run")
   job_table "$jobs" "$run/real.csv" 2 3 > "$run/real_table.csv"
   job_table "$jobs" "$run/model/jobs.csv" 6 7 > "$run/model_table.csv"
   real=$(aggregates "$run/real_table.csv" "$all_cores")
@@ -191,9 +195,7 @@ compare_real() {  # $1, $2: run dirs
       END { printf "jobs %d  same node set %.1f %%  starts <= 5 s %.1f %%  |start difference| median / p90 / max %d / %d / %d s\n",
                    n, 100 * same / n, 100 * within / n, d[int((n + 1) / 2)], d[int(0.9 * n + 0.999)], d[n] }'
   for side in "$a" "$b"; do
-    local jobs=$side/model_jobs.txt
-    [[ -f "$jobs" ]] || jobs=$side/jobs.txt
-    job_table "$jobs" "$side/real.csv" 2 3 > "$side/real_table.csv"
+    job_table "$(run_jobs_file "$side")" "$side/real.csv" 2 3 > "$side/real_table.csv"
     aggregates "$side/real_table.csv" "$all_cores"
   done | paste -s -d' ' | awk '{ split("mean_wait mean_slowdown makespan utilization", name, " ")
       for (i = 1; i <= 4; ++i) printf "  %s: %s / %s (%+.1f %%)\n", name[i], $i, $(i + 4), 100 * ($(i + 4) - $i) / $i }'
