@@ -45,9 +45,9 @@ std::int64_t density_order_cost(const CompactProblem& p) {
   return use_total(p) + p.bid_count() + sort_effort(static_cast<std::size_t>(p.bid_count()));
 }
 
-// LagrangianDual's constructor.
+// LagrangianDual's constructor and the phase's closing job estimate.
 std::int64_t dual_setup_cost(const CompactProblem& p) {
-  return use_total(p) + p.charged_rows();
+  return use_total(p) + p.charged_rows() + p.bid_count();
 }
 
 // One dual iteration: evaluate, repair keys, order, greedy insertion (a fit test and a take
@@ -77,6 +77,16 @@ std::int64_t pricing_cost(const CompactProblem& p) { return use_total(p) + p.bid
 std::int64_t walk_setup_cost(const CompactProblem& p) {
   return p.bid_count() + sort_effort(static_cast<std::size_t>(p.bid_count())) +
          sort_effort(static_cast<std::size_t>(p.jobs)) + p.jobs + p.charged_nodes;
+}
+
+// What lagrangian_branch_and_bound charges beyond its cap: freeing every job's bid, the
+// options, the last step (a fit test, a take, the releases of unwinding) and the adoption
+// of the best choice found.
+std::int64_t branch_and_bound_reserve(const CompactProblem& p) {
+  std::int64_t largest = 0;
+  for (std::int32_t b = 0; b < p.bid_count(); ++b)
+    largest = std::max<std::int64_t>(largest, p.use_count(b) + 1);
+  return 3 * (use_total(p) + p.jobs) + p.bid_count() / 8 + p.jobs + 2 * largest + 1;
 }
 
 // NeighbourhoodSearch's constructor (its node index and per-job orders).
@@ -154,8 +164,9 @@ DualPhaseResult run_dual_phase(const CompactProblem& p, Budget& budget, std::int
   DescendingOrder order;
   RepairMemo memo[3];  // per repair key kind (repair_keys rotates three)
   bool bound_found = false;
+  // The phase's closing job estimate (a pass over the bids) must stay affordable too.
   for (int iteration = 0; budget.spent() < effort_cap && !budget.exhausted() &&
-                          budget.affordable(iteration_cost);
+                          budget.affordable(iteration_cost + p.bid_count());
        ++iteration) {
     const double value = dual.evaluate();
     if (value < phase.bound - 1e-12) {
@@ -310,8 +321,10 @@ SolveResult finish(const WindowProblem& problem, const CompactProblem& p, const 
 
 // Every phase runs on the shares of `base` = min(limit, default), so a larger limit repeats
 // the default solve step for step and gives only the iterated local search (which keeps its
-// best) more effort: more effort is never worse than the default. Steps whose cost is known
-// in advance start only when affordable, so the limit is a cap (docs/solver.md).
+// best) more effort: more effort is never worse than the default. The limit is a hard cap:
+// steps whose cost is known in advance start only when affordable, and the searches whose
+// moves are not (local search, kicks, re-packing, branch and bound) keep the most one of
+// their steps can charge in hand (docs/solver.md).
 SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOptions& options) {
   if (auto defect = find_problem_defect(problem)) return defect_result(*defect);
   if (options.exact_bids > 0 && problem.bids.size() <= static_cast<std::size_t>(options.exact_bids) &&
@@ -341,13 +354,15 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   if (options.lp_bound) dual_mu = dual.mu;
   if (!open_gap() || !budget.affordable(search_setup_cost(p))) return done();
   LocalSearch search(p, budget);
+  search.set_hard_limit(base);  // every phase before the kicks ends within base
   search.improve(best, until(kLocalSearchShare));
   if (open_gap() && !dual.lambda.empty() && budget.affordable(pricing_cost(p))) {
     const PricedBids priced = price_bids(p, dual.lambda, budget.effort());
     const double share = p.jobs <= kSmallWindowJobs ? kSmallWindowBranchAndBoundShare
                                                     : kLargeWindowBranchAndBoundShare;
-    const std::int64_t cap = std::min(base, budget.spent() + until(share));
-    if (lagrangian_branch_and_bound(p, priced, all_jobs(p), budget, cap, best))
+    const std::int64_t cap =
+        std::min(budget.spent() + until(share), base - branch_and_bound_reserve(p));
+    if (cap > budget.spent() && lagrangian_branch_and_bound(p, priced, all_jobs(p), budget, cap, best))
       bound = {best.objective, BoundSource::Search};  // the search completed: proven optimal
     if (open_gap() && budget.affordable(walk_setup_cost(p))) {
       EjectionWalk walk(p, budget, options.seed);
@@ -359,7 +374,10 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
       if (neighbourhoods.improve(best, base)) search.improve(best, base);
     }
   }
-  if (open_gap()) search.iterate_with_kicks(best, options.seed, limit);
+  if (open_gap()) {
+    search.set_hard_limit(limit);
+    search.iterate_with_kicks(best, options.seed, limit);
+  }
   return done();
 }
 

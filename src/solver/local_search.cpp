@@ -11,6 +11,7 @@ constexpr int kChainDepth = 3;
 bool higher_value_first(const CompactProblem& p, std::int32_t a, std::int32_t b) {
   return p.value[a] > p.value[b] || (p.value[a] == p.value[b] && a < b);
 }
+
 }  // namespace
 
 LocalSearch::LocalSearch(const CompactProblem& problem, Budget& budget)
@@ -39,19 +40,43 @@ LocalSearch::LocalSearch(const CompactProblem& problem, Budget& budget)
       for (std::int32_t u = p.use_begin[b]; u < p.use_begin[b + 1]; ++u)
         node_bids_[fill[p.use_node[u]]++] = b;
   budget_.effort() += static_cast<std::int64_t>(node_bids_.size()) * 2 + p.bid_count();
+  set_hard_limit(budget_.limit());
 }
 
 void LocalSearch::assign(Incumbent& incumbent, std::int32_t job, std::int32_t bid) {
+  checkpoint(ledger_charge(bid));
   incumbent.ledger.take(bid);
+  move_log_.emplace_back(job, incumbent.bid_of_job[job]);
   incumbent.bid_of_job[job] = bid;
   incumbent.objective += problem_.value[bid];
 }
 
 void LocalSearch::unassign(Incumbent& incumbent, std::int32_t job) {
   const std::int32_t bid = incumbent.bid_of_job[job];
+  checkpoint(ledger_charge(bid));
   incumbent.ledger.release(bid);
+  move_log_.emplace_back(job, bid);
   incumbent.bid_of_job[job] = -1;
   incumbent.objective -= problem_.value[bid];
+}
+
+// Back to where the interrupted move started, without charges.
+void LocalSearch::roll_back_move(Incumbent& incumbent) {
+  for (auto it = move_log_.rbegin(); it != move_log_.rend(); ++it) {
+    const auto [job, previous] = *it;
+    const std::int32_t current = incumbent.bid_of_job[job];
+    if (current >= 0) {
+      incumbent.ledger.give_back(current);
+      incumbent.objective -= problem_.value[current];
+    }
+    if (previous >= 0) {
+      incumbent.ledger.take_prepaid(previous);
+      incumbent.objective += problem_.value[previous];
+    }
+    incumbent.bid_of_job[job] = previous;
+  }
+  move_log_.clear();
+  chain_effort_end_ = INT64_MAX;
 }
 
 double LocalSearch::current_value(const Incumbent& incumbent, std::int32_t job) const {
@@ -61,7 +86,11 @@ double LocalSearch::current_value(const Incumbent& incumbent, std::int32_t job) 
 
 void LocalSearch::improve(Incumbent& incumbent, std::int64_t effort_cap) {
   effort_cap_ = effort_cap;
-  while (!out_of_effort() && improvement_round(incumbent)) {
+  try {
+    while (!out_of_effort() && improvement_round(incumbent)) {
+    }
+  } catch (const LimitReached&) {
+    roll_back_move(incumbent);
   }
 }
 
@@ -69,23 +98,33 @@ void LocalSearch::improve(Incumbent& incumbent, std::int64_t effort_cap) {
 bool LocalSearch::improvement_round(Incumbent& incumbent) {
   bool improved = false;
   {
-    for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
+    for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job) {
+      begin_move();
       improved |= rebid_job(incumbent, job);
-    for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
+    }
+    for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job) {
+      begin_move();
       if (incumbent.bid_of_job[job] >= 0) improved |= drop_and_refill(incumbent, job);
+    }
     if (improved) return true;
-    for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
+    for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job) {
+      begin_move();
       if (incumbent.bid_of_job[job] >= 0) improved |= swap_in(incumbent, job);
+    }
     if (improved) return true;
     for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
       for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k)
-        if (incumbent.bid_of_job[job] < 0 && !out_of_effort())
+        if (incumbent.bid_of_job[job] < 0 && !out_of_effort()) {
+          begin_move();
           improved |= insert_with_ejection(incumbent, job_bids_by_value_[k]);
+        }
     if (improved) return true;
     for (std::int32_t job = 0; job < problem_.jobs && !out_of_effort(); ++job)
       for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k)
-        if (!out_of_effort() && problem_.value[job_bids_by_value_[k]] > current_value(incumbent, job))
+        if (!out_of_effort() && problem_.value[job_bids_by_value_[k]] > current_value(incumbent, job)) {
+          begin_move();
           improved |= insert_with_chain(incumbent, job_bids_by_value_[k], kChainDepth);
+        }
   }
   return improved;
 }
@@ -98,7 +137,7 @@ bool LocalSearch::rebid_job(Incumbent& incumbent, std::int32_t job) {
   for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k) {
     const std::int32_t bid = job_bids_by_value_[k];
     if (problem_.value[bid] <= worth + kMinGain) break;
-    if (incumbent.ledger.fits(bid)) {
+    if (fits(incumbent, bid)) {
       chosen = bid;
       break;
     }
@@ -122,6 +161,7 @@ std::vector<std::int32_t> LocalSearch::open_bids_near(const Incumbent& incumbent
     if (exclude_freed) seen_stamp_[bid] = stamp_;
     for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1]; ++u) {
       const std::int32_t node = problem_.use_node[u];
+      checkpoint(node_bid_begin_[node + 1] - node_bid_begin_[node]);
       budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
       for (std::int32_t k = node_bid_begin_[node]; k < node_bid_begin_[node + 1]; ++k)
         consider(node_bids_[k]);
@@ -133,6 +173,7 @@ std::vector<std::int32_t> LocalSearch::open_bids_near(const Incumbent& incumbent
   std::sort(open.begin(), open.end(), [this](std::int32_t a, std::int32_t b) {
     return higher_value_first(problem_, a, b);
   });
+  checkpoint(sort_effort(open.size()));
   budget_.effort() += sort_effort(open.size());
   return open;
 }
@@ -142,7 +183,7 @@ std::vector<std::int32_t> LocalSearch::refill(Incumbent& incumbent,
   std::vector<std::int32_t> inserted;
   for (std::int32_t bid : candidates) {
     const std::int32_t owner = problem_.job_of_bid[bid];
-    if (incumbent.bid_of_job[owner] >= 0 || !incumbent.ledger.fits(bid)) continue;
+    if (incumbent.bid_of_job[owner] >= 0 || !fits(incumbent, bid)) continue;
     assign(incumbent, owner, bid);
     inserted.push_back(bid);
   }
@@ -155,6 +196,7 @@ std::vector<std::int32_t> LocalSearch::winning_bids_sharing_nodes(const Incumben
   ++stamp_;
   for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1]; ++u) {
     const std::int32_t node = problem_.use_node[u];
+    checkpoint(node_bid_begin_[node + 1] - node_bid_begin_[node]);
     budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
     for (std::int32_t k = node_bid_begin_[node]; k < node_bid_begin_[node + 1]; ++k) {
       const std::int32_t other = node_bids_[k];
@@ -204,7 +246,7 @@ bool LocalSearch::swap_in(Incumbent& incumbent, std::int32_t job) {
   for (std::int32_t bid : candidates) {
     const std::int32_t owner = problem_.job_of_bid[bid];
     if (owner == job || out_of_effort()) continue;
-    if (incumbent.bid_of_job[owner] >= 0 || !incumbent.ledger.fits(bid)) continue;
+    if (incumbent.bid_of_job[owner] >= 0 || !fits(incumbent, bid)) continue;
     assign(incumbent, owner, bid);
     rebid_job(incumbent, job);
     if (incumbent.objective > before + kMinGain) return true;

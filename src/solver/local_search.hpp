@@ -5,6 +5,12 @@
 // bid in by ejecting every job on its nodes, then refill the ejected and other open jobs;
 // the same with an ejection chain (ejected jobs may in turn force a bid in elsewhere).
 // Runs until a full round finds nothing or the budget is spent.
+//
+// The budget's limit is a hard cap here: every charge is preceded by a check that stops the
+// search when the charge would pass the limit; the move under way is then rolled back
+// without further charges (the roll-back costs no more than the move had charged), so the
+// incumbent stays as the last completed move left it.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -17,8 +23,12 @@ namespace hs::solver {
 class LocalSearch {
  public:
   LocalSearch(const CompactProblem& problem, Budget& budget);
-  // Stops once the budget has spent `effort_cap` units (or is exhausted).
+  // Stops once the budget has spent `effort_cap` units (or is exhausted), and never passes
+  // the hard limit.
   void improve(Incumbent& incumbent, std::int64_t effort_cap);
+  // The hard limit (the budget's limit unless set lower): what improve() and the kicks
+  // never pass.
+  void set_hard_limit(std::int64_t hard_limit) { hard_limit_ = std::min(hard_limit, budget_.limit()); }
   // Iterated local search (local_search_kick.cpp): repeatedly perturb a copy of `best` by
   // ejecting a random started job and its node neighbours, refill in a randomly perturbed
   // value order, improve, and keep the copy if it is better. Deterministic given `seed`.
@@ -26,7 +36,21 @@ class LocalSearch {
 
  private:
   bool improvement_round(Incumbent& incumbent);
-  bool out_of_effort() { return budget_.spent() >= effort_cap_ || budget_.exhausted(); }
+  struct LimitReached {};  // thrown by checkpoint(), caught by improve() and the kick loop
+  bool out_of_effort() {
+    return budget_.spent() >= effort_cap_ || budget_.spent() >= hard_limit_ || budget_.exhausted();
+  }
+  // Before each charge: throws LimitReached when `charge` would pass the hard limit.
+  void checkpoint(std::int64_t charge) const {
+    if (charge > hard_limit_ - budget_.spent()) throw LimitReached{};
+  }
+  std::int64_t ledger_charge(std::int32_t bid) const { return problem_.use_count(bid) + 1; }
+  bool fits(const Incumbent& incumbent, std::int32_t bid) const {
+    checkpoint(ledger_charge(bid));
+    return incumbent.ledger.fits(bid);
+  }
+  void roll_back_move(Incumbent& incumbent);
+  void begin_move() { move_log_.clear(); }
   double current_value(const Incumbent& incumbent, std::int32_t job) const;
   bool rebid_job(Incumbent& incumbent, std::int32_t job);
   bool drop_and_refill(Incumbent& incumbent, std::int32_t job);
@@ -72,6 +96,8 @@ class LocalSearch {
   std::int32_t chain_stamp_ = 0;
   std::vector<std::int32_t> locked_jobs_;  // jobs locked by the current chain, in order
   std::int64_t chain_effort_end_ = INT64_MAX;
+  std::int64_t hard_limit_ = 0;  // what no charge may pass (the budget's limit or lower)
+  std::vector<std::pair<std::int32_t, std::int32_t>> move_log_;  // (job, previous bid) this move
 };
 
 }  // namespace hs::solver

@@ -44,7 +44,7 @@ void LocalSearch::unlock_to(std::size_t mark) {
 bool LocalSearch::replace_simply(Incumbent& incumbent, std::int32_t job) {
   for (std::int32_t k = job_value_begin_[job]; k < job_value_begin_[job + 1]; ++k) {
     const std::int32_t bid = job_bids_by_value_[k];
-    if (!incumbent.ledger.fits(bid)) continue;
+    if (!fits(incumbent, bid)) continue;
     journal_assign(incumbent, job, bid);
     return true;
   }
@@ -60,6 +60,7 @@ bool LocalSearch::force_in(Incumbent& incumbent, std::int32_t bid, int depth) {
   ++stamp_;
   for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1]; ++u) {
     const std::int32_t node = problem_.use_node[u];
+    checkpoint(node_bid_begin_[node + 1] - node_bid_begin_[node]);
     budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
     for (std::int32_t k = node_bid_begin_[node]; k < node_bid_begin_[node + 1]; ++k) {
       const std::int32_t other = node_bids_[k];

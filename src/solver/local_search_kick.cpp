@@ -49,6 +49,7 @@ void LocalSearch::kick(Incumbent& incumbent, Rng& rng) {
   std::sort(order.begin(), order.end(), [&noisy](std::size_t a, std::size_t b) {
     return noisy[a] > noisy[b] || (noisy[a] == noisy[b] && a < b);
   });
+  checkpoint(sort_effort(order.size()));
   budget_.effort() += sort_effort(order.size());
   std::vector<std::int32_t> shuffled;
   for (std::size_t i : order) shuffled.push_back(candidates[i]);
@@ -58,11 +59,18 @@ void LocalSearch::kick(Incumbent& incumbent, Rng& rng) {
 void LocalSearch::iterate_with_kicks(Incumbent& best, std::uint64_t seed, std::int64_t effort_cap) {
   Rng rng(seed);
   Incumbent trial = best;  // storage reused by every kick's copy
-  while (!(budget_.spent() >= effort_cap || budget_.exhausted())) {
+  effort_cap_ = effort_cap;
+  while (!out_of_effort()) {
     trial = best;
-    budget_.effort() += problem_.charged_rows() + problem_.jobs;
-    if (rng.bernoulli(0.5)) kick(trial, rng);
-    else force_kick(trial, rng);
+    try {
+      checkpoint(problem_.charged_rows() + problem_.jobs);
+      budget_.effort() += problem_.charged_rows() + problem_.jobs;
+      if (rng.bernoulli(0.5)) kick(trial, rng);
+      else force_kick(trial, rng);
+    } catch (const LimitReached&) {
+      chain_effort_end_ = INT64_MAX;
+      return;  // the kick was cut short: its copy is dropped
+    }
     improve(trial, effort_cap);
     if (trial.objective > best.objective) std::swap(best, trial);
   }

@@ -134,6 +134,26 @@ class Packer {
 
 }  // namespace
 
+std::int64_t repacking_reserve(const CompactProblem& p, const std::vector<std::int32_t>& members) {
+  std::int64_t options = 0, largest_bids = 0, sorts = 0;
+  for (std::int32_t job : members) {
+    std::int64_t usable = 0, largest = 0;
+    for (std::int32_t k = p.job_bid_begin[job]; k < p.job_bid_begin[job + 1]; ++k) {
+      const std::int32_t bid = p.job_bids[k];
+      largest = std::max<std::int64_t>(largest, p.use_count(bid) + 1);
+      if (!p.usable[bid]) continue;
+      options += p.use_count(bid) + 1;
+      ++usable;
+    }
+    largest_bids += largest;
+    sorts += sort_effort(static_cast<std::size_t>(usable));
+  }
+  const auto count = static_cast<std::int64_t>(members.size());
+  // set-up: releases, fit tests, sorts; a step: its count, the scan for the most
+  // constrained member, a take and the releases of unwinding; applying: releases and takes.
+  return (largest_bids + options + sorts) + (1 + count + options + 2 * largest_bids) + 2 * largest_bids;
+}
+
 bool repack_neighbourhood(const CompactProblem& problem, const std::vector<std::int32_t>& members,
                           int max_drops, Budget& budget, std::int64_t effort, Incumbent& incumbent) {
   Packer packer(problem, members, max_drops, budget, budget.spent() + effort, incumbent);

@@ -19,6 +19,12 @@ namespace hs::solver {
 // last); accepts the first packing that raises the objective (a running bound prunes those
 // that cannot) and applies it to `incumbent`. Stops after `effort` units. True when
 // `incumbent` improved.
+// An upper bound on what a re-packing of `members` charges beyond its `effort`: setting up
+// (releasing the members' bids, testing and sorting their options), the last search step
+// before it sees the cap, and applying the packing found. A caller that keeps this much
+// of the budget's limit in hand never passes the limit.
+std::int64_t repacking_reserve(const CompactProblem& problem, const std::vector<std::int32_t>& members);
+
 bool repack_neighbourhood(const CompactProblem& problem, const std::vector<std::int32_t>& members,
                           int max_drops, Budget& budget, std::int64_t effort, Incumbent& incumbent);
 

@@ -77,7 +77,9 @@ std::vector<std::int32_t> NeighbourhoodSearch::targets(const Incumbent& incumben
     keyed.emplace_back(-top / std::max(1, smallest), job);
   }
   std::sort(keyed.begin(), keyed.end());
-  budget_.effort() += static_cast<std::int64_t>(bids_by_reduced_.size()) + sort_effort(keyed.size());
+  const std::int64_t cost = static_cast<std::int64_t>(bids_by_reduced_.size()) + sort_effort(keyed.size());
+  if (!within_cap(cost)) return {};
+  budget_.effort() += cost;
   std::vector<std::int32_t> jobs;
   for (const auto& entry : keyed) jobs.push_back(entry.second);
   return jobs;
@@ -101,7 +103,9 @@ std::vector<std::int32_t> NeighbourhoodSearch::neighbourhood(const Incumbent& in
       for (std::int32_t u = problem_.use_begin[bid]; u < problem_.use_begin[bid + 1] && !full(); ++u) {
         const std::int32_t node = problem_.use_node[u];
         // Charged as a scan of every bid on the node (the effort model predates the index).
-        budget_.effort() += node_bid_begin_[node + 1] - node_bid_begin_[node];
+        const std::int64_t scan = node_bid_begin_[node + 1] - node_bid_begin_[node];
+        if (!within_cap(scan)) return {};  // too close to the cap for this one
+        budget_.effort() += scan;
         for (std::int32_t winner : winners_on_node_[node]) {
           if (full()) break;
           const std::int32_t owner = problem_.job_of_bid[winner];
@@ -120,8 +124,14 @@ bool NeighbourhoodSearch::improve_pass(Incumbent& best, const NeighbourhoodShape
   for (std::int32_t target : targets(best)) {
     if (out_of_effort()) break;
     if (best.bid_of_job[target] >= 0) continue;  // started by an earlier re-packing
-    const std::int64_t effort = std::min(kPackingEffort, effort_cap_ - budget_.spent());
-    improved |= repack_neighbourhood(problem_, neighbourhood(best, target, shape), shape.max_drops, budget_, effort, best);
+    const std::vector<std::int32_t> members = neighbourhood(best, target, shape);
+    if (members.empty()) break;  // the limit is too close for a neighbourhood
+    // The re-packing's search stops early enough that its set-up and the packing's
+    // application stay within the cap (and the budget's limit).
+    const std::int64_t within_limit = hard_cap() - budget_.spent() - repacking_reserve(problem_, members);
+    const std::int64_t effort = std::min({kPackingEffort, effort_cap_ - budget_.spent(), within_limit});
+    if (within_limit <= 0) break;
+    improved |= repack_neighbourhood(problem_, members, shape.max_drops, budget_, effort, best);
   }
   return improved;
 }

@@ -5,6 +5,7 @@
 // while every other job keeps its bid (neighbourhood_packing.hpp). This finds the long
 // move chains (several jobs shifting to make room for one more) that the one-job-at-a-time
 // moves of LocalSearch miss.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -37,6 +38,9 @@ class NeighbourhoodSearch {
   void build_node_index();
   void index_winners(const Incumbent& incumbent);
   bool out_of_effort() { return budget_.spent() >= effort_cap_ || budget_.exhausted(); }
+  // What no charge of this search passes: its cap, or the budget's limit if lower.
+  std::int64_t hard_cap() const { return std::min(effort_cap_, budget_.limit()); }
+  bool within_cap(std::int64_t charge) const { return charge <= hard_cap() - budget_.spent(); }
 
   const CompactProblem& problem_;
   Budget& budget_;

@@ -46,6 +46,34 @@ TEST(EffortCap, SmallLimitsOnALargeWindowAreNotExceeded) {
   }
 }
 
+// Every phase keeps the limit, also the searches whose moves cost what they find (local
+// search, kicks, re-packing, branch and bound). Before they checked it only between moves:
+// on these windows 3,000 to 3,000,000 units were passed by up to 62,738 units.
+TEST(EffortCap, TheLimitIsHardOnCrowdedAndSparseWindows) {
+  struct Family {
+    std::int32_t nodes, jobs, bids;
+    double busy;
+  };
+  for (const Family family : {Family{128, 50, 15, 0.5}, Family{256, 50, 5, 0.0},
+                              Family{1024, 50, 5, 0.0}, Family{1408, 200, 5, 0.5}}) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      RandomWindowSpec spec;
+      spec.nodes = family.nodes;
+      spec.jobs = family.jobs;
+      spec.max_bids_per_job = family.bids;
+      spec.busy_node_fraction = family.busy;
+      spec.seed = seed;
+      const WindowProblem problem = make_random_window(spec);
+      for (std::int64_t limit : {3'000LL, 30'000LL, 100'000LL, 1'000'000LL, 3'000'000LL}) {
+        const SolveResult r = solve_with(problem, limit);
+        ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+        EXPECT_LE(r.effort, limit) << family.nodes << "x" << family.jobs << " seed " << seed;
+        EXPECT_FALSE(check_solution(problem, r.solution).has_value());
+      }
+    }
+  }
+}
+
 TEST(EffortCap, ALargerLimitStartsFurther) {
   const WindowProblem problem = sparse_window(4000, 400, 12);
   const SolveResult tiny = solve_with(problem, 2'000);
