@@ -38,6 +38,14 @@ class ClusterState {
   // Appends every node changed since `mark` to `nodes` (a node may repeat); false when
   // that is no longer known (the state was assigned whole, or too many changes since).
   bool changed_since(const ChangeMark& mark, std::vector<NodeIndex>& nodes) const;
+  // Names this state's contents: two reads with the same version (of the same object, or of
+  // objects one moved from the other) saw the same free resources. A copy or a whole
+  // assignment starts a new history; every change counts.
+  struct Version {
+    std::uint64_t history = 0, edits = 0;
+    bool operator==(const Version&) const = default;
+  };
+  Version version() const { return {history_, edits_}; }
   const NodeFree& node(NodeIndex n) const { return free_[n]; }
   const std::vector<NodeFree>& nodes() const { return free_; }
   int node_count() const { return static_cast<int>(free_.size()); }
@@ -69,6 +77,7 @@ class ClusterState {
   void changed(NodeIndex n) {  // after every change of free_[n]
     note_cores(n);
     log_.record(n);
+    ++edits_;
   }
   bool can_catch_up(const ClusterState& source) const;
   void catch_up(const ClusterState& source);
@@ -78,6 +87,7 @@ class ClusterState {
   std::vector<std::uint64_t> has_cores_;
   // Identifies this state's sequence of changes: a whole assignment starts a new one.
   std::uint64_t history_;
+  std::uint64_t edits_ = 0;    // changes in this history (version())
   mutable NodeChangeLog log_;  // a source's log starts when a copy first follows it
   struct SyncMark {            // this state equalled the source `history` at these counts
     std::uint64_t history = 0, source_changes = 0, own_changes = 0;

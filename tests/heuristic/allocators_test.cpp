@@ -120,6 +120,30 @@ TEST(Balanced, CriticalTypesAreConfigurable) {
   EXPECT_EQ(order_of(*balanced, c, free, cpu_units(1)), (std::vector<NodeIndex>{0, 2, 1}));
 }
 
+// Balanced keeps its last order while the state is unchanged: every change of the state,
+// and another state object, must give what a fresh allocator computes.
+TEST(Balanced, AKeptOrderFollowsEveryChangeOfTheState) {
+  const Cluster c = make_cluster({{4, 2}, {4, 2}, {4, 0, 2}, {4, 0, 2}, {4}, {4, 2}});
+  ClusterState free(c);
+  auto kept = make("balanced");
+  auto fresh_order = [&](const ClusterState& s) { return order_of(*make("balanced"), c, s, cpu_units(1)); };
+  EXPECT_EQ(order_of(*kept, c, free, cpu_units(1)), fresh_order(free));
+  EXPECT_TRUE(kept->orders_cheaply_on(free));
+  const std::vector<Allocation> changes{hold(0, 1, 2), hold(2, 0, 0, 2), hold(5, 2, 1)};
+  for (const Allocation& change : changes) {
+    free.take(change);
+    EXPECT_FALSE(kept->orders_cheaply_on(free));
+    EXPECT_EQ(order_of(*kept, c, free, cpu_units(1)), fresh_order(free));
+  }
+  free.release(changes[0]);
+  EXPECT_EQ(order_of(*kept, c, free, cpu_units(1)), fresh_order(free));
+  ClusterState copy = free;  // equal contents, another object
+  EXPECT_FALSE(kept->orders_cheaply_on(copy));
+  copy.take(hold(1, 0, 2));
+  EXPECT_EQ(order_of(*kept, c, copy, cpu_units(1)), fresh_order(copy));
+  EXPECT_EQ(order_of(*kept, c, free, cpu_units(1)), fresh_order(free));
+}
+
 TEST(PriorityWeighted, CounterRisesOnFailuresFallsOnSuccessAndStaysInBounds) {
   const Cluster c = make_cluster({{4, 2}, {4, 0, 2}});
   ClusterState busy(c);

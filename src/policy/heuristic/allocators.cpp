@@ -100,11 +100,27 @@ class Balanced final : public Allocator {
   explicit Balanced(std::vector<std::string> critical) : critical_(std::move(critical)) {}
   std::string name() const override { return "balanced"; }
   bool placement_is_stateless() const override { return true; }
+  // The order depends on the state alone, so the last one holds while the state is unchanged
+  // (most attempts of a pass look at the same state).
+  bool orders_cheaply_on(const ClusterState& state) const override { return last_.holds_for(state); }
   void order_nodes(const Cluster& cluster, const ClusterState& state, const JobUnits&,
                    std::vector<NodeIndex>& order) override;
 
  private:
+  void compute_order(const Cluster& cluster, const ClusterState& state, std::vector<NodeIndex>& order);
+
+  struct LastOrder {
+    const ClusterState* state = nullptr;
+    ClusterState::Version version;
+    int nodes = -1;
+    std::vector<NodeIndex> order;
+    bool holds_for(const ClusterState& s) const {
+      return state == &s && version == s.version() && nodes == s.node_count();
+    }
+  };
   CriticalTypes critical_;
+  LastOrder last_;
+  std::vector<std::vector<NodeIndex>> bins_;
 };
 
 // Bin of a node: the critical type it has most of free (first listed on ties), or -1.
@@ -122,8 +138,21 @@ int balanced_bin(const NodeFree& f, const std::vector<int>& critical) {
 
 void Balanced::order_nodes(const Cluster& cluster, const ClusterState& state, const JobUnits&,
                            std::vector<NodeIndex>& order) {
+  if (!last_.holds_for(state)) {
+    compute_order(cluster, state, last_.order);
+    last_.state = &state;
+    last_.version = state.version();
+    last_.nodes = state.node_count();
+  }
+  order = last_.order;
+}
+
+void Balanced::compute_order(const Cluster& cluster, const ClusterState& state,
+                             std::vector<NodeIndex>& order) {
   const std::vector<int>& critical = critical_.resolve(cluster);
-  std::vector<std::vector<NodeIndex>> bins(critical.size());
+  std::vector<std::vector<NodeIndex>>& bins = bins_;  // kept from call to call
+  bins.resize(critical.size());
+  for (auto& bin : bins) bin.clear();
   order.clear();
   for (NodeIndex n = 0; n < state.node_count(); ++n) {
     const int bin = balanced_bin(state.node(n), critical);
@@ -312,7 +341,7 @@ std::optional<Allocation> allocate(Allocator& allocator, const Cluster& cluster,
                                    std::span<const char> usable, bool record) {
   std::optional<Allocation> alloc;
   // Greedy placement over every node fails exactly when the units do not fit.
-  if (allocator.orders_cheaply() || units_feasible(cluster, state, u, usable)) {
+  if (allocator.orders_cheaply_on(state) || units_feasible(cluster, state, u, usable)) {
     thread_local std::vector<NodeIndex> order;
     allocator.order_nodes(cluster, state, u, order);
     alloc = place_units(cluster, state, u, order, usable);

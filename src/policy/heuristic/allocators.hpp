@@ -61,6 +61,11 @@ class Allocator {
   // True when ordering the nodes costs less than the feasibility walk that allocate() does
   // first to spare an order on a job that cannot fit.
   virtual bool orders_cheaply() const { return false; }
+  // The same for this state only, e.g. when an order kept from an earlier call still holds.
+  virtual bool orders_cheaply_on(const ClusterState& state) const {
+    (void)state;
+    return orders_cheaply();
+  }
 };
 
 std::vector<NamedItem> allocator_list();

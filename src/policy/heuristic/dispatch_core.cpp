@@ -131,7 +131,7 @@ void DispatchCore::take_free_state(const ClusterState& now_free) {
       for (auto& [mask, h] : histograms_) h.update(n, before, after);
     }
   }
-  *free_ = now_free;
+  free_->assign_from(now_free);  // copies only the nodes changed since the last pass
 }
 
 bool DispatchCore::try_start(const QueuedJob& q, Decisions& out) {

@@ -191,7 +191,8 @@ void carry_over(DispatchCore& core, Reservation& res, bool renewed, EasyCarry& c
   if (!renewed) return;
   carry.stable_until = expected_ends_stable_until(core);
   carry.running = core.view().running.size();
-  carry.free = core.free();
+  if (carry.free) carry.free->assign_from(core.free());  // the nodes changed since last time
+  else carry.free.emplace(core.free());
 }
 
 }  // namespace
