@@ -64,7 +64,11 @@ void print_solve_report(std::ostream& out, const window_file::WindowFile& file,
       << p.job_count << " jobs start)\n"
       << "bound      " << number(r.result.bound) << " (gap " << number(r.result.gap) << ", from "
       << solver::bound_source_name(r.result.bound_source) << ")\n"
-      << "effort     " << r.result.effort << " units";
+      << "effort     " << r.result.effort << " units"
+      << (r.result.bound_effort > 0 ? " (" + std::to_string(r.result.effort - r.result.bound_effort) +
+                                          " search, " + std::to_string(r.result.bound_effort) +
+                                          " bound after it)"
+                                    : std::string());
   char ms[32];
   std::snprintf(ms, sizeof ms, ", %.3f ms\n", 1e3 * r.result.seconds);
   out << ms
@@ -90,6 +94,7 @@ void write_solve_json(std::ostream& out, const window_file::WindowFile& file,
   doc["gap"] = r.result.gap;
   doc["bound_source"] = solver::bound_source_name(r.result.bound_source);
   doc["effort"] = r.result.effort;
+  doc["bound_effort"] = r.result.bound_effort;
   doc["check"] = r.has_solution ? (r.defect ? "failed: " + *r.defect : "ok") : "no solution";
   if (r.replay) {
     doc["replay_objective"] = r.replay->objective;

@@ -314,6 +314,7 @@ SolveResult finish(const WindowProblem& problem, const CompactProblem& p, const 
   SolveResult result = finish_result(problem, p, best.bid_of_job, bound.value, budget);
   result.bound_source = bound.source;
   result.effort += bound_effort;
+  result.bound_effort = bound_effort;
   return result;
 }
 

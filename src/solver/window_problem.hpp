@@ -83,6 +83,9 @@ struct SolveResult {
   double gap = 0.0;            // (bound - objective) / max(1, |bound|)
   BoundSource bound_source = BoundSource::None;
   std::int64_t effort = 0;     // deterministic work units spent
+  // Of `effort`, the bound-only steps after the search (lagrangian's lp_bound), which the
+  // effort limit does not cover (their own caps do); the search itself keeps the limit.
+  std::int64_t bound_effort = 0;
   double seconds = 0.0;        // wall time, for reporting only
   std::string message;
 };

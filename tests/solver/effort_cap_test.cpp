@@ -74,6 +74,25 @@ TEST(EffortCap, TheLimitIsHardOnCrowdedAndSparseWindows) {
   }
 }
 
+// With lp_bound, the bound's own steps run after the search and are reported apart: the
+// search keeps the limit, the total is the search's plus the bound's.
+TEST(EffortCap, TheBoundAfterTheSearchIsCountedApart) {
+  RandomWindowSpec spec;
+  spec.nodes = 1024;
+  spec.jobs = 200;
+  spec.max_bids_per_job = 15;
+  spec.seed = 5;
+  const WindowProblem problem = make_random_window(spec);
+  SolverOptions options;
+  options.effort_limit = 3'000'000;
+  options.lp_bound = true;
+  const SolveResult r = LagrangianSolver().solve(problem, options);
+  ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+  EXPECT_GT(r.bound_effort, 0);  // the extra Lagrangian steps run in every build
+  EXPECT_LE(r.effort - r.bound_effort, options.effort_limit);
+  EXPECT_EQ(solve_with(problem, 3'000'000).bound_effort, 0);
+}
+
 TEST(EffortCap, ALargerLimitStartsFurther) {
   const WindowProblem problem = sparse_window(4000, 400, 12);
   const SolveResult tiny = solve_with(problem, 2'000);
