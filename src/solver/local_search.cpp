@@ -11,7 +11,6 @@ constexpr int kChainDepth = 3;
 bool higher_value_first(const CompactProblem& p, std::int32_t a, std::int32_t b) {
   return p.value[a] > p.value[b] || (p.value[a] == p.value[b] && a < b);
 }
-
 }  // namespace
 
 LocalSearch::LocalSearch(const CompactProblem& problem, Budget& budget)
