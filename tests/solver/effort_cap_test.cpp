@@ -8,15 +8,26 @@
 namespace hs::solver {
 namespace {
 
+// A window of the bench's families (random_instances.hpp).
+struct Family {
+  std::int32_t nodes, jobs, bids;
+  double busy;
+};
+
+WindowProblem window_of(const Family& family, std::uint64_t seed) {
+  RandomWindowSpec spec;
+  spec.nodes = family.nodes;
+  spec.jobs = family.jobs;
+  spec.max_bids_per_job = family.bids;
+  spec.busy_node_fraction = family.busy;
+  spec.seed = seed;
+  return make_random_window(spec);
+}
+
 // A sparse window of the bench family (`--busy 0.0`): every job has its 15 placements and
 // one pass over all node uses costs several hundred thousand units.
 WindowProblem sparse_window(std::int32_t nodes, std::int32_t jobs, std::uint64_t seed) {
-  RandomWindowSpec spec;
-  spec.nodes = nodes;
-  spec.jobs = jobs;
-  spec.busy_node_fraction = 0.0;
-  spec.seed = seed;
-  return make_random_window(spec);
+  return window_of({nodes, jobs, 15, 0.0}, seed);
 }
 
 SolveResult solve_with(const WindowProblem& problem, std::int64_t effort) {
@@ -50,20 +61,10 @@ TEST(EffortCap, SmallLimitsOnALargeWindowAreNotExceeded) {
 // search, kicks, re-packing, branch and bound). Before they checked it only between moves:
 // on these windows 3,000 to 3,000,000 units were passed by up to 62,738 units.
 TEST(EffortCap, TheLimitIsHardOnCrowdedAndSparseWindows) {
-  struct Family {
-    std::int32_t nodes, jobs, bids;
-    double busy;
-  };
   for (const Family family : {Family{128, 50, 15, 0.5}, Family{256, 50, 5, 0.0},
                               Family{1024, 50, 5, 0.0}, Family{1408, 200, 5, 0.5}}) {
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-      RandomWindowSpec spec;
-      spec.nodes = family.nodes;
-      spec.jobs = family.jobs;
-      spec.max_bids_per_job = family.bids;
-      spec.busy_node_fraction = family.busy;
-      spec.seed = seed;
-      const WindowProblem problem = make_random_window(spec);
+      const WindowProblem problem = window_of(family, seed);
       for (std::int64_t limit : {3'000LL, 30'000LL, 100'000LL, 1'000'000LL, 3'000'000LL}) {
         const SolveResult r = solve_with(problem, limit);
         ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
@@ -77,12 +78,7 @@ TEST(EffortCap, TheLimitIsHardOnCrowdedAndSparseWindows) {
 // With lp_bound, the bound's own steps run after the search and are reported apart: the
 // search keeps the limit, the total is the search's plus the bound's.
 TEST(EffortCap, TheBoundAfterTheSearchIsCountedApart) {
-  RandomWindowSpec spec;
-  spec.nodes = 1024;
-  spec.jobs = 200;
-  spec.max_bids_per_job = 15;
-  spec.seed = 5;
-  const WindowProblem problem = make_random_window(spec);
+  const WindowProblem problem = window_of({1024, 200, 15, 0.5}, 5);
   SolverOptions options;
   options.effort_limit = 3'000'000;
   options.lp_bound = true;
@@ -104,12 +100,8 @@ TEST(EffortCap, ALargerLimitStartsFurther) {
 // 1408 x 200 x 15 instance 4 of bench_window_solver (busy 0.5): before, 60 M units ended
 // below the default's 12 M answer (247,592.112 against 247,592.121).
 TEST(EffortCap, MoreEffortIsNeverWorseThanTheDefault) {
-  RandomWindowSpec spec;
-  spec.nodes = 1408;
-  spec.jobs = 200;
-  spec.max_bids_per_job = 15;
-  spec.seed = 1000003ULL * 1408 + 7919ULL * 200 + 31ULL * 15 + 4;
-  const WindowProblem problem = make_random_window(spec);
+  const WindowProblem problem =
+      window_of({1408, 200, 15, 0.5}, 1000003ULL * 1408 + 7919ULL * 200 + 31ULL * 15 + 4);
   double previous = 0.0;
   for (std::int64_t limit : {LagrangianSolver::kDefaultEffort, 2 * LagrangianSolver::kDefaultEffort,
                              5 * LagrangianSolver::kDefaultEffort}) {
