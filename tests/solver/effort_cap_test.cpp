@@ -59,7 +59,8 @@ TEST(EffortCap, SmallLimitsOnALargeWindowAreNotExceeded) {
 
 // Every phase keeps the limit, also the searches whose moves cost what they find (local
 // search, kicks, re-packing, branch and bound). Before they checked it only between moves:
-// on these windows 3,000 to 3,000,000 units were passed by up to 62,738 units.
+// on the bench's windows of these families limits of 3,000 to 3,000,000 units were passed
+// by up to 62,738 units.
 TEST(EffortCap, TheLimitIsHardOnCrowdedAndSparseWindows) {
   for (const Family family : {Family{128, 50, 15, 0.5}, Family{256, 50, 5, 0.0},
                               Family{1024, 50, 5, 0.0}, Family{1408, 200, 5, 0.5}}) {
