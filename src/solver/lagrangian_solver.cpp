@@ -13,6 +13,7 @@
 #include "solver/specialised_solvers.hpp"
 #include "solver/window_lp.hpp"
 #include "solver/window_lp_bound.hpp"
+#include "solver/window_parts.hpp"
 
 namespace hs::solver {
 
@@ -229,6 +230,10 @@ std::vector<std::int32_t> start_order(const CompactProblem& p, Budget& budget) {
 // phase can spend thousands of steps closing a gap the enumeration closes in a few hundred
 // nodes. Its effort counts against the limit; at most this many units.
 constexpr std::int64_t kEnumerationEffort = 50'000;
+// A part of a window solved by parts (window_parts.hpp) is enumerated only when its share of
+// the effort is at least this: an enumeration that does not complete would otherwise take
+// most of a small share and leave the search nothing.
+constexpr std::int64_t kEnumerationRoom = 4 * kEnumerationEffort;
 
 std::int32_t usable_bid_count(const CompactProblem& p) {
   std::int32_t usable = 0;
@@ -335,6 +340,12 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
     return ExactSolver().solve(problem, exact);
   }
   const std::int64_t limit = options.effort_limit > 0 ? options.effort_limit : kDefaultEffort;
+  if (const std::vector<WindowPart> parts = independent_parts(problem); !parts.empty())
+    return solve_by_parts(problem, parts, options, limit,
+                          [this](const WindowProblem& part, SolverOptions part_options) {
+                            if (part_options.effort_limit < kEnumerationRoom) part_options.enumerate_bids = 0;
+                            return solve(part, part_options);
+                          });
   const std::int64_t base = std::min(limit, kDefaultEffort);
   Budget budget(limit, options.time_limit_s);
   const CompactProblem p = compact_used_nodes(problem);
