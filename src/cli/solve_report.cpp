@@ -61,7 +61,10 @@ void print_solve_report(std::ostream& out, const window_file::WindowFile& file,
       << "status     " << window_file::solve_status_name(r.result.status)
       << (r.result.message.empty() ? "" : " (" + r.result.message + ")") << "\n"
       << "objective  " << number(r.result.solution.objective) << " (" << started << " of "
-      << p.job_count << " jobs start)\n"
+      << p.job_count << " jobs start"
+      << (r.result.parts > 0 ? "; solved as " + std::to_string(r.result.parts) + " independent parts"
+                             : std::string())
+      << ")\n"
       << "bound      " << number(r.result.bound) << " (gap " << number(r.result.gap) << ", from "
       << solver::bound_source_name(r.result.bound_source) << ")\n"
       << "effort     " << r.result.effort << " units"
@@ -95,6 +98,7 @@ void write_solve_json(std::ostream& out, const window_file::WindowFile& file,
   doc["bound_source"] = solver::bound_source_name(r.result.bound_source);
   doc["effort"] = r.result.effort;
   doc["bound_effort"] = r.result.bound_effort;
+  doc["parts"] = r.result.parts;
   doc["check"] = r.has_solution ? (r.defect ? "failed: " + *r.defect : "ok") : "no solution";
   if (r.replay) {
     doc["replay_objective"] = r.replay->objective;

@@ -333,19 +333,20 @@ SolveResult finish(const WindowProblem& problem, const CompactProblem& p, const 
 // their steps can charge in hand (docs/solver.md).
 SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOptions& options) {
   if (auto defect = find_problem_defect(problem)) return defect_result(*defect);
-  if (options.exact_bids > 0 && problem.bids.size() <= static_cast<std::size_t>(options.exact_bids) &&
-      clp_available()) {
-    SolverOptions exact = options;  // the same effort limit caps the exact solver's tree
-    exact.exact_bids = 0;
-    return ExactSolver().solve(problem, exact);
-  }
   const std::int64_t limit = options.effort_limit > 0 ? options.effort_limit : kDefaultEffort;
+  // Parts first, so that each small part can go to `exact` on its own.
   if (const std::vector<WindowPart> parts = independent_parts(problem); !parts.empty())
     return solve_by_parts(problem, parts, options, limit,
                           [this](const WindowProblem& part, SolverOptions part_options) {
                             if (part_options.effort_limit < kEnumerationRoom) part_options.enumerate_bids = 0;
                             return solve(part, part_options);
                           });
+  if (options.exact_bids > 0 && problem.bids.size() <= static_cast<std::size_t>(options.exact_bids) &&
+      clp_available()) {
+    SolverOptions exact = options;  // the same effort limit caps the exact solver's tree
+    exact.exact_bids = 0;
+    return ExactSolver().solve(problem, exact);
+  }
   const std::int64_t base = std::min(limit, kDefaultEffort);
   Budget budget(limit, options.time_limit_s);
   const CompactProblem p = compact_used_nodes(problem);

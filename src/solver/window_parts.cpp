@@ -191,6 +191,7 @@ SolveResult solve_by_parts(const WindowProblem& problem, const std::vector<Windo
   joined.bound = std::max(bound, joined.solution.objective);
   joined.gap = (joined.bound - joined.solution.objective) / std::max(1.0, std::fabs(joined.bound));
   joined.bound_source = joined_source(results);
+  joined.parts = static_cast<std::int32_t>(parts.size());
   joined.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (auto violation = check_solution(problem, joined.solution)) {
     joined.call = CallStatus::Error;

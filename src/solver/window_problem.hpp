@@ -86,6 +86,8 @@ struct SolveResult {
   // Of `effort`, the bound-only steps after the search (lagrangian's lp_bound), which the
   // effort limit does not cover (their own caps do); the search itself keeps the limit.
   std::int64_t bound_effort = 0;
+  // Independent parts the window was solved in (window_parts.hpp); 0 = solved whole.
+  std::int32_t parts = 0;
   double seconds = 0.0;        // wall time, for reporting only
   std::string message;
 };

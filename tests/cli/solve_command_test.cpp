@@ -53,6 +53,27 @@ TEST(SolveCommand, ThesisExampleStartsAllThreeJobsAndPassesTheCheck) {
   EXPECT_EQ(read_file(dir + "/again.json"), json);
 }
 
+TEST(SolveCommand, IndependentPartsAreSolvedApartAndSaidSo) {
+  // Jobs 0 and 1 compete for node 0, jobs 2 and 3 for node 1; nothing links the two pairs.
+  const std::string dir = temp_dir("solve-parts");
+  const std::string window = dir + "/parts.json";
+  {
+    std::ofstream out(window);
+    out << R"({"format": "hetsched-window", "version": 1, "dimensions": ["cores"],
+      "nodes": [{"capacity": [4]}, {"capacity": [4]}], "jobs": [{}, {}, {}, {}],
+      "bids": [{"job": 0, "value": 3, "uses": [{"node": 0, "amount": [3]}]},
+               {"job": 1, "value": 2, "uses": [{"node": 0, "amount": [2]}]},
+               {"job": 2, "value": 1, "uses": [{"node": 1, "amount": [4]}]},
+               {"job": 3, "value": 5, "uses": [{"node": 1, "amount": [1]}]}]})";
+  }
+  const Outcome o = run({"solve", window, "--out", dir + "/solution.json"});
+  ASSERT_EQ(o.code, kExitOk) << o.err << o.out;
+  EXPECT_NE(o.out.find("(2 of 4 jobs start; solved as 2 independent parts)"), std::string::npos) << o.out;
+  EXPECT_EQ(field_value(o.out, "objective  "), 8.0) << o.out;
+  EXPECT_NE(o.out.find("status     optimal"), std::string::npos) << o.out;
+  EXPECT_NE(read_file(dir + "/solution.json").find("\"parts\": 2"), std::string::npos);
+}
+
 TEST(SolveCommand, EverySolverAgreesOnTheExample) {
   for (const std::string& name : solver::window_solver_names()) {
     const Outcome o = run({"solve", kExample, "--solver", name});
