@@ -85,19 +85,23 @@ SolveResult finish_result(const WindowProblem& problem, const CompactProblem& co
   SolveResult result;
   result.solution.bid_of_job = bid_of_job;
   result.solution.objective = objective_of(compact, bid_of_job);
-  result.bound = std::max(bound, result.solution.objective);
-  result.gap = (result.bound - result.solution.objective) / std::max(1.0, std::fabs(result.bound));
   result.effort = budget.spent();
   result.seconds = budget.elapsed_s();
+  settle(problem, bound, result);
+  return result;
+}
+
+void settle(const WindowProblem& problem, double bound, SolveResult& result) {
+  result.bound = std::max(bound, result.solution.objective);
+  result.gap = (result.bound - result.solution.objective) / std::max(1.0, std::fabs(result.bound));
   if (auto violation = check_solution(problem, result.solution)) {
     result.call = CallStatus::Error;
     result.status = SolveStatus::Error;
     result.message = "self-check failed: " + *violation;
-    return result;
+    return;
   }
   const bool proven = result.bound - result.solution.objective <= optimality_tolerance(result.bound);
   result.status = proven ? SolveStatus::Optimal : SolveStatus::Feasible;
-  return result;
 }
 
 SolveResult defect_result(const std::string& defect) {

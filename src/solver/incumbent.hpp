@@ -66,6 +66,10 @@ SolveResult finish_result(const WindowProblem& problem, const CompactProblem& co
                           const std::vector<std::int32_t>& bid_of_job, double bound,
                           const Budget& budget);
 
+// Sets `result`'s bound (at least its objective), gap and status for its solution, which is
+// verified with check_solution first: a failed check yields call/status Error.
+void settle(const WindowProblem& problem, double bound, SolveResult& result);
+
 // The result for a malformed problem.
 SolveResult defect_result(const std::string& defect);
 

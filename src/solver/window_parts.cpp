@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <numeric>
 
 #include "solver/incumbent.hpp"
@@ -188,19 +187,10 @@ SolveResult solve_by_parts(const WindowProblem& problem, const std::vector<Windo
   }
   for (std::int32_t bid : joined.solution.bid_of_job)
     if (bid >= 0) joined.solution.objective += problem.bids[bid].value;
-  joined.bound = std::max(bound, joined.solution.objective);
-  joined.gap = (joined.bound - joined.solution.objective) / std::max(1.0, std::fabs(joined.bound));
   joined.bound_source = joined_source(results);
   joined.parts = static_cast<std::int32_t>(parts.size());
   joined.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (auto violation = check_solution(problem, joined.solution)) {
-    joined.call = CallStatus::Error;
-    joined.status = SolveStatus::Error;
-    joined.message = "self-check of the joined parts failed: " + *violation;
-    return joined;
-  }
-  const bool proven = joined.bound - joined.solution.objective <= optimality_tolerance(joined.bound);
-  joined.status = proven ? SolveStatus::Optimal : SolveStatus::Feasible;
+  settle(problem, bound, joined);
   return joined;
 }
 
