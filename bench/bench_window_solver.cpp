@@ -3,7 +3,7 @@
 //                            [--effort N] [--json PATH] [--quick] [--cbc-cache PATH]
 //                            [--shape NODESxJOBSxBIDS] [--busy FRACTION] [--first-instance K]
 //                            [--per-instance] [--lp-bound] [--lp-iterations N]
-//                            [--write-windows DIR]
+//                            [--write-windows DIR] [--parts K] [--whole]
 // --shape 1024x200x15 runs only the given shapes (repeatable). --busy (default 0.5) is the
 // share of nodes running jobs already use in part: 0.0 gives every job its 15 distinct
 // placements (about 2,900 bids per 200-job window), 0.5 about 8 (1,700 bids).
@@ -19,6 +19,10 @@
 // --write-windows DIR also saves every window drawn as DIR/NODESxJOBSxBIDS-busyB-K.json
 // (docs/window-format.md), so `hetsched solve` and other solvers (`--export mps`) can be
 // run on exactly the bench's windows.
+// --parts K draws K windows of the shape (seeds apart) and sets them side by side as one
+// window of K independent parts (K x NODES nodes, K x JOBS jobs); --whole makes the solver
+// solve every window whole (SolverOptions::split_parts off), for the before-and-after.
+// Not with --cbc-cache (its lines do not name the parts).
 // JSON goes to out/bench/bench_window_solver.json unless --json says otherwise.
 // --cbc-cache keeps CBC's objective per instance in a text file ("nodes jobs bids instance
 // objective" per line) so repeated runs while tuning skip the 3-5 s CBC solves.
@@ -69,6 +73,8 @@ struct Config {
   bool lp_bound = false;           // --lp-bound: solve without and with the LP bound
   std::int64_t lp_iterations = 0;  // --lp-iterations: its pivot cap (0 = default)
   std::string write_windows_dir;   // --write-windows: save each window drawn here
+  int parts = 1;                   // --parts: independent windows side by side
+  bool whole = false;              // --whole: SolverOptions::split_parts off
 };
 
 struct Case {
@@ -132,6 +138,8 @@ Config parse(int argc, char** argv) {
     else if (arg == "--lp-bound") c.lp_bound = true;
     else if (arg == "--lp-iterations") c.lp_iterations = std::stoll(next());
     else if (arg == "--write-windows") c.write_windows_dir = next();
+    else if (arg == "--parts") c.parts = std::max(1, std::stoi(next()));
+    else if (arg == "--whole") c.whole = true;
     else if (arg == "--shape") {
       std::array<int, 3> shape{};
       if (std::sscanf(next().c_str(), "%dx%dx%d", &shape[0], &shape[1], &shape[2]) != 3) {
@@ -144,6 +152,10 @@ Config parse(int argc, char** argv) {
       std::fprintf(stderr, "unknown argument %s\n", arg.c_str());
       std::exit(2);
     }
+  }
+  if (c.parts > 1 && !c.cbc_cache.empty()) {
+    std::fprintf(stderr, "--parts does not go with --cbc-cache (its lines do not name the parts)\n");
+    std::exit(2);
   }
   return c;
 }
@@ -161,13 +173,34 @@ RandomWindowSpec spec_for(const Config& config, const Case& shape, int instance)
   return spec;
 }
 
+// Instance `instance` of the shape; with --parts K, K windows of the shape (their seeds apart)
+// side by side: nodes and jobs of the k-th follow those of the ones before.
+WindowProblem draw_window(const Config& config, const Case& shape, int instance) {
+  WindowProblem window = make_random_window(spec_for(config, shape, instance));
+  for (int k = 1; k < config.parts; ++k) {
+    RandomWindowSpec spec = spec_for(config, shape, instance);
+    spec.seed += 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(k);
+    const WindowProblem part = make_random_window(spec);
+    for (Bid bid : part.bids) {
+      bid.job += window.job_count;
+      for (NodeUse& use : bid.uses) use.node += window.node_count;
+      window.bids.push_back(std::move(bid));
+    }
+    window.capacity.insert(window.capacity.end(), part.capacity.begin(), part.capacity.end());
+    window.job_count += part.job_count;
+    window.node_count += part.node_count;
+  }
+  return window;
+}
+
 // --write-windows: the window as a window file, named by shape, busy share and instance.
 void write_window(const Config& config, const Case& shape, int instance,
                   const WindowProblem& problem) {
   std::filesystem::create_directories(config.write_windows_dir);
   char name[96];
-  std::snprintf(name, sizeof name, "%dx%dx%d-busy%g-%d.json", shape.nodes, shape.jobs,
-                shape.bids, config.busy_node_fraction, instance);
+  std::snprintf(name, sizeof name, "%dx%dx%d-busy%g%s-%d.json", shape.nodes, shape.jobs,
+                shape.bids, config.busy_node_fraction,
+                config.parts > 1 ? ("-parts" + std::to_string(config.parts)).c_str() : "", instance);
   hs::window_file::WindowFile file;
   file.problem = problem;
   file.dimension_names = {"cores", "gpus"};  // make_random_window's two dimensions
@@ -214,6 +247,7 @@ void compare_lp_bound(const Config& config, WindowSolver& solver, const WindowPr
                       const SolveResult& with_lp, Row& row, LpSamples& samples) {
   SolverOptions options;
   options.effort_limit = config.effort;
+  options.split_parts = !config.whole;
   const SolveResult without = solver.solve(problem, options);
   if (without.solution.bid_of_job != with_lp.solution.bid_of_job) {
     std::fprintf(stderr, "the LP bound changed the answer\n");
@@ -247,13 +281,14 @@ Row run_case(const Config& config, const Case& shape) {
   std::vector<double> ms, cpu_ms, gaps, ratios;
   LpSamples lp_samples;
   for (int i = config.first_instance; i < config.first_instance + config.instances; ++i) {
-    const WindowProblem problem = make_random_window(spec_for(config, shape, i));
+    const WindowProblem problem = draw_window(config, shape, i);
     if (!config.write_windows_dir.empty()) write_window(config, shape, i, problem);
     row.mean_bids += static_cast<double>(problem.bids.size()) / config.instances;
     SolverOptions options;
     options.effort_limit = config.effort;
     options.lp_bound = config.lp_bound;
     options.lp_bound_iterations = config.lp_iterations;
+    options.split_parts = !config.whole;
     const double cpu_start = thread_cpu_ms();
     const SolveResult r = solver->solve(problem, options);
     cpu_ms.push_back(thread_cpu_ms() - cpu_start);

@@ -62,7 +62,7 @@ void print_solve_report(std::ostream& out, const window_file::WindowFile& file,
       << (r.result.message.empty() ? "" : " (" + r.result.message + ")") << "\n"
       << "objective  " << number(r.result.solution.objective) << " (" << started << " of "
       << p.job_count << " jobs start"
-      << (r.result.parts > 0 ? "; solved as " + std::to_string(r.result.parts) + " independent parts"
+      << (r.result.parts > 0 ? "; " + std::to_string(r.result.parts) + " independent parts proven apart"
                              : std::string())
       << ")\n"
       << "bound      " << number(r.result.bound) << " (gap " << number(r.result.gap) << ", from "

@@ -335,7 +335,9 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   if (auto defect = find_problem_defect(problem)) return defect_result(*defect);
   const std::int64_t limit = options.effort_limit > 0 ? options.effort_limit : kDefaultEffort;
   // Parts first, so that each small part can go to `exact` on its own.
-  if (const std::vector<WindowPart> parts = independent_parts(problem); !parts.empty())
+  if (const std::vector<WindowPart> parts = options.split_parts ? independent_parts(problem)
+                                                                 : std::vector<WindowPart>{};
+      !parts.empty())
     return solve_by_parts(problem, parts, options, limit,
                           [this](const WindowProblem& part, SolverOptions part_options) {
                             if (part_options.effort_limit < kEnumerationRoom) part_options.enumerate_bids = 0;

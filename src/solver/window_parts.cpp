@@ -113,12 +113,26 @@ BoundSource joined_source(const std::vector<SolveResult>& results) {
   return widest ? widest->bound_source : BoundSource::Search;
 }
 
-}  // namespace
-
-std::vector<WindowPart> independent_parts(const WindowProblem& problem) {
+std::vector<std::uint8_t> usable_bids(const WindowProblem& problem) {
   std::vector<std::uint8_t> usable(problem.bids.size());
   for (std::size_t b = 0; b < problem.bids.size(); ++b)
     usable[b] = fits_empty_cluster(problem, problem.bids[b]) ? 1 : 0;
+  return usable;
+}
+
+// The given jobs (ascending) with their usable bids as one window.
+WindowPart part_of_jobs(const WindowProblem& problem, const std::vector<std::int32_t>& jobs) {
+  return build_part(problem, usable_bids(problem), jobs);
+}
+
+// Effort at most a part gets to prove itself optimal on its own (solve_by_parts): about a
+// millisecond, which proves small parts and costs a large one little.
+constexpr std::int64_t kPartProbeEffort = 250'000;
+
+}  // namespace
+
+std::vector<WindowPart> independent_parts(const WindowProblem& problem) {
+  const std::vector<std::uint8_t> usable = usable_bids(problem);
   const std::vector<std::int32_t> label = part_label_of_jobs(problem, usable);
   std::vector<std::int32_t> size(static_cast<std::size_t>(problem.job_count), 0);
   for (std::int32_t l : label)
@@ -148,6 +162,11 @@ SolveResult solve_by_parts(const WindowProblem& problem, const std::vector<Windo
                            const SolverOptions& options, std::int64_t effort_limit,
                            const PartSolver& solve_part) {
   const auto started = std::chrono::steady_clock::now();
+  auto time_left = [&] {
+    if (options.time_limit_s <= 0) return 0.0;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return std::max(1e-3, options.time_limit_s - elapsed);
+  };
   std::vector<std::size_t> order(parts.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -156,39 +175,77 @@ SolveResult solve_by_parts(const WindowProblem& problem, const std::vector<Windo
   std::int64_t bids_left = 0;
   for (const WindowPart& part : parts) bids_left += static_cast<std::int64_t>(part.problem.bids.size());
   std::int64_t effort_left = effort_limit;
-  std::vector<SolveResult> results(parts.size());
-  for (std::size_t k : order) {
-    const auto bids = static_cast<std::int64_t>(parts[k].problem.bids.size());
-    SolverOptions part_options = options;
-    // At least one unit: a limit of 0 would mean the solver's default.
-    part_options.effort_limit = std::max<std::int64_t>(
-        1, static_cast<std::int64_t>(static_cast<long double>(effort_left) * bids /
-                                     std::max<std::int64_t>(1, bids_left)));
-    if (options.time_limit_s > 0) {
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      part_options.time_limit_s = std::max(1e-3, options.time_limit_s - elapsed);
-    }
-    results[k] = solve_part(parts[k].problem, part_options);
-    if (results[k].call == CallStatus::Error) return results[k];
-    effort_left = std::max<std::int64_t>(0, effort_left - (results[k].effort - results[k].bound_effort));
-    bids_left -= bids;
-  }
   SolveResult joined;
   joined.solution.bid_of_job.assign(static_cast<std::size_t>(problem.job_count), -1);
   double bound = 0.0;
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    const SolveResult& r = results[k];
+  std::vector<SolveResult> used;  // the results the joined answer takes
+  auto take = [&](const WindowPart& part, const SolveResult& r) {
     for (std::size_t j = 0; j < r.solution.bid_of_job.size(); ++j)
       if (r.solution.bid_of_job[j] >= 0)
-        joined.solution.bid_of_job[parts[k].job_of[j]] = parts[k].bid_of[r.solution.bid_of_job[j]];
-    bound += r.bound;
+        joined.solution.bid_of_job[part.job_of[j]] = part.bid_of[r.solution.bid_of_job[j]];
+  };
+  auto charge = [&](const SolveResult& r) {
     joined.effort += r.effort;
     joined.bound_effort += r.bound_effort;
+    effort_left = std::max<std::int64_t>(0, effort_left - (r.effort - r.bound_effort));
+  };
+  // Each part first tries to prove itself on a probe: its share of what is left, at most
+  // kPartProbeEffort. A part it proves is settled.
+  std::vector<std::size_t> open;
+  std::vector<SolveResult> probes(parts.size());
+  for (std::size_t k : order) {
+    const auto bids = static_cast<std::int64_t>(parts[k].problem.bids.size());
+    SolverOptions probe_options = options;
+    const auto share = static_cast<std::int64_t>(static_cast<long double>(effort_left) * bids /
+                                                 std::max<std::int64_t>(1, bids_left));
+    probe_options.effort_limit = std::clamp<std::int64_t>(share, 1, kPartProbeEffort);
+    probe_options.time_limit_s = time_left();
+    probes[k] = solve_part(parts[k].problem, probe_options);
+    if (probes[k].call == CallStatus::Error) return probes[k];
+    charge(probes[k]);
+    bids_left -= bids;
+    if (probes[k].status == SolveStatus::Optimal) {
+      take(parts[k], probes[k]);
+      bound += probes[k].bound;
+      used.push_back(probes[k]);
+    } else {
+      open.push_back(k);
+    }
+  }
+  // The parts not proven are solved together, whole, with the effort left: the search then
+  // spends it where it improves most, as in a whole window. Their probes' answers are kept
+  // when better, and their bounds when tighter.
+  if (!open.empty()) {
+    std::vector<std::int32_t> jobs;
+    double probes_objective = 0.0, probes_bound = 0.0;
+    for (std::size_t k : open) {
+      jobs.insert(jobs.end(), parts[k].job_of.begin(), parts[k].job_of.end());
+      probes_objective += probes[k].solution.objective;
+      probes_bound += probes[k].bound;
+    }
+    std::sort(jobs.begin(), jobs.end());
+    const WindowPart rest = part_of_jobs(problem, jobs);
+    SolverOptions rest_options = options;
+    rest_options.split_parts = false;
+    rest_options.effort_limit = std::max<std::int64_t>(1, effort_left);
+    rest_options.time_limit_s = time_left();
+    SolveResult r = solve_part(rest.problem, rest_options);
+    if (r.call == CallStatus::Error) return r;
+    charge(r);
+    if (r.solution.objective >= probes_objective) {
+      take(rest, r);
+    } else {
+      for (std::size_t k : open) take(parts[k], probes[k]);
+    }
+    r.bound = std::min(r.bound, probes_bound);
+    r.solution.objective = std::max(r.solution.objective, probes_objective);
+    bound += r.bound;
+    used.push_back(r);
   }
   for (std::int32_t bid : joined.solution.bid_of_job)
     if (bid >= 0) joined.solution.objective += problem.bids[bid].value;
-  joined.bound_source = joined_source(results);
-  joined.parts = static_cast<std::int32_t>(parts.size());
+  joined.bound_source = joined_source(used);
+  joined.parts = static_cast<std::int32_t>(parts.size() - open.size());
   joined.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   settle(problem, bound, joined);
   return joined;

@@ -86,7 +86,8 @@ struct SolveResult {
   // Of `effort`, the bound-only steps after the search (lagrangian's lp_bound), which the
   // effort limit does not cover (their own caps do); the search itself keeps the limit.
   std::int64_t bound_effort = 0;
-  // Independent parts the window was solved in (window_parts.hpp); 0 = solved whole.
+  // Independent parts of the window proven optimal on their own (window_parts.hpp); the
+  // window's other jobs were solved together. 0 = solved whole.
   std::int32_t parts = 0;
   double seconds = 0.0;        // wall time, for reporting only
   std::string message;
@@ -112,6 +113,9 @@ struct SolverOptions {
   // gap and status can change, never the answer; costs CPU time, so off by default
   // (hetsched solve turns it on).
   bool lp_bound = false;
+  // "lagrangian" only: a window whose jobs fall into independent parts is solved part by part
+  // (window_parts.hpp). On by default; off solves every window whole, as before session 29.
+  bool split_parts = true;
   std::int64_t lp_bound_iterations = 0;  // the LP's simplex pivot cap; 0 = its default
 };
 

@@ -68,7 +68,7 @@ TEST(SolveCommand, IndependentPartsAreSolvedApartAndSaidSo) {
   }
   const Outcome o = run({"solve", window, "--out", dir + "/solution.json"});
   ASSERT_EQ(o.code, kExitOk) << o.err << o.out;
-  EXPECT_NE(o.out.find("(2 of 4 jobs start; solved as 2 independent parts)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("(2 of 4 jobs start; 2 independent parts proven apart)"), std::string::npos) << o.out;
   EXPECT_EQ(field_value(o.out, "objective  "), 8.0) << o.out;
   EXPECT_NE(o.out.find("status     optimal"), std::string::npos) << o.out;
   EXPECT_NE(read_file(dir + "/solution.json").find("\"parts\": 2"), std::string::npos);
