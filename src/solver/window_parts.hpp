@@ -26,10 +26,12 @@ std::vector<WindowPart> independent_parts(const WindowProblem& problem);
 
 using PartSolver = std::function<SolveResult(const WindowProblem&, const SolverOptions&)>;
 
-// Solves each part with `solve_part` and joins the answers. The parts are solved from the
-// fewest bids up, each given the effort still left in proportion to its bids (what a part
-// leaves unused goes to the later ones), so the whole keeps `effort_limit`. The joined answer
-// is checked against `problem`; its bound is the sum of the parts' bounds.
+// Solves the parts with `solve_part` and joins the answers. From the fewest bids up, each part
+// first gets a probe (its bids' share of the effort left, at most a small cap); a part the
+// probe proves optimal is settled. The parts not proven are then solved together, whole
+// (split_parts off), with all the effort left, their probes' answers and bounds kept where
+// better. The whole keeps `effort_limit`; the joined answer is checked against `problem` and
+// its bound is the sum of the parts' bounds.
 SolveResult solve_by_parts(const WindowProblem& problem, const std::vector<WindowPart>& parts,
                            const SolverOptions& options, std::int64_t effort_limit,
                            const PartSolver& solve_part);
