@@ -19,6 +19,7 @@ namespace {
 
 constexpr double kIntegral = 1e-6;  // a column value this close to 0 or 1 counts as integral
 constexpr int kCutRounds = 20;      // rounds of cover cuts at the root
+constexpr int kNodeCutRounds = 2;   // and at every node of the tree
 constexpr std::int64_t kNeighbourhoodShare = 4;  // RINS gets 1/4 of what the cuts left
 constexpr std::int64_t kLibraryCutShare = 2;  // CGL's root rounds get 1/2 of the tree's budget
 
@@ -72,23 +73,38 @@ class LpSearch {
     return outcome == ClpRelaxation::Outcome::Optimal;
   }
 
-  // Rounds of cover cuts at the root while they cut off the LP solution (cuts stay for the
-  // whole tree: they hold for every integer choice).
+  // Rounds of cover cuts at the root while they cut off the LP solution.
   void add_root_cuts() {
-    std::vector<double> x(static_cast<std::size_t>(p_.bid_count()));
-    for (int round = 0; round < kCutRounds; ++round) {
-      if (!solve_root()) return;
-      if (!budget_.affordable(static_cast<std::int64_t>(rows_.size()) + node_cost_)) return;
-      for (std::int32_t c = 0; c < p_.bid_count(); ++c) x[c] = lp_.value(c);
-      std::vector<MipRow> cuts = separate_covers(rows_, x);
-      budget_.effort() += static_cast<std::int64_t>(rows_.size()) + node_cost_;
-      if (cuts.empty()) return;
-      lp_.add_rows(cuts);
-      for (MipRow& cut : cuts) {
-        pivot_cost_ += 1;
-        rows_.push_back(std::move(cut));
-      }
+    for (int round = 0; round < kCutRounds; ++round)
+      if (!solve_root() || !add_cover_cuts()) return;
+  }
+
+  // One round of cover cuts at the current LP solution; false when none is violated or the
+  // separation is not affordable. The cuts hold for every integer choice, so they stay for
+  // the rest of the search, wherever in the tree they were found.
+  bool add_cover_cuts() {
+    if (!budget_.affordable(static_cast<std::int64_t>(rows_.size()) + node_cost_)) return false;
+    x_.resize(static_cast<std::size_t>(p_.bid_count()));
+    for (std::int32_t c = 0; c < p_.bid_count(); ++c) x_[c] = lp_.value(c);
+    std::vector<MipRow> cuts = separate_covers(rows_, x_);
+    budget_.effort() += static_cast<std::int64_t>(rows_.size()) + node_cost_;
+    if (cuts.empty()) return false;
+    lp_.add_rows(cuts);
+    for (MipRow& cut : cuts) {
+      pivot_cost_ += 1;
+      rows_.push_back(std::move(cut));
     }
+    return true;
+  }
+
+  // Cover cuts at a tree node, the node's LP re-solved after each round; false when the
+  // node is done. On crowded windows they shrink the tree a proof needs by more than half.
+  bool cut_node(double parent_bound) {
+    for (int round = 0; round < kNodeCutRounds; ++round) {
+      if (!add_cover_cuts()) return true;
+      if (!resolve_node(parent_bound)) return false;
+    }
+    return true;
   }
 
   // RINS (relaxation induced neighbourhood search): the bids on which the root LP and the
@@ -122,10 +138,22 @@ class LpSearch {
   // Solves the node's LP within the budget; false when the node is done (pruned, or the
   // search was aborted and `parent_bound` is left open).
   bool solve_node(double parent_bound) {
+    if (!may_solve(parent_bound)) return false;
+    ++nodes_;
+    return solve_lp(parent_bound);
+  }
+
+  // The same node's LP again, after cuts were added.
+  bool resolve_node(double parent_bound) { return may_solve(parent_bound) && solve_lp(parent_bound); }
+
+  bool may_solve(double parent_bound) {
     const std::int64_t room = budget_.limit() - budget_.spent() - node_cost_;
     if (aborted_ || room < pivot_cost_ || budget_.exhausted()) return abort(parent_bound);
-    if (neighbourhood_end_ >= 0 && budget_.spent() >= neighbourhood_end_) return false;
-    ++nodes_;
+    return neighbourhood_end_ < 0 || budget_.spent() < neighbourhood_end_;
+  }
+
+  bool solve_lp(double parent_bound) {
+    const std::int64_t room = budget_.limit() - budget_.spent() - node_cost_;
     budget_.effort() += node_cost_;
     const ClpRelaxation::Outcome outcome = lp_.solve(room / pivot_cost_);
     budget_.effort() += lp_.last_iterations() * pivot_cost_;
@@ -146,7 +174,7 @@ class LpSearch {
   }
 
   void node(double parent_bound) {
-    if (!solve_node(parent_bound)) return;
+    if (!solve_node(parent_bound) || !cut_node(parent_bound)) return;
     const double bound = lp_.objective();
     round_solution();
     if (prunable(bound)) return;
@@ -296,6 +324,7 @@ class LpSearch {
   double best_value_;
   Incumbent trial_;
   std::vector<std::int32_t> order_;
+  std::vector<double> x_;  // the LP solution handed to the cover separation
   std::vector<double> pending_;  // LP bounds of the excluded-bid siblings still to search
   std::int64_t pivot_cost_;
   const std::int64_t node_cost_;
