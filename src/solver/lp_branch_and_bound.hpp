@@ -2,9 +2,8 @@
 // Depth-first branch and bound over the window's LP relaxation (COIN-OR CLP, CBC builds
 // only): each node re-solves the LP by the dual simplex from the last basis, adds cover cuts
 // it violates, fixes bids by reduced cost, rounds the LP solution greedily for incumbents
-// and branches first on a job
-// the LP starts only in part (started, then not), then on the most nearly chosen fractional
-// bid (chosen first, then excluded). See docs/solver.md.
+// and branches first on a job the LP starts only in part (started, then not), then on the
+// most nearly chosen fractional bid (chosen first, then excluded). See docs/solver.md.
 #include <cstdint>
 #include <vector>
 
