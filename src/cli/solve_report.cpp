@@ -34,6 +34,24 @@ nlohmann::ordered_json chosen_bids(const SolveReport& r, const solver::WindowPro
   return chosen;
 }
 
+// Bids that draw more than some node's whole capacity: valid input, but they can never win.
+std::size_t bids_that_never_fit(const solver::WindowProblem& p) {
+  std::size_t n = 0;
+  for (const solver::Bid& bid : p.bids) {
+    bool fits = true;
+    for (const solver::NodeUse& use : bid.uses)
+      for (std::int32_t d = 0; d < p.dims; ++d) fits = fits && use.amount[d] <= p.cap(use.node, d);
+    n += !fits;
+  }
+  return n;
+}
+
+std::string never_fit_note(const solver::WindowProblem& p) {
+  const std::size_t n = bids_that_never_fit(p);
+  return n == 0 ? std::string()
+                : "; never fit: " + std::to_string(n) + " (more than a node's capacity)";
+}
+
 }  // namespace
 
 std::string replay_verdict(const SolveReport& r) {
@@ -52,7 +70,7 @@ void print_solve_report(std::ostream& out, const window_file::WindowFile& file,
   std::int32_t started = 0;
   for (std::int32_t b : r.result.solution.bid_of_job) started += b >= 0;
   out << "window     " << r.window_path << ": " << p.job_count << " jobs, " << p.node_count
-      << " nodes x " << p.dims << " dimensions, " << p.bids.size() << " bids\n"
+      << " nodes x " << p.dims << " dimensions, " << p.bids.size() << " bids" << never_fit_note(p) << "\n"
       << "solver     " << r.solver << ", effort limit "
       << (r.effort_limit > 0 ? std::to_string(r.effort_limit) : std::string("default"))
       << (r.exact_bids > 0 ? ", exact for windows of <= " + std::to_string(r.exact_bids) + " bids"
@@ -99,6 +117,7 @@ void write_solve_json(std::ostream& out, const window_file::WindowFile& file,
   doc["effort"] = r.result.effort;
   doc["bound_effort"] = r.result.bound_effort;
   doc["parts"] = r.result.parts;
+  doc["bids_never_fit"] = bids_that_never_fit(file.problem);
   doc["check"] = r.has_solution ? (r.defect ? "failed: " + *r.defect : "ok") : "no solution";
   if (r.replay) {
     doc["replay_objective"] = r.replay->objective;

@@ -1,5 +1,6 @@
 // The window-file reader: JSON text -> WindowFile, every defect an InputError with the
 // field's JSON path (docs/window-format.md).
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -82,13 +83,18 @@ solver::NodeUse read_use(const JsonField& field, const solver::WindowProblem& p,
   return use;
 }
 
-solver::Bid read_bid(const JsonField& field, const solver::WindowProblem& p) {
+// `total` is the sum of the values read so far: every objective and bound the solvers form
+// is at most that sum, so it must stay finite.
+solver::Bid read_bid(const JsonField& field, const solver::WindowProblem& p, double& total) {
   field.expect_object({"job", "value", "uses"});
   solver::Bid bid;
   bid.job = static_cast<std::int32_t>(field.member("job").as_integer(0, p.job_count - 1));
   const JsonField value = field.member("value");
   bid.value = value.as_number();
   if (!(bid.value > 0.0)) value.fail("a bid's value must be > 0");
+  total += bid.value;
+  if (!std::isfinite(total))
+    value.fail("the bids' values add up past the largest floating-point number");
   const JsonField uses = field.member("uses");
   const std::size_t n = uses.array_size(0, static_cast<std::size_t>(p.node_count));
   std::int32_t previous = -1;
@@ -103,7 +109,8 @@ void read_bids(const JsonField& root, solver::WindowProblem& p) {
   const JsonField bids = root.member("bids");
   const std::size_t n = bids.array_size(0, kMaxCount);
   p.bids.reserve(n);
-  for (std::size_t b = 0; b < n; ++b) p.bids.push_back(read_bid(bids.element(b), p));
+  double total = 0.0;
+  for (std::size_t b = 0; b < n; ++b) p.bids.push_back(read_bid(bids.element(b), p, total));
 }
 
 ReplayRecord read_replay(const JsonField& field) {

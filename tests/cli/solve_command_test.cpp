@@ -74,6 +74,26 @@ TEST(SolveCommand, IndependentPartsAreSolvedApartAndSaidSo) {
   EXPECT_NE(read_file(dir + "/solution.json").find("\"parts\": 2"), std::string::npos);
 }
 
+TEST(SolveCommand, BidsThatCanNeverFitAreCountedAndNeverWin) {
+  const std::string dir = temp_dir("solve-never-fit");
+  const std::string window = dir + "/never-fit.json";
+  {
+    std::ofstream out(window);
+    out << R"({"format": "hetsched-window", "version": 1, "dimensions": ["cores", "gpu"],
+      "nodes": [{"capacity": [4, 0]}, {"capacity": [4, 2]}], "jobs": [{}, {}],
+      "bids": [{"job": 0, "value": 9, "uses": [{"node": 0, "amount": [1, 1]}]},
+               {"job": 0, "value": 2, "uses": [{"node": 1, "amount": [1, 1]}]},
+               {"job": 1, "value": 7, "uses": [{"node": 1, "amount": [5, 0]}]}]})";
+  }
+  const Outcome o = run({"solve", window, "--out", dir + "/solution.json"});
+  ASSERT_EQ(o.code, kExitOk) << o.err << o.out;
+  EXPECT_NE(o.out.find("3 bids; never fit: 2 (more than a node's capacity)"), std::string::npos) << o.out;
+  EXPECT_EQ(field_value(o.out, "objective  "), 2.0) << o.out;
+  EXPECT_NE(read_file(dir + "/solution.json").find("\"bids_never_fit\": 2"), std::string::npos);
+  const Outcome fine = run({"solve", kExample});
+  EXPECT_EQ(fine.out.find("never fit"), std::string::npos) << fine.out;
+}
+
 TEST(SolveCommand, EverySolverAgreesOnTheExample) {
   for (const std::string& name : solver::window_solver_names()) {
     const Outcome o = run({"solve", kExample, "--solver", name});

@@ -187,6 +187,16 @@ TEST(WindowFile, DeepNestingAndHugeNumbersAreInputErrors) {
   EXPECT_EQ(nested.value(), "[... 1 elements]");
 }
 
+// Each value finite but their sum not: the solver's objective and bounds would be infinite
+// and its self-check would fail, so the reader stops at the bid where the sum overflows.
+TEST(WindowFile, ValuesThatAddUpPastTheLargestDoubleAreInputErrors) {
+  const InputError e = error_of(small_window(R"([{"job": 0, "value": 1.7e308, "uses": []},
+                                                 {"job": 1, "value": 1.7e308, "uses": []}])"));
+  EXPECT_EQ(e.field(), "$.bids[1].value");
+  EXPECT_NE(std::string(e.what()).find("add up past"), std::string::npos) << e.what();
+  EXPECT_NO_THROW(parse_window_json(small_window(R"([{"job": 0, "value": 1.7e308, "uses": []}])"), "w.json"));
+}
+
 TEST(WindowFile, MissingAndDirectoryPathsAreInputErrors) {
   EXPECT_THROW(read_window_file("/nonexistent/window.json"), InputError);
   EXPECT_THROW(read_window_file(HETSCHED_SOURCE_DIR), InputError);
