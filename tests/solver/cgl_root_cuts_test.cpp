@@ -107,6 +107,33 @@ TEST(CglRootCuts, LowerTheLpValueOnACrowdedWindowWithinTheCap) {
   }
 }
 
+// A cap that stops a round's re-solve drops that round only: the cuts of the rounds before
+// it, with their LP value, are still handed to the tree (they were all lost before).
+TEST(CglRootCuts, ACapThatStopsAReSolveKeepsTheEarlierRounds) {
+  const CompactProblem p = compact_used_nodes(testing::crowded_window(50, 5, 5));
+  const MipModel model = window_lp(p).model;
+  RootCutOptions full;
+  full.effort_limit = 100'000'000;
+  const RootCuts all = cgl_root_cuts(model, full);
+  RootCutOptions none = full;
+  none.max_rounds = 0;
+  const double lp = cgl_root_cuts(model, none).lp_value;
+  ASSERT_GT(all.rounds, 2);
+  int stopped_with_rounds = 0;
+  for (std::int64_t limit = all.effort / 20; limit <= all.effort; limit += all.effort / 20) {
+    RootCutOptions capped = full;
+    capped.effort_limit = limit;
+    const RootCuts r = cgl_root_cuts(model, capped);
+    if (r.rounds == 0) continue;
+    ++stopped_with_rounds;
+    ASSERT_TRUE(r.lp_optimal) << "limit " << limit << ", " << r.rounds << " rounds";
+    EXPECT_FALSE(r.rows.empty()) << "limit " << limit;
+    EXPECT_LT(r.lp_value, lp) << "limit " << limit;
+    EXPECT_LE(r.effort, limit);
+  }
+  EXPECT_GT(stopped_with_rounds, 10);
+}
+
 #else
 
 TEST(CglRootCuts, NeedsCbc) { GTEST_SKIP() << "built without CBC"; }

