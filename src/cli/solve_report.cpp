@@ -70,7 +70,8 @@ void print_solve_report(std::ostream& out, const window_file::WindowFile& file,
   std::int32_t started = 0;
   for (std::int32_t b : r.result.solution.bid_of_job) started += b >= 0;
   out << "window     " << r.window_path << ": " << p.job_count << " jobs, " << p.node_count
-      << " nodes x " << p.dims << " dimensions, " << p.bids.size() << " bids" << never_fit_note(p) << "\n"
+      << " nodes x " << p.dims << " dimensions, " << p.bids.size() << " bids"
+      << never_fit_note(p) << "\n"
       << "solver     " << r.solver << ", effort limit "
       << (r.effort_limit > 0 ? std::to_string(r.effort_limit) : std::string("default"))
       << (r.exact_bids > 0 ? ", exact for windows of <= " + std::to_string(r.exact_bids) + " bids"

@@ -87,7 +87,8 @@ TEST(SolveCommand, BidsThatCanNeverFitAreCountedAndNeverWin) {
   }
   const Outcome o = run({"solve", window, "--out", dir + "/solution.json"});
   ASSERT_EQ(o.code, kExitOk) << o.err << o.out;
-  EXPECT_NE(o.out.find("3 bids; never fit: 2 (more than a node's capacity)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("3 bids; never fit: 2 (more than a node's capacity)"), std::string::npos)
+      << o.out;
   EXPECT_EQ(field_value(o.out, "objective  "), 2.0) << o.out;
   EXPECT_NE(read_file(dir + "/solution.json").find("\"bids_never_fit\": 2"), std::string::npos);
   const Outcome fine = run({"solve", kExample});

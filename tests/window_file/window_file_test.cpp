@@ -194,7 +194,8 @@ TEST(WindowFile, ValuesThatAddUpPastTheLargestDoubleAreInputErrors) {
                                                  {"job": 1, "value": 1.7e308, "uses": []}])"));
   EXPECT_EQ(e.field(), "$.bids[1].value");
   EXPECT_NE(std::string(e.what()).find("add up past"), std::string::npos) << e.what();
-  EXPECT_NO_THROW(parse_window_json(small_window(R"([{"job": 0, "value": 1.7e308, "uses": []}])"), "w.json"));
+  const std::string one = small_window(R"([{"job": 0, "value": 1.7e308, "uses": []}])");
+  EXPECT_NO_THROW(parse_window_json(one, "w.json"));
 }
 
 TEST(WindowFile, MissingAndDirectoryPathsAreInputErrors) {
