@@ -36,14 +36,8 @@ nlohmann::ordered_json chosen_bids(const SolveReport& r, const solver::WindowPro
 
 // Bids that draw more than some node's whole capacity: valid input, but they can never win.
 std::size_t bids_that_never_fit(const solver::WindowProblem& p) {
-  std::size_t n = 0;
-  for (const solver::Bid& bid : p.bids) {
-    bool fits = true;
-    for (const solver::NodeUse& use : bid.uses)
-      for (std::int32_t d = 0; d < p.dims; ++d) fits = fits && use.amount[d] <= p.cap(use.node, d);
-    n += !fits;
-  }
-  return n;
+  const auto never = [&p](const solver::Bid& bid) { return !solver::fits_empty_cluster(p, bid); };
+  return static_cast<std::size_t>(std::count_if(p.bids.begin(), p.bids.end(), never));
 }
 
 std::string never_fit_note(const solver::WindowProblem& p) {

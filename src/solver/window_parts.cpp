@@ -33,13 +33,6 @@ bool takes_something(const NodeUse& use, std::int32_t dims) {
   return std::any_of(use.amount.begin(), use.amount.begin() + dims, [](std::int32_t a) { return a > 0; });
 }
 
-bool fits_empty_cluster(const WindowProblem& problem, const Bid& bid) {
-  for (const NodeUse& use : bid.uses)
-    for (std::int32_t d = 0; d < problem.dims; ++d)
-      if (use.amount[d] > problem.cap(use.node, d)) return false;
-  return true;
-}
-
 // Part label per job (the smallest vertex of its set; -1 for a job without usable bids).
 std::vector<std::int32_t> part_label_of_jobs(const WindowProblem& problem,
                                              const std::vector<std::uint8_t>& usable) {

@@ -38,6 +38,15 @@ struct WindowProblem {
   }
 };
 
+// Whether the bid fits the window's nodes when nothing else runs on them; a bid that does
+// not is valid input but can never win.
+inline bool fits_empty_cluster(const WindowProblem& problem, const Bid& bid) {
+  for (const NodeUse& use : bid.uses)
+    for (std::int32_t d = 0; d < problem.dims; ++d)
+      if (use.amount[d] > problem.cap(use.node, d)) return false;
+  return true;
+}
+
 struct WindowSolution {
   std::vector<std::int32_t> bid_of_job;  // winning bid index per job, -1 = job does not start
   double objective = 0.0;
