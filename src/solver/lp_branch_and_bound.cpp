@@ -1,6 +1,8 @@
 #include "solver/lp_branch_and_bound.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 #include "solver/cover_cuts.hpp"
@@ -38,20 +40,35 @@ class LpSearch {
     add_library_cuts();
     add_root_cuts();
     search_near_root_solution();
-    node(std::numeric_limits<double>::infinity());
+    const bool complete = search({}, root_bound_, -1);
     LpSearchResult result;
-    result.complete = !aborted_;
+    result.complete = complete;
     result.nodes = nodes_;
-    result.bound = aborted_ ? std::max(best_value_, open_bound_) : best_value_;
+    result.root_bound = root_bound_;
+    result.bound = complete ? best_value_ : std::max(best_value_, open_bound_);
     return result;
   }
 
  private:
-  struct Change {
-    std::int32_t column;
-    bool lower;  // which bound was changed
+  // A bound of the LP set on the way from the root to a node: a bid's lower or upper bound,
+  // or a job's row lower bound (1: the job starts).
+  enum class Side : std::uint8_t { ColumnLower, ColumnUpper, RowLower };
+  struct Fix {
+    Side side;
+    std::int32_t index;
+    double value;
+  };
+  struct Change {  // a Fix as applied, with the value it replaced
+    Side side;
+    std::int32_t index;
     double before;
   };
+  struct OpenNode {
+    std::vector<Fix> path;  // from the root (or the search's start)
+    double parent_bound;
+    std::int64_t created;
+  };
+  enum class Dive { Done, Stopped };
 
   // CGL's generators at the root (probing, Gomory, lifted covers, …) within a share of
   // the budget; their cuts stay for the whole tree.
@@ -70,7 +87,9 @@ class LpSearch {
     if (room < pivot_cost_) return false;
     const ClpRelaxation::Outcome outcome = lp_.solve(room / pivot_cost_);
     budget_.effort() += lp_.last_iterations() * pivot_cost_;
-    return outcome == ClpRelaxation::Outcome::Optimal;
+    if (outcome != ClpRelaxation::Outcome::Optimal) return false;
+    root_bound_ = lp_.objective();
+    return true;
   }
 
   // Rounds of cover cuts at the root while they cut off the LP solution.
@@ -97,16 +116,6 @@ class LpSearch {
     return true;
   }
 
-  // Cover cuts at a tree node, the node's LP re-solved after each round; false when the
-  // node is done. On crowded windows they shrink the tree a proof needs by more than half.
-  bool cut_node(double parent_bound) {
-    for (int round = 0; round < kNodeCutRounds; ++round) {
-      if (!add_cover_cuts()) return true;
-      if (!resolve_node(parent_bound)) return false;
-    }
-    return true;
-  }
-
   // RINS (relaxation induced neighbourhood search): the bids on which the root LP and the
   // incumbent agree are fixed (chosen, or left out) and the rest searched by the same tree
   // within a share of the budget. It finds better incumbents on crowded windows, where the
@@ -114,95 +123,199 @@ class LpSearch {
   void search_near_root_solution() {
     if (budget_.exhausted() || !solve_root() || prunable(lp_.objective())) return;
     const double root = lp_.objective();
-    std::vector<Change> fixed;
+    std::vector<Fix> fixes;
     for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
       if (lp_.upper(c) - lp_.lower(c) < 0.5) continue;
       const bool chosen = best_[p_.job_of_bid[c]] == c;
       const double x = lp_.value(c);
-      if (chosen && x > 1.0 - kIntegral) set(c, true, 1.0, fixed);
-      else if (!chosen && x < kIntegral) set(c, false, 0.0, fixed);
+      if (chosen && x > 1.0 - kIntegral) fixes.push_back({Side::ColumnLower, c, 1.0});
+      else if (!chosen && x < kIntegral) fixes.push_back({Side::ColumnUpper, c, 0.0});
     }
+    if (!budget_.affordable(node_cost_)) return;
     budget_.effort() += node_cost_;
-    pending_.push_back(root);  // an abort in here leaves the root's bound open
-    neighbourhood_end_ = budget_.spent() + (budget_.limit() - budget_.spent()) / kNeighbourhoodShare;
-    node(root);
-    neighbourhood_end_ = -1;
-    pending_.pop_back();
-    undo(fixed);
+    const std::int64_t left = budget_.limit() - budget_.spent();
+    const std::int64_t end = budget_.spent() + left / kNeighbourhoodShare;
+    search(std::move(fixes), root, end);
   }
 
   bool prunable(double bound) const {
     return bound <= best_value_ + optimality_tolerance(best_value_);
   }
 
-  // Solves the node's LP within the budget; false when the node is done (pruned, or the
-  // search was aborted and `parent_bound` is left open).
-  bool solve_node(double parent_bound) {
-    if (!may_solve(parent_bound)) return false;
+  // Best-first search with dives from `start` (bound `start_bound`) until every node is
+  // done, the budget runs out (the search is aborted, `open_bound_` the best bound left
+  // open) or the effort reaches `end` (when ≥ 0: stopped, nothing recorded). The open node
+  // with the highest bound is taken next (ties: the newer) and dived from: each node's
+  // preferred child (start the job, or choose the bid) is searched at once, the other left
+  // open. True when every node is done.
+  bool search(std::vector<Fix> start, double start_bound, std::int64_t end) {
+    end_ = end;
+    open_.clear();
+    open_.push_back({std::move(start), start_bound, created_++});
+    bool complete = true;
+    while (!open_.empty()) {
+      std::pop_heap(open_.begin(), open_.end(), later_than);
+      OpenNode next = std::move(open_.back());
+      open_.pop_back();
+      if (prunable(next.parent_bound)) continue;
+      if (dive(std::move(next)) == Dive::Stopped) {
+        if (aborted_) open_bound_ = std::max({open_bound_, dive_bound_, open_max()});
+        complete = false;
+        break;
+      }
+    }
+    move_to({});
+    open_.clear();
+    end_ = -1;
+    return complete;
+  }
+
+  // Heap order: the node with the higher bound first, then the newer.
+  static bool later_than(const OpenNode& a, const OpenNode& b) {
+    if (a.parent_bound != b.parent_bound) return a.parent_bound < b.parent_bound;
+    return a.created < b.created;
+  }
+
+  double open_max() const {
+    double m = -std::numeric_limits<double>::infinity();
+    for (const OpenNode& n : open_) m = std::max(m, n.parent_bound);
+    return m;
+  }
+
+  // Searches `from` and then, node by node, its preferred child; the other children are
+  // left open. `dive_bound_` bounds what the dive has not closed (the node it is at).
+  Dive dive(OpenNode from) {
+    std::vector<Fix> path = std::move(from.path);
+    move_to(path);
+    dive_bound_ = from.parent_bound;
+    for (;;) {
+      const NodeLp lp = solve_node();
+      if (lp != NodeLp::Open) return lp == NodeLp::Stopped ? Dive::Stopped : Dive::Done;
+      const NodeLp cut = cut_node();
+      if (cut != NodeLp::Open) return cut == NodeLp::Stopped ? Dive::Stopped : Dive::Done;
+      const double bound = lp_.objective();
+      round_solution();
+      if (prunable(bound)) return Dive::Done;
+      fix_by_reduced_cost(bound, path);
+      const std::int32_t job = branching_job();
+      if (job >= 0) {
+        std::vector<Fix> excluded = path;
+        for (std::int32_t k = p_.job_bid_begin[job]; k < p_.job_bid_begin[job + 1]; ++k) {
+          const std::int32_t bid = p_.job_bids[k];
+          if (lp_.upper(bid) > 0.5) excluded.push_back({Side::ColumnUpper, bid, 0.0});
+        }
+        push_open(std::move(excluded), bound);
+        take(path, {Side::RowLower, job_row_[job], 1.0});
+      } else {
+        const std::int32_t column = branching_column();
+        if (column < 0) {
+          adopt_integral();
+          return Dive::Done;
+        }
+        std::vector<Fix> excluded = path;
+        excluded.push_back({Side::ColumnUpper, column, 0.0});
+        push_open(std::move(excluded), bound);
+        take(path, {Side::ColumnLower, column, 1.0});
+      }
+      dive_bound_ = bound;
+    }
+  }
+
+  void push_open(std::vector<Fix> path, double bound) {
+    open_.push_back({std::move(path), bound, created_++});
+    std::push_heap(open_.begin(), open_.end(), later_than);
+  }
+
+  // Appends a fix to the dive's path and applies it.
+  void take(std::vector<Fix>& path, Fix fix) {
+    path.push_back(fix);
+    apply(fix);
+  }
+
+  // The LP's bounds set to those of `path` (the ones applied now undone first).
+  void move_to(const std::vector<Fix>& path) {
+    for (auto it = applied_.rbegin(); it != applied_.rend(); ++it)
+      put(it->side, it->index, it->before);
+    applied_.clear();
+    for (const Fix& fix : path) apply(fix);
+  }
+
+  void apply(const Fix& fix) {
+    applied_.push_back({fix.side, fix.index, get(fix.side, fix.index)});
+    put(fix.side, fix.index, fix.value);
+  }
+
+  double get(Side side, std::int32_t index) const {
+    if (side == Side::ColumnLower) return lp_.lower(index);
+    if (side == Side::ColumnUpper) return lp_.upper(index);
+    return lp_.row_lower(index);
+  }
+
+  void put(Side side, std::int32_t index, double value) {
+    if (side == Side::ColumnLower) lp_.set_lower(index, value);
+    else if (side == Side::ColumnUpper) lp_.set_upper(index, value);
+    else lp_.set_row_lower(index, value);
+  }
+
+  enum class NodeLp { Open, Closed, Stopped };  // to branch on; pruned or infeasible; out of effort
+
+  NodeLp solve_node() {
+    if (!may_solve()) return stop();
     ++nodes_;
-    return solve_lp(parent_bound);
+    return solve_lp();
   }
 
-  // The same node's LP again, after cuts were added.
-  bool resolve_node(double parent_bound) { return may_solve(parent_bound) && solve_lp(parent_bound); }
-
-  bool may_solve(double parent_bound) {
-    const std::int64_t room = budget_.limit() - budget_.spent() - node_cost_;
-    if (aborted_ || room < pivot_cost_ || budget_.exhausted()) return abort(parent_bound);
-    return neighbourhood_end_ < 0 || budget_.spent() < neighbourhood_end_;
+  bool out_of_budget() const {
+    return budget_.exhausted() || budget_.limit() - budget_.spent() - node_cost_ < pivot_cost_;
   }
 
-  bool solve_lp(double parent_bound) {
+  bool may_solve() const { return !out_of_budget() && (end_ < 0 || budget_.spent() < end_); }
+
+  // The current search stops; when the budget (not the search's own end) ran out, the
+  // whole tree is aborted.
+  NodeLp stop() {
+    if (end_ < 0 || out_of_budget()) aborted_ = true;
+    return NodeLp::Stopped;
+  }
+
+  NodeLp solve_lp() {
     const std::int64_t room = budget_.limit() - budget_.spent() - node_cost_;
     budget_.effort() += node_cost_;
     const ClpRelaxation::Outcome outcome = lp_.solve(room / pivot_cost_);
     budget_.effort() += lp_.last_iterations() * pivot_cost_;
-    if (outcome == ClpRelaxation::Outcome::IterationLimit) return abort(parent_bound);
-    return outcome == ClpRelaxation::Outcome::Optimal && !prunable(lp_.objective());
+    if (outcome == ClpRelaxation::Outcome::IterationLimit) return stop();
+    const bool open = outcome == ClpRelaxation::Outcome::Optimal && !prunable(lp_.objective());
+    return open ? NodeLp::Open : NodeLp::Closed;
   }
 
-  bool abort(double open) {
-    if (!aborted_) open_bound_ = std::max(open, pending_max());
-    aborted_ = true;
-    return false;
-  }
-
-  double pending_max() const {
-    double m = -std::numeric_limits<double>::infinity();
-    for (double b : pending_) m = std::max(m, b);
-    return m;
-  }
-
-  void node(double parent_bound) {
-    if (!solve_node(parent_bound) || !cut_node(parent_bound)) return;
-    const double bound = lp_.objective();
-    round_solution();
-    if (prunable(bound)) return;
-    std::vector<Change> fixed;
-    fix_by_reduced_cost(bound, fixed);
-    const std::int32_t job = branching_job();
-    const std::int32_t column = job >= 0 ? -1 : branching_column();
-    if (job >= 0) {
-      pending_.push_back(bound);
-      branch_job(job, true, bound);
-      pending_.pop_back();
-      if (!prunable(bound)) branch_job(job, false, bound);
-    } else if (column < 0) {
-      adopt_integral();
-    } else {
-      pending_.push_back(bound);
-      branch(column, true, 1.0, bound);
-      pending_.pop_back();
-      if (!prunable(bound)) branch(column, false, 0.0, bound);
+  // Cover cuts at a tree node, the node's LP re-solved after each round. On crowded windows
+  // they shrink the tree a proof needs by more than half.
+  NodeLp cut_node() {
+    for (int round = 0; round < kNodeCutRounds; ++round) {
+      if (!add_cover_cuts()) return NodeLp::Open;
+      if (!may_solve()) return stop();
+      const NodeLp lp = solve_lp();
+      if (lp != NodeLp::Open) return lp;
     }
-    undo(fixed);
+    return NodeLp::Open;
   }
 
-  void branch(std::int32_t column, bool lower, double value, double bound) {
-    std::vector<Change> change;
-    set(column, lower, value, change);
-    node(bound);
-    undo(change);
+  // A bid at 0 whose reduced cost says that choosing it cannot beat the best is excluded
+  // below this node; a bid at 1 whose removal cannot, is fixed.
+  void fix_by_reduced_cost(double bound, std::vector<Fix>& path) {
+    for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
+      if (lp_.upper(c) - lp_.lower(c) < 0.5) continue;
+      const double x = lp_.value(c), d = lp_.reduced_cost(c);
+      if (x < kIntegral && prunable(bound + d)) take(path, {Side::ColumnUpper, c, 0.0});
+      else if (x > 1.0 - kIntegral && prunable(bound - d)) take(path, {Side::ColumnLower, c, 1.0});
+    }
+  }
+
+  double job_share(std::int32_t job) const {
+    double share = 0.0;
+    for (std::int32_t k = p_.job_bid_begin[job]; k < p_.job_bid_begin[job + 1]; ++k)
+      share += lp_.value(p_.job_bids[k]);
+    return share;
   }
 
   // A job that the LP starts only in part (Σ x of its bids fractional): the most nearly
@@ -212,9 +325,7 @@ class LpSearch {
     double best_share = 0.0;
     for (std::int32_t j = 0; j < p_.jobs; ++j) {
       if (job_row_[j] < 0) continue;
-      double share = 0.0;
-      for (std::int32_t k = p_.job_bid_begin[j]; k < p_.job_bid_begin[j + 1]; ++k)
-        share += lp_.value(p_.job_bids[k]);
+      const double share = job_share(j);
       if (share < kIntegral || share > 1.0 - kIntegral) continue;
       if (chosen < 0 || share > best_share + 1e-9) {
         chosen = j;
@@ -222,48 +333,6 @@ class LpSearch {
       }
     }
     return chosen;
-  }
-
-  // Starts the job (its row's lower bound 1), or excludes all its bids.
-  void branch_job(std::int32_t job, bool start, double bound) {
-    std::vector<Change> change;
-    if (start) {
-      const std::int32_t row = job_row_[job];
-      const double before = lp_.row_lower(row);
-      lp_.set_row_lower(row, 1.0);
-      node(bound);
-      lp_.set_row_lower(row, before);
-      return;
-    }
-    for (std::int32_t k = p_.job_bid_begin[job]; k < p_.job_bid_begin[job + 1]; ++k)
-      if (lp_.upper(p_.job_bids[k]) > 0.5) set(p_.job_bids[k], false, 0.0, change);
-    node(bound);
-    undo(change);
-  }
-
-  void set(std::int32_t column, bool lower, double value, std::vector<Change>& log) {
-    log.push_back({column, lower, lower ? lp_.lower(column) : lp_.upper(column)});
-    if (lower) lp_.set_lower(column, value);
-    else lp_.set_upper(column, value);
-  }
-
-  void undo(std::vector<Change>& log) {
-    for (auto it = log.rbegin(); it != log.rend(); ++it) {
-      if (it->lower) lp_.set_lower(it->column, it->before);
-      else lp_.set_upper(it->column, it->before);
-    }
-    log.clear();
-  }
-
-  // A bid at 0 whose reduced cost says that choosing it cannot beat the best is excluded
-  // below this node; a bid at 1 whose removal cannot, is fixed.
-  void fix_by_reduced_cost(double bound, std::vector<Change>& log) {
-    for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
-      if (lp_.upper(c) - lp_.lower(c) < 0.5) continue;
-      const double x = lp_.value(c), d = lp_.reduced_cost(c);
-      if (x < kIntegral && prunable(bound + d)) set(c, false, 0.0, log);
-      else if (x > 1.0 - kIntegral && prunable(bound - d)) set(c, true, 1.0, log);
-    }
   }
 
   // The fractional bid closest to 1 (ties: the more valuable, then the lower index); -1
@@ -290,11 +359,13 @@ class LpSearch {
     offer(choice);
   }
 
-  // Greedy insertion in descending LP value (ties by bid value) of the bids the LP uses.
+  // Greedy insertion in descending LP value (ties by bid value) of the bids the LP uses,
+  // within the budget (a rounding cut short is still feasible).
   void round_solution() {
     order_.clear();
     for (std::int32_t c = 0; c < p_.bid_count(); ++c)
       if (lp_.value(c) > kIntegral && p_.usable[c]) order_.push_back(c);
+    if (!budget_.affordable(sort_effort(order_.size()))) return;
     std::sort(order_.begin(), order_.end(), [this](std::int32_t a, std::int32_t b) {
       const double xa = lp_.value(a), xb = lp_.value(b);
       if (xa != xb) return xa > xb;
@@ -302,7 +373,7 @@ class LpSearch {
     });
     budget_.effort() += sort_effort(order_.size());
     trial_.clear();
-    insert_in_order(p_, order_, trial_);
+    insert_in_order_within(p_, order_, trial_, budget_);
     offer(trial_.bid_of_job);
   }
 
@@ -325,13 +396,17 @@ class LpSearch {
   Incumbent trial_;
   std::vector<std::int32_t> order_;
   std::vector<double> x_;  // the LP solution handed to the cover separation
-  std::vector<double> pending_;  // LP bounds of the excluded-bid siblings still to search
   std::int64_t pivot_cost_;
   const std::int64_t node_cost_;
   std::int64_t nodes_ = 0;
-  bool aborted_ = false;
-  std::int64_t neighbourhood_end_ = -1;  // while searching near the root solution: its end
-  double open_bound_ = 0.0;
+  bool aborted_ = false;  // the budget ran out
+  double dive_bound_ = 0.0;  // the bound of the node the current dive is at
+  std::int64_t end_ = -1;  // the effort at which the current search stops; -1: none
+  double open_bound_ = -std::numeric_limits<double>::infinity();  // the best bound left open
+  std::vector<OpenNode> open_;  // a heap (later_than)
+  std::vector<Change> applied_;  // the bounds set on the LP now, in order
+  std::int64_t created_ = 0;
+  double root_bound_ = std::numeric_limits<double>::infinity();  // the root LP's last optimal value
 };
 
 }  // namespace
@@ -349,6 +424,7 @@ LpSearchResult lp_branch_and_bound(const CompactProblem&, const WindowLpOptions&
                                    std::vector<std::int32_t>&) {
   LpSearchResult result;
   result.bound = std::numeric_limits<double>::infinity();
+  result.root_bound = result.bound;
   return result;
 }
 

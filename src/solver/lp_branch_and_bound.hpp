@@ -1,9 +1,11 @@
 #pragma once
-// Depth-first branch and bound over the window's LP relaxation (COIN-OR CLP, CBC builds
-// only): each node re-solves the LP by the dual simplex from the last basis, adds cover cuts
-// it violates, fixes bids by reduced cost, rounds the LP solution greedily for incumbents
-// and branches first on a job the LP starts only in part (started, then not), then on the
-// most nearly chosen fractional bid (chosen first, then excluded). See docs/solver.md.
+// Branch and bound over the window's LP relaxation (COIN-OR CLP, CBC builds only): each node
+// re-solves the LP by the dual simplex from the last basis, adds cover cuts it violates,
+// fixes bids by reduced cost, rounds the LP solution greedily for incumbents and branches
+// first on a job the LP starts only in part, then on the most nearly chosen fractional bid.
+// Best-first with dives: the open node with the highest bound is taken and the search dives
+// from it into the child that starts the job (or chooses the bid), leaving the other open,
+// so a stopped search's bound is the highest still open. See docs/solver.md.
 #include <cstdint>
 #include <vector>
 
@@ -16,13 +18,14 @@ namespace hs::solver {
 struct LpSearchResult {
   bool complete = false;  // the tree closed: the best is optimal
   double bound = 0.0;     // proven upper bound (the best's objective when complete)
+  double root_bound = 0.0;  // the root LP's value after the root cuts (+infinity: never solved)
   std::int64_t nodes = 0;
 };
 
 // Effort: per simplex pivot the LP's rows + columns, per node its columns, plus the ledger
-// work of the rounding; a pivot limit keeps every LP solve inside the budget and a cut
-// round starts only when affordable, so the budget's limit is a cap that only the last
-// rounding (a sort and one greedy insertion of the LP's bids) can pass. `best` (bid per job) must be feasible; it is only replaced
+// work of the rounding; a pivot limit keeps every LP solve inside the budget, and a cut
+// round, a sort and each insertion of the rounding start only when affordable, so the
+// budget's limit is a hard cap. `best` (bid per job) must be feasible; it is only replaced
 // by better choices. Without the CBC backend returns incomplete with bound = +infinity.
 LpSearchResult lp_branch_and_bound(const CompactProblem& problem, const WindowLpOptions& options,
                                    Budget& budget, std::vector<std::int32_t>& best);

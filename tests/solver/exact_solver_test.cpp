@@ -11,10 +11,26 @@
 #include "solver/mip_model.hpp"
 #include "solver/random_instances.hpp"
 #include "solver/solvers.hpp"
+#include "solver/specialised_solvers.hpp"
 #include "window_builders.hpp"
 
 namespace hs::solver {
 namespace {
+
+// Window `instance` of the bench's shape nodes x jobs x bids (bench/bench_window_solver.cpp).
+WindowProblem bench_window(std::int32_t nodes, std::int32_t jobs, std::int32_t bids,
+                           std::uint64_t instance) {
+  RandomWindowSpec spec;
+  spec.nodes = nodes;
+  spec.jobs = jobs;
+  spec.max_bids_per_job = bids;
+  spec.cores_per_node = 12;
+  spec.gpus_per_node = 3;
+  spec.seed = 1000003ULL * static_cast<std::uint64_t>(nodes) +
+              7919ULL * static_cast<std::uint64_t>(jobs) + 31ULL * static_cast<std::uint64_t>(bids) +
+              instance;
+  return make_random_window(spec);
+}
 
 class ExactSolverTest : public ::testing::Test {
  protected:
@@ -122,17 +138,47 @@ TEST_F(ExactSolverTest, NeverWorseThanTheDefaultSolver) {
 // without a proof; run on to 10^-6, the cuts close both in a few dozen milliseconds.
 TEST_F(ExactSolverTest, LongerRootCutLoopProvesCrowdedBenchWindows) {
   for (std::uint64_t instance : {13ULL, 1012ULL}) {
-    RandomWindowSpec spec;
-    spec.nodes = 256;
-    spec.jobs = 50;
-    spec.max_bids_per_job = 5;
-    spec.cores_per_node = 12;
-    spec.gpus_per_node = 3;
-    spec.seed = 1000003ULL * 256 + 7919ULL * 50 + 31ULL * 5 + instance;
-    const SolveResult r = make_window_solver("exact")->solve(make_random_window(spec), {});
+    const WindowProblem p = bench_window(256, 50, 5, instance);
+    const SolveResult r = make_window_solver("exact")->solve(p, {});
     ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
     EXPECT_EQ(r.status, SolveStatus::Optimal) << "instance " << instance << ": bound " << r.bound
                                               << ", objective " << r.solution.objective;
+  }
+}
+
+// Window 1002 of 128 x 50 x 5 is not proven within the default cap. The depth-first tree
+// kept the root's other branch open to the end, so it reported the root LP's bound; the
+// best-first tree closes the nodes of highest bound first and reports a lower one.
+TEST_F(ExactSolverTest, StoppedTreeReportsTheHighestBoundLeftOpen) {
+  const WindowProblem problem = bench_window(128, 50, 5, 1002);
+  const CompactProblem p = compact_used_nodes(problem);
+  Budget budget(ExactSolver::kDefaultEffort, 0.0);
+  const SolveResult seed = make_window_solver(kDefaultWindowSolver)->solve(problem, {});
+  std::vector<std::int32_t> best = seed.solution.bid_of_job;
+  const LpSearchResult r = lp_branch_and_bound(p, WindowLpOptions{}, budget, best);
+  ASSERT_FALSE(r.complete);
+  EXPECT_GE(r.bound, objective_of(p, best));
+  EXPECT_LT(r.bound, r.root_bound * (1.0 - 1e-4)) << "root " << r.root_bound;
+}
+
+// Stopped at every tenth of the effort a proof takes, the tree's bound never falls below
+// the optimum it proves when let run, and its effort never passes the cap.
+TEST_F(ExactSolverTest, StoppedTreeBoundsNeverCutOffTheOptimum) {
+  for (std::uint64_t instance : {13ULL, 1012ULL}) {
+    const CompactProblem p = compact_used_nodes(bench_window(256, 50, 5, instance));
+    Budget full(ExactSolver::kDefaultEffort, 0.0);
+    std::vector<std::int32_t> optimal(p.jobs, -1);
+    ASSERT_TRUE(lp_branch_and_bound(p, WindowLpOptions{}, full, optimal).complete);
+    const double optimum = objective_of(p, optimal);
+    for (int tenth = 1; tenth < 10; ++tenth) {
+      const std::int64_t cap = full.spent() * tenth / 10;
+      Budget budget(cap, 0.0);
+      std::vector<std::int32_t> best(p.jobs, -1);
+      const LpSearchResult r = lp_branch_and_bound(p, WindowLpOptions{}, budget, best);
+      EXPECT_LE(budget.spent(), cap);
+      EXPECT_GE(r.bound, optimum - optimality_tolerance(optimum)) << instance << " at " << tenth;
+      EXPECT_LE(objective_of(p, best), optimum + optimality_tolerance(optimum));
+    }
   }
 }
 
