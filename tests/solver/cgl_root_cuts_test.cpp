@@ -134,6 +134,26 @@ TEST(CglRootCuts, ACapThatStopsAReSolveKeepsTheEarlierRounds) {
   EXPECT_GT(stopped_with_rounds, 10);
 }
 
+// A window of ~2,000 bids (window 1000 of the bench's 1024 x 200 x 15 at --busy 0.3): the
+// first LP solve, charged 3 units per pivot and LP row or column, took ~9.5 M of the 10 M
+// the tree gives the cuts and no round ran; charged as the tree's own solves, rounds run.
+TEST(CglRootCuts, TheFirstSolveLeavesALargeWindowRoomForRounds) {
+  const WindowProblem window = testing::bench_window(1024, 200, 15, 1000, 0.3);
+  const MipModel model = window_lp(compact_used_nodes(window)).model;
+  RootCutOptions share;
+  share.effort_limit = 10'000'000;
+  const RootCuts r = cgl_root_cuts(model, share);
+  RootCutOptions none = share;
+  none.max_rounds = 0;
+  const RootCuts lp = cgl_root_cuts(model, none);
+  ASSERT_TRUE(lp.lp_optimal);
+  EXPECT_LT(lp.effort, share.effort_limit / 2);
+  ASSERT_TRUE(r.lp_optimal);
+  EXPECT_GE(r.rounds, 1);
+  EXPECT_LT(r.lp_value, lp.lp_value);
+  EXPECT_LE(r.effort, share.effort_limit);
+}
+
 #else
 
 TEST(CglRootCuts, NeedsCbc) { GTEST_SKIP() << "built without CBC"; }

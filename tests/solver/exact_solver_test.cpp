@@ -17,21 +17,6 @@
 namespace hs::solver {
 namespace {
 
-// Window `instance` of the bench's shape nodes x jobs x bids (bench/bench_window_solver.cpp).
-WindowProblem bench_window(std::int32_t nodes, std::int32_t jobs, std::int32_t bids,
-                           std::uint64_t instance) {
-  RandomWindowSpec spec;
-  spec.nodes = nodes;
-  spec.jobs = jobs;
-  spec.max_bids_per_job = bids;
-  spec.cores_per_node = 12;
-  spec.gpus_per_node = 3;
-  spec.seed = 1000003ULL * static_cast<std::uint64_t>(nodes) +
-              7919ULL * static_cast<std::uint64_t>(jobs) + 31ULL * static_cast<std::uint64_t>(bids) +
-              instance;
-  return make_random_window(spec);
-}
-
 class ExactSolverTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -138,7 +123,7 @@ TEST_F(ExactSolverTest, NeverWorseThanTheDefaultSolver) {
 // without a proof; run on to 10^-6, the cuts close both in a few dozen milliseconds.
 TEST_F(ExactSolverTest, LongerRootCutLoopProvesCrowdedBenchWindows) {
   for (std::uint64_t instance : {13ULL, 1012ULL}) {
-    const WindowProblem p = bench_window(256, 50, 5, instance);
+    const WindowProblem p = testing::bench_window(256, 50, 5, instance);
     const SolveResult r = make_window_solver("exact")->solve(p, {});
     ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
     EXPECT_EQ(r.status, SolveStatus::Optimal) << "instance " << instance << ": bound " << r.bound
@@ -150,7 +135,7 @@ TEST_F(ExactSolverTest, LongerRootCutLoopProvesCrowdedBenchWindows) {
 // kept the root's other branch open to the end, so it reported the root LP's bound; the
 // best-first tree closes the nodes of highest bound first and reports a lower one.
 TEST_F(ExactSolverTest, StoppedTreeReportsTheHighestBoundLeftOpen) {
-  const WindowProblem problem = bench_window(128, 50, 5, 1002);
+  const WindowProblem problem = testing::bench_window(128, 50, 5, 1002);
   const CompactProblem p = compact_used_nodes(problem);
   Budget budget(ExactSolver::kDefaultEffort, 0.0);
   const SolveResult seed = make_window_solver(kDefaultWindowSolver)->solve(problem, {});
@@ -165,7 +150,7 @@ TEST_F(ExactSolverTest, StoppedTreeReportsTheHighestBoundLeftOpen) {
 // the optimum it proves when let run, and its effort never passes the cap.
 TEST_F(ExactSolverTest, StoppedTreeBoundsNeverCutOffTheOptimum) {
   for (std::uint64_t instance : {13ULL, 1012ULL}) {
-    const CompactProblem p = compact_used_nodes(bench_window(256, 50, 5, instance));
+    const CompactProblem p = compact_used_nodes(testing::bench_window(256, 50, 5, instance));
     Budget full(ExactSolver::kDefaultEffort, 0.0);
     std::vector<std::int32_t> optimal(p.jobs, -1);
     ASSERT_TRUE(lp_branch_and_bound(p, WindowLpOptions{}, full, optimal).complete);

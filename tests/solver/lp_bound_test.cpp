@@ -24,15 +24,7 @@ class LpBoundTest : public ::testing::Test {
 // A contended window of the benchmark family (12 cores, 3 GPUs per node, half the nodes
 // partly busy), where the Lagrangian bound stays open.
 WindowProblem contended_window(std::int32_t nodes, std::int32_t jobs, std::uint64_t seed) {
-  RandomWindowSpec spec;
-  spec.seed = seed;
-  spec.nodes = nodes;
-  spec.jobs = jobs;
-  spec.max_bids_per_job = 15;
-  spec.cores_per_node = 12;
-  spec.gpus_per_node = 3;
-  spec.busy_node_fraction = 0.5;
-  return make_random_window(spec);
+  return testing::bench_family_window(nodes, jobs, 15, seed);
 }
 
 SolverOptions with_lp_bound(bool on) {

@@ -12,16 +12,34 @@
 
 namespace hs::solver::testing {
 
-// A crowded window of the benchmark family (128 nodes of 12 cores and 3 GPUs).
-inline WindowProblem crowded_window(std::int32_t jobs, std::int32_t bids, std::uint64_t seed) {
+// A window of the benchmark family (bench/bench_window_solver.cpp): nodes of 12 cores and
+// 3 GPUs, a share `busy` of them partly used.
+inline WindowProblem bench_family_window(std::int32_t nodes, std::int32_t jobs, std::int32_t bids,
+                                         std::uint64_t seed, double busy = 0.5) {
   RandomWindowSpec spec;
+  spec.busy_node_fraction = busy;
   spec.seed = seed;
-  spec.nodes = 128;
+  spec.nodes = nodes;
   spec.jobs = jobs;
   spec.max_bids_per_job = bids;
   spec.cores_per_node = 12;
   spec.gpus_per_node = 3;
   return make_random_window(spec);
+}
+
+// A crowded window of the benchmark family (128 nodes).
+inline WindowProblem crowded_window(std::int32_t jobs, std::int32_t bids, std::uint64_t seed) {
+  return bench_family_window(128, jobs, bids, seed);
+}
+
+// Window `instance` of the bench's shape nodes x jobs x bids (`--busy busy`), with the
+// bench's seed.
+inline WindowProblem bench_window(std::int32_t nodes, std::int32_t jobs, std::int32_t bids,
+                                  std::uint64_t instance, double busy = 0.5) {
+  const std::uint64_t seed = 1000003ULL * static_cast<std::uint64_t>(nodes) +
+                             7919ULL * static_cast<std::uint64_t>(jobs) +
+                             31ULL * static_cast<std::uint64_t>(bids) + instance;
+  return bench_family_window(nodes, jobs, bids, seed, busy);
 }
 
 // A tiny random window (4-12 nodes, 3 to 2 + job_spread jobs, 1-5 bids each), varied by seed.
