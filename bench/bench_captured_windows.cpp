@@ -1,10 +1,13 @@
 // Solver quality and latency on window problems captured from real replays, as opposed to
 // bench_window_solver's random windows: replays a workload under a window scheduler, keeps
 // every window problem it solved, and re-solves the largest ones with the default solver
-// and (with --cbc) with CBC under a time limit.
+// (or --solver NAME) and (with --cbc) with CBC under a time limit.
 //
-//   bench_captured_windows [--case NAME]... [--windows N] [--cbc] [--cbc-limit S]
+//   bench_captured_windows [--case NAME]... [--windows N] [--max-bids B] [--solver NAME]
+//                          [--cbc] [--cbc-limit S]
 //
+// --max-bids B: only windows of at most B bids are ranked (e.g. 400, the windows
+// `hetsched solve` hands to `exact`).
 // Cases: tsubame (AUCSCHED2, 600 TSUBAME-like jobs on tsubame2: 1408 nodes x 12 cores, 3
 // GPUs, switch tree), esp (AUCSCHED2, heterogeneous ESP on paper1024). Windows are ranked
 // by bid count, then job count; the N largest are solved (ties by capture order).
@@ -43,6 +46,8 @@ const ReplayCase kCases[] = {
 struct Config {
   std::vector<std::string> cases;
   int windows = 20;
+  std::size_t max_bids = 0;  // 0: no limit
+  std::string solver = "lagrangian";
   bool with_cbc = false;
   double cbc_limit_s = 5.0;
 };
@@ -75,11 +80,16 @@ Config parse(int argc, char** argv) {
     };
     if (arg == "--case") c.cases.push_back(next());
     else if (arg == "--windows") c.windows = std::stoi(next());
+    else if (arg == "--max-bids") c.max_bids = static_cast<std::size_t>(std::stoul(next()));
+    else if (arg == "--solver") c.solver = next();
     else if (arg == "--cbc") c.with_cbc = true;
     else if (arg == "--cbc-limit") c.cbc_limit_s = std::stod(next());
     else usage_error("unknown argument " + arg);
   }
   if (c.cases.empty()) c.cases = {"tsubame", "esp"};
+  const std::vector<std::string> solvers = window_solver_names();
+  if (std::find(solvers.begin(), solvers.end(), c.solver) == solvers.end())
+    usage_error("unknown solver " + c.solver);
   return c;
 }
 
@@ -99,7 +109,12 @@ std::vector<WindowProblem> capture(const ReplayCase& c) {
   return problems;
 }
 
-std::vector<WindowProblem> largest(std::vector<WindowProblem> problems, int count) {
+std::vector<WindowProblem> largest(std::vector<WindowProblem> problems, int count,
+                                   std::size_t max_bids) {
+  if (max_bids > 0)
+    problems.erase(std::remove_if(problems.begin(), problems.end(),
+                                  [max_bids](const auto& p) { return p.bids.size() > max_bids; }),
+                   problems.end());
   std::stable_sort(problems.begin(), problems.end(), [](const auto& a, const auto& b) {
     if (a.bids.size() != b.bids.size()) return a.bids.size() > b.bids.size();
     return a.job_count > b.job_count;
@@ -110,8 +125,8 @@ std::vector<WindowProblem> largest(std::vector<WindowProblem> problems, int coun
 
 void run_case(const Config& config, const ReplayCase& c) {
   const std::vector<WindowProblem> captured = capture(c);
-  const std::vector<WindowProblem> problems = largest(captured, config.windows);
-  auto solver = make_window_solver("lagrangian");
+  const std::vector<WindowProblem> problems = largest(captured, config.windows, config.max_bids);
+  auto solver = make_window_solver(config.solver);
   auto cbc = config.with_cbc && cbc_available() ? make_window_solver("cbc") : nullptr;
   std::vector<double> cpu_ms;
   double jobs = 0, bids = 0, mean_ratio = 0, min_ratio = 1.0;
@@ -154,8 +169,10 @@ void run_case(const Config& config, const ReplayCase& c) {
 
 int main(int argc, char** argv) {
   const Config config = parse(argc, argv);
-  std::printf("captured windows: %d largest per replay, solver lagrangian (default effort)%s\n",
-              config.windows, config.with_cbc ? ", CBC with a time limit" : "");
+  std::printf("captured windows: %d largest per replay%s, solver %s (default effort)%s\n",
+              config.windows,
+              config.max_bids > 0 ? (" of at most " + std::to_string(config.max_bids) + " bids").c_str() : "",
+              config.solver.c_str(), config.with_cbc ? ", CBC with a time limit" : "");
   std::printf("case     captured  solved   jobs    bids |  cpu p50  cpu p99 opt%s\n",
               config.with_cbc ? " | cmp none >cbc <cbc ~cbc mean/cbc min/cbc" : "");
   for (const std::string& name : config.cases) {
