@@ -29,7 +29,8 @@ struct LpBound {
   double bound = std::numeric_limits<double>::infinity();  // +infinity: none (no CLP)
   bool optimal = false;          // the last LP solve ended optimal (not at the pivot cap)
   std::int64_t iterations = 0;   // simplex pivots, all rounds
-  std::int64_t effort = 0;       // pivots × (rows + columns), as lp_branch_and_bound charges
+  std::int64_t effort = 0;       // pivots × (rows + columns); lp_branch_and_bound also
+                                 // counts a 64th of the nonzeros per pivot
   int cut_rounds = 0;            // rounds that added cuts
 };
 

@@ -22,13 +22,20 @@ namespace hs::solver {
 
 namespace {
 
-// Work units per matrix nonzero and generator in a round of separation, and per pivot and
-// LP row or column in a re-solve through OSI (which refactorizes after every round of
-// cuts): set so that a unit costs about what one costs in the tree (≈ 39 ns here; measured
-// in session 31 on 20 crowded windows: separation 11 ns and re-solves 14.5 ns per unit at
-// the former 30 and 8, so those overcharged the cuts about 3.5 times).
-constexpr std::int64_t kSeparationUnits = 8;
+// Work units per pivot and LP row or column in a re-solve through OSI (which refactorizes
+// after every round of cuts), and for a round of separation (below): set so that a unit
+// costs about what one costs in the tree (≈ 39 ns here; session 31 timed 20 crowded
+// windows, re-solves at 14.5 ns per unit of the former 8, so 3).
 constexpr std::int64_t kResolveUnits = 3;
+// Probing scans, for each variable it probes, the rows of that variable; its time grows with
+// the nonzeros times the mean row length, not with the nonzeros alone. Timed in session 32:
+// 104 ns per nonzero × mean row length on crowded 128-node windows (rows of ~10), 84–250 ns
+// on windows captured from replays (rows of ~100 bids, where 8 units per nonzero had let one
+// probing call take 2.4 s) and on ~2,000-bid ones. The other generators cost 790 ns per
+// nonzero together on the crowded windows, about 4 units each; with probing at 3 units per
+// nonzero × row length a crowded round is charged what it was.
+constexpr std::int64_t kProbingUnits = 3;
+constexpr std::int64_t kOtherGeneratorUnits = 4;
 // The first solve of the LP is charged per pivot and row or column as the tree charges its
 // own solves (1 unit): it is the same dual simplex without a refactorization per round.
 // Timed in session 32 at 8.7 ns per pivot × (rows + columns) on ~2,000-bid windows and 29 ns
@@ -51,7 +58,8 @@ void load(OsiClpSolverInterface& si, const MipModel& model) {
 
 // CBC's default root generators but MIR and flow covers (which find nothing on window
 // models). Probing, without the objective, finds the implications of the job and capacity
-// rows: on crowded 128-node windows it closes more of the gap than all the others.
+// rows: on crowded 128-node windows it closes more of the gap than all the others. It comes
+// first (`separation_cost` charges the first generator as probing).
 std::vector<std::unique_ptr<CglCutGenerator>> generators() {
   std::vector<std::unique_ptr<CglCutGenerator>> g;
   auto probing = std::make_unique<CglProbing>();
@@ -115,8 +123,7 @@ class CutRounds {
     if (!solve(true)) return out_;
     const auto gens = generators();
     for (int round = 0; round < options_.max_rounds; ++round) {
-      const std::int64_t separation = kSeparationUnits * static_cast<std::int64_t>(gens.size()) *
-                                      si_.getMatrixByRow()->getNumElements();
+      const std::int64_t separation = separation_cost(static_cast<std::int64_t>(gens.size()));
       if (room() < separation + resolve_cost()) break;
       OsiCuts cuts;
       CglTreeInfo info;
@@ -140,6 +147,12 @@ class CutRounds {
 
  private:
   std::int64_t resolve_cost() const { return kResolveUnits * lp_size(); }
+  // A round of probing (the first generator) and `generators` − 1 others.
+  std::int64_t separation_cost(std::int64_t generators) const {
+    const std::int64_t nonzeros = si_.getMatrixByRow()->getNumElements();
+    const std::int64_t row_length = std::max<std::int64_t>(1, nonzeros / std::max(1, si_.getNumRows()));
+    return kProbingUnits * nonzeros * row_length + kOtherGeneratorUnits * nonzeros * (generators - 1);
+  }
   std::int64_t lp_size() const {
     return std::max<std::int64_t>(1, si_.getNumRows() + si_.getNumCols());
   }

@@ -14,7 +14,8 @@ namespace hs::solver {
 struct RootCutOptions {
   int max_rounds = 20;
   // Work cap in the tree's units (calibrated to its time per unit): per simplex pivot the
-  // LP's rows + columns, per generator call the matrix's nonzeros, each times a constant.
+  // LP's rows + columns, per generator call the matrix's nonzeros (for probing times the
+  // mean row length), each times a constant.
   // A round starts only when its separation and one pivot are affordable, and no LP solve
   // may pivot past it, so the cap holds.
   std::int64_t effort_limit = 0;
