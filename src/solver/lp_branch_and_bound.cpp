@@ -1,8 +1,6 @@
 #include "solver/lp_branch_and_bound.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 
 #include "solver/cover_cuts.hpp"
@@ -35,7 +33,7 @@ class LpSearch {
         lp_nonzeros_(nonzeros(window.model.rows)),
         pivot_cost_(pivot_cost(lp_size_, lp_nonzeros_)),
         node_cost_(static_cast<std::int64_t>(window.model.columns.size())),
-        row_nonzeros_(nonzeros(window.model.rows)) {
+        row_nonzeros_(lp_nonzeros_) {
     lp_.set_cutoff(best_value_ + optimality_tolerance(best_value_));
   }
 
