@@ -167,6 +167,20 @@ TEST_F(ExactSolverTest, StoppedTreeBoundsNeverCutOffTheOptimum) {
   }
 }
 
+// Windows 3 of 128 x 50 x 5 and 2017 of 128 x 50 x 15 stopped at the cap unproven while
+// a node taken from the open list was solved from the basis the last dive ended at; from
+// its parent's basis the tree closes both.
+TEST_F(ExactSolverTest, NodesFromTheOpenListStartFromTheirParentsBasis) {
+  const struct { int bids; std::uint64_t instance; } windows[] = {{5, 3}, {15, 2017}};
+  for (const auto& w : windows) {
+    const WindowProblem p = testing::bench_window(128, 50, w.bids, w.instance);
+    const SolveResult r = make_window_solver("exact")->solve(p, {});
+    ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+    EXPECT_EQ(r.status, SolveStatus::Optimal) << "instance " << w.instance << ": bound "
+                                              << r.bound << ", objective " << r.solution.objective;
+  }
+}
+
 TEST_F(ExactSolverTest, DefaultSolverHandsSmallWindowsToTheExactSolver) {
   const WindowProblem p = make_random_window(testing::tiny_random_spec(77, 13));
   SolverOptions options;

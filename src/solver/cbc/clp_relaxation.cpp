@@ -73,6 +73,24 @@ void ClpRelaxation::add_rows(const std::vector<MipRow>& rows) {
   impl_->solved = false;  // the factorization no longer matches the rows
 }
 
+std::vector<unsigned char> ClpRelaxation::basis() const {
+  const ClpSimplex& lp = impl_->lp;
+  const unsigned char* status = lp.statusArray();
+  const std::size_t n = static_cast<std::size_t>(lp.numberColumns() + lp.numberRows());
+  if (status == nullptr) return {};
+  return {status, status + n};
+}
+
+void ClpRelaxation::set_basis(const std::vector<unsigned char>& basis) {
+  ClpSimplex& lp = impl_->lp;
+  const std::size_t n = static_cast<std::size_t>(lp.numberColumns() + lp.numberRows());
+  if (basis.empty() || basis.size() > n) return;
+  std::vector<unsigned char> status(n, static_cast<unsigned char>(ClpSimplex::basic));
+  std::copy(basis.begin(), basis.end(), status.begin());
+  lp.copyinStatus(status.data());
+  impl_->solved = false;  // the factorization is of another basis
+}
+
 std::int64_t ClpRelaxation::last_iterations() const { return impl_->iterations; }
 double ClpRelaxation::objective() const { return impl_->sign * impl_->lp.objectiveValue(); }
 double ClpRelaxation::value(std::int32_t c) const { return impl_->lp.primalColumnSolution()[c]; }

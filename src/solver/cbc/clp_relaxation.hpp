@@ -34,6 +34,12 @@ class ClpRelaxation {
   // of a maximisation, within CLP's tolerances).
   double row_dual(std::int32_t row) const;
 
+  // The basis: one status per column, then one per row.
+  std::vector<unsigned char> basis() const;
+  // The next solve starts from `basis` (a branch and bound's warm start for a node taken
+  // from its open list); rows added since it was taken start with their slacks basic.
+  void set_basis(const std::vector<unsigned char>& basis);
+
   // Appends rows (e.g. cuts); the basis is kept, the new rows' slacks basic.
   void add_rows(const std::vector<MipRow>& rows);
 
