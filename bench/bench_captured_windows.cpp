@@ -4,8 +4,10 @@
 // (or --solver NAME) and (with --cbc) with CBC under a time limit.
 //
 //   bench_captured_windows [--case NAME]... [--windows N] [--max-bids B] [--solver NAME]
-//                          [--cbc] [--cbc-limit S]
+//                          [--cbc] [--cbc-limit S] [--per-window]
 //
+// --per-window: a line per window before the case's summary ("# case rank bids objective
+// effort status cpu_ms bound"), for comparing two builds window by window.
 // --max-bids B: only windows of at most B bids are ranked (e.g. 400, the windows
 // `hetsched solve` hands to `exact`).
 // Cases: tsubame (AUCSCHED2, 600 TSUBAME-like jobs on tsubame2: 1408 nodes x 12 cores, 3
@@ -50,6 +52,7 @@ struct Config {
   std::string solver = "lagrangian";
   bool with_cbc = false;
   double cbc_limit_s = 5.0;
+  bool per_window = false;
 };
 
 double thread_cpu_ms() {
@@ -84,6 +87,7 @@ Config parse(int argc, char** argv) {
     else if (arg == "--solver") c.solver = next();
     else if (arg == "--cbc") c.with_cbc = true;
     else if (arg == "--cbc-limit") c.cbc_limit_s = std::stod(next());
+    else if (arg == "--per-window") c.per_window = true;
     else usage_error("unknown argument " + arg);
   }
   if (c.cases.empty()) c.cases = {"tsubame", "esp"};
@@ -138,6 +142,10 @@ void run_case(const Config& config, const ReplayCase& c) {
     const SolveResult r = solver->solve(problem, {});
     cpu_ms.push_back(thread_cpu_ms() - start);
     proven += r.status == SolveStatus::Optimal;
+    if (config.per_window)
+      std::printf("# %s %zu %zu %.17g %lld %s %.1f %.17g\n", c.name.c_str(), cpu_ms.size(),
+                  problem.bids.size(), r.solution.objective, static_cast<long long>(r.effort),
+                  r.status == SolveStatus::Optimal ? "optimal" : "feasible", cpu_ms.back(), r.bound);
     if (!cbc) continue;
     SolverOptions limit;
     limit.time_limit_s = config.cbc_limit_s;
