@@ -122,15 +122,20 @@ class CutRounds {
     if (si_.getNumRows() == 0 || si_.getNumCols() == 0) return out_;  // nothing to cut
     if (!solve(true)) return out_;
     const auto gens = generators();
+    const std::int64_t others = static_cast<std::int64_t>(gens.size()) - 1;
+    // Probing's cost grows with the rows' length. On windows of long rows (captured from
+    // replays) a round with it is out of reach, and the other generators alone are affordable
+    // and often close the gap; elsewhere every round probes, as before.
+    const bool probing = room() >= separation_cost(true, others) + resolve_cost();
     for (int round = 0; round < options_.max_rounds; ++round) {
-      const std::int64_t separation = separation_cost(static_cast<std::int64_t>(gens.size()));
+      const std::int64_t separation = separation_cost(probing, others);
       if (room() < separation + resolve_cost()) break;
       OsiCuts cuts;
       CglTreeInfo info;
       info.level = 0;
       info.pass = round;
       info.inTree = false;
-      for (const auto& g : gens) g->generateCuts(si_, cuts, info);
+      generate(gens, probing, cuts, info);
       out_.effort += separation;
       if (cuts.sizeRowCuts() == 0) break;
       si_.applyCuts(cuts);
@@ -146,12 +151,18 @@ class CutRounds {
   }
 
  private:
+  // A round of the generators, probing (the first) only when `probing`.
+  void generate(const std::vector<std::unique_ptr<CglCutGenerator>>& gens, bool probing,
+                OsiCuts& cuts, CglTreeInfo& info) {
+    for (std::size_t k = probing ? 0 : 1; k < gens.size(); ++k) gens[k]->generateCuts(si_, cuts, info);
+  }
+
   std::int64_t resolve_cost() const { return kResolveUnits * lp_size(); }
-  // A round of probing (the first generator) and `generators` − 1 others.
-  std::int64_t separation_cost(std::int64_t generators) const {
+  // A round of probing (the first generator, when `probing`) and `others` generators.
+  std::int64_t separation_cost(bool probing, std::int64_t others) const {
     const std::int64_t nonzeros = si_.getMatrixByRow()->getNumElements();
     const std::int64_t row_length = std::max<std::int64_t>(1, nonzeros / std::max(1, si_.getNumRows()));
-    return kProbingUnits * nonzeros * row_length + kOtherGeneratorUnits * nonzeros * (generators - 1);
+    return (probing ? kProbingUnits * nonzeros * row_length : 0) + kOtherGeneratorUnits * nonzeros * others;
   }
   std::int64_t lp_size() const {
     return std::max<std::int64_t>(1, si_.getNumRows() + si_.getNumCols());

@@ -1,7 +1,8 @@
 #pragma once
 // Root cuts from COIN-OR CGL's generators (CBC builds only): rounds of probing, Gomory,
 // lifted knapsack cover, two-step MIR, zero-half and clique cuts on a 0/1 model, each round
-// re-solving the LP and dropping the cuts it leaves slack, as CBC does at its root. Cuts
+// re-solving the LP and dropping the cuts it leaves slack, as CBC does at its root (without
+// probing when a round of it is out of the cap's reach, as on windows of long rows). Cuts
 // derived at the root hold for every integer solution, so a branch and bound over the same
 // columns can keep them everywhere.
 #include <cstdint>
