@@ -2,6 +2,8 @@
 // restarts the dual simplex at that optimum, rows added in between or not.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "solver/compact_problem.hpp"
 #include "solver/window_lp.hpp"
 #include "window_builders.hpp"
@@ -18,53 +20,62 @@ MipModel crowded_model() {
   return window_lp(compact_used_nodes(testing::bench_window(128, 50, 5, 3))).model;
 }
 
-// Moves the LP away from its optimum: every column the optimum uses is excluded, and the
-// LP re-solved.
-void exclude_the_solution(ClpRelaxation& lp) {
-  for (std::int32_t c = 0; c < lp.columns(); ++c)
-    if (lp.value(c) > 1e-6) lp.set_upper(c, 0.0);
-  ASSERT_EQ(lp.solve(100000), ClpRelaxation::Outcome::Optimal);
-  ASSERT_GT(lp.last_iterations(), 0);
-}
+// Solves the LP and keeps its optimal basis; `away_and_back` moves the LP away from that
+// optimum (every column it uses excluded, re-solved) and back (bounds restored, the basis
+// set), after `between` has run.
+class RestoredBasis {
+ public:
+  explicit RestoredBasis(const MipModel& model) : lp_(model) {}
+
+  void solve_and_keep() {
+    ASSERT_EQ(lp_.solve(100000), ClpRelaxation::Outcome::Optimal);
+    optimum_ = lp_.objective();
+    basis_ = lp_.basis();
+    ASSERT_EQ(basis_.size(), static_cast<std::size_t>(lp_.columns() + lp_.rows()));
+  }
+
+  void away_and_back(const std::function<void(ClpRelaxation&)>& between) {
+    std::vector<double> upper;
+    for (std::int32_t c = 0; c < lp_.columns(); ++c) upper.push_back(lp_.upper(c));
+    between(lp_);
+    for (std::int32_t c = 0; c < lp_.columns(); ++c)
+      if (lp_.value(c) > 1e-6) lp_.set_upper(c, 0.0);
+    ASSERT_EQ(lp_.solve(100000), ClpRelaxation::Outcome::Optimal);
+    ASSERT_GT(lp_.last_iterations(), 0);
+    for (std::int32_t c = 0; c < lp_.columns(); ++c) lp_.set_upper(c, upper[c]);
+    lp_.set_basis(basis_);
+  }
+
+  // The re-solve from the kept basis: no pivot, the same optimum.
+  void expect_no_pivots() {
+    ASSERT_EQ(lp_.solve(100000), ClpRelaxation::Outcome::Optimal);
+    EXPECT_EQ(lp_.last_iterations(), 0);
+    EXPECT_NEAR(lp_.objective(), optimum_, 1e-6 * optimum_);
+  }
+
+ private:
+  ClpRelaxation lp_;
+  double optimum_ = 0.0;
+  std::vector<unsigned char> basis_;
+};
 
 TEST(ClpRelaxation, ARestoredBasisNeedsNoPivots) {
-  const MipModel model = crowded_model();
-  ClpRelaxation lp(model);
-  ASSERT_EQ(lp.solve(100000), ClpRelaxation::Outcome::Optimal);
-  const double optimum = lp.objective();
-  const std::vector<unsigned char> basis = lp.basis();
-  ASSERT_EQ(basis.size(), static_cast<std::size_t>(lp.columns() + lp.rows()));
-  std::vector<double> upper;
-  for (std::int32_t c = 0; c < lp.columns(); ++c) upper.push_back(lp.upper(c));
-
-  exclude_the_solution(lp);
-  for (std::int32_t c = 0; c < lp.columns(); ++c) lp.set_upper(c, upper[c]);
-  lp.set_basis(basis);
-  ASSERT_EQ(lp.solve(100000), ClpRelaxation::Outcome::Optimal);
-  EXPECT_EQ(lp.last_iterations(), 0);
-  EXPECT_NEAR(lp.objective(), optimum, 1e-6 * optimum);
+  RestoredBasis lp(crowded_model());
+  lp.solve_and_keep();
+  lp.away_and_back([](ClpRelaxation&) {});
+  lp.expect_no_pivots();
 }
 
 // A basis taken before rows were added: the new rows start with their slacks basic, which
 // keeps the old optimum when the rows do not cut it off.
 TEST(ClpRelaxation, ABasisFromBeforeAddedRowsStillFits) {
   const MipModel model = crowded_model();
-  ClpRelaxation lp(model);
-  ASSERT_EQ(lp.solve(100000), ClpRelaxation::Outcome::Optimal);
-  const double optimum = lp.objective();
-  const std::vector<unsigned char> basis = lp.basis();
-  std::vector<double> upper;
-  for (std::int32_t c = 0; c < lp.columns(); ++c) upper.push_back(lp.upper(c));
-
+  RestoredBasis lp(model);
+  lp.solve_and_keep();
   MipRow loose = model.rows.front();
   loose.upper = loose.upper * 2.0 + 1.0;  // never binding
-  lp.add_rows({loose});
-  exclude_the_solution(lp);
-  for (std::int32_t c = 0; c < lp.columns(); ++c) lp.set_upper(c, upper[c]);
-  lp.set_basis(basis);
-  ASSERT_EQ(lp.solve(100000), ClpRelaxation::Outcome::Optimal);
-  EXPECT_EQ(lp.last_iterations(), 0);
-  EXPECT_NEAR(lp.objective(), optimum, 1e-6 * optimum);
+  lp.away_and_back([&loose](ClpRelaxation& relaxation) { relaxation.add_rows({loose}); });
+  lp.expect_no_pivots();
 }
 
 #else
