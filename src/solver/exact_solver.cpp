@@ -30,7 +30,11 @@ SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions
       options.time_limit_s > 0 ? std::max(1e-9, options.time_limit_s - seed.seconds) : 0.0;
   Budget budget(options.effort_limit > 0 ? options.effort_limit : kDefaultEffort, time_left);
   std::vector<std::int32_t> best = seed.solution.bid_of_job;
-  const LpSearchResult tree = lp_branch_and_bound(p, WindowLpOptions{}, budget, best);
+  // Without the capacity rows a neighbouring node's row implies: the same LP, and on windows
+  // captured from replays (bids spanning runs of equal nodes) 3–6 times fewer nonzeros, so
+  // every solve, cut round and separation in the tree costs that much less.
+  const LpSearchResult tree =
+      lp_branch_and_bound(p, WindowLpOptions{.drop_dominated_rows = true}, budget, best);
   double bound = std::min(seed.bound, tree.bound);
   SolveResult result = finish_result(problem, p, best, tree.complete ? objective_of(p, best) : bound,
                                      budget);

@@ -219,6 +219,24 @@ TEST(CglRootCuts, OtherGeneratorsOnLongRowsAreChargedForTheLpsSize) {
   EXPECT_LT(charged, 5 * 4 * nonzeros);
 }
 
+// Probing reads only rows of at most 64 bids, and is charged for those: on windows captured
+// from replays, rows of 100–250 bids made one probing call take 200–500 ms. A round on rows
+// of 100 is charged for the other generators alone.
+TEST(CglRootCuts, ProbingLeavesRowsOfMoreThan64BidsUnreadAndUncharged) {
+  const int rows = 200, columns = 100;
+  const MipModel model = dense_model(rows, columns);
+  const std::int64_t nonzeros = std::int64_t{rows} * columns;
+  RootCutOptions none;
+  none.effort_limit = 1'000'000'000;
+  none.max_rounds = 0;
+  const RootCuts lp = cgl_root_cuts(model, none);
+  ASSERT_TRUE(lp.lp_optimal);
+  RootCutOptions one = none;
+  one.max_rounds = 1;
+  const RootCuts round = cgl_root_cuts(model, one);
+  EXPECT_LT(round.effort - lp.effort, 3 * nonzeros * columns);
+}
+
 #else
 
 TEST(CglRootCuts, NeedsCbc) { GTEST_SKIP() << "built without CBC"; }

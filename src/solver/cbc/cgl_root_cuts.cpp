@@ -9,6 +9,7 @@
 #include <CglTwomir.hpp>
 #include <CglZeroHalf.hpp>
 #include <ClpSimplex.hpp>
+#include <ClpSolve.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
 #include <OsiCuts.hpp>
@@ -36,6 +37,13 @@ constexpr std::int64_t kResolveUnits = 3;
 // nonzero × row length a crowded round is charged what it was.
 constexpr std::int64_t kProbingUnits = 3;
 constexpr std::int64_t kOtherGeneratorUnits = 4;
+// Probing reads only rows of at most this many bids (CglProbing's root row-length limit),
+// and is charged for those. On windows captured from replays, once their dominated capacity
+// rows are gone, rows of 100–250 bids made one probing call take 200–500 ms for 2–4 M units
+// charged; without them it takes 1–13 ms and finds the same proofs. Crowded and sparse
+// random windows have shorter rows (some cuts aside): alone, this limit kept the 129
+// proofs of 180 crowded windows (session 34).
+constexpr int kProbingMaxRowLength = 64;
 // The other generators' work follows the LP's tableau more than its rows' length: on windows
 // of rows of ~100 bids they took 10–90 ns per nonzero together, against 390–1,770 on crowded
 // ones and 280–1,850 on ~2,000-bid ones (session 33, thread CPU time). Their nonzeros are
@@ -59,6 +67,12 @@ void load(OsiClpSolverInterface& si, const MipModel& model) {
     if (model.columns[c].integer) si.setInteger(static_cast<int>(c));
   si.messageHandler()->setLogLevel(0);
   si.getModelPtr()->setLogLevel(0);
+  // CLP's presolve on the first solve is work the budget cannot see: on windows captured
+  // from replays (rows of a hundred bids, ~300,000 nonzeros) it took 45–75 ms of a solve of
+  // 3–21 pivots; the pivots are the same without it.
+  ClpSolve solve_options;
+  solve_options.setPresolveType(ClpSolve::presolveOff);
+  si.setSolveOptions(solve_options);
 }
 
 // CBC's default root generators but MIR and flow covers (which find nothing on window
@@ -70,6 +84,7 @@ std::vector<std::unique_ptr<CglCutGenerator>> generators() {
   auto probing = std::make_unique<CglProbing>();
   probing->setUsingObjective(0);
   probing->setMaxPass(1);
+  probing->setMaxElementsRoot(kProbingMaxRowLength);
   probing->setMaxProbeRoot(200);
   probing->setMaxLookRoot(200);
   probing->setRowCuts(3);
@@ -130,8 +145,8 @@ class CutRounds {
     const std::int64_t others = static_cast<std::int64_t>(gens.size()) - 1;
     // Probing's cost grows with the rows' length. On windows of long rows (captured from
     // replays) a round with it is out of reach, and the other generators alone are affordable
-    // and often close the gap; elsewhere every round probes, as before.
-    const bool probing = room() >= separation_cost(true, others) + resolve_cost();
+    // and often close the gap; elsewhere rounds probe until probing finds nothing.
+    bool probing = room() >= separation_cost(true, others) + resolve_cost();
     for (int round = 0; round < options_.max_rounds; ++round) {
       const std::int64_t separation = separation_cost(probing, others);
       if (room() < separation + resolve_cost()) break;
@@ -140,8 +155,12 @@ class CutRounds {
       info.level = 0;
       info.pass = round;
       info.inTree = false;
-      generate(gens, probing, cuts, info);
+      const int probing_cuts = generate(gens, probing, cuts, info);
       out_.effort += separation;
+      // Probing without the objective finds the rows' implications, most of them in its
+      // first round: once a round finds none, later rounds leave it out (captured windows:
+      // 20 rounds of 6 ms each for nothing).
+      if (probing_cuts == 0) probing = false;
       if (cuts.sizeRowCuts() == 0) break;
       si_.applyCuts(cuts);
       const double before = out_.lp_value;
@@ -156,19 +175,38 @@ class CutRounds {
   }
 
  private:
-  // A round of the generators, probing (the first) only when `probing`.
-  void generate(const std::vector<std::unique_ptr<CglCutGenerator>>& gens, bool probing,
-                OsiCuts& cuts, CglTreeInfo& info) {
-    for (std::size_t k = probing ? 0 : 1; k < gens.size(); ++k) gens[k]->generateCuts(si_, cuts, info);
+  // A round of the generators, probing (the first) only when `probing`; the row cuts
+  // probing found.
+  int generate(const std::vector<std::unique_ptr<CglCutGenerator>>& gens, bool probing,
+               OsiCuts& cuts, CglTreeInfo& info) {
+    int probing_cuts = 0;
+    if (probing) {
+      gens[0]->generateCuts(si_, cuts, info);
+      probing_cuts = cuts.sizeRowCuts();
+    }
+    for (std::size_t k = 1; k < gens.size(); ++k) gens[k]->generateCuts(si_, cuts, info);
+    return probing_cuts;
   }
 
   std::int64_t resolve_cost() const { return kResolveUnits * lp_size(); }
   // A round of probing (the first generator, when `probing`) and `others` generators.
   std::int64_t separation_cost(bool probing, std::int64_t others) const {
     const std::int64_t nonzeros = si_.getMatrixByRow()->getNumElements();
-    const std::int64_t row_length = std::max<std::int64_t>(1, nonzeros / std::max(1, si_.getNumRows()));
     const std::int64_t bounded = std::min(nonzeros, kOtherGeneratorNonzerosPerRowOrColumn * lp_size());
-    return (probing ? kProbingUnits * nonzeros * row_length : 0) + kOtherGeneratorUnits * bounded * others;
+    return (probing ? probing_cost() : 0) + kOtherGeneratorUnits * bounded * others;
+  }
+  // Probing's nonzeros times their rows' mean length, over the rows it reads.
+  std::int64_t probing_cost() const {
+    const CoinPackedMatrix* matrix = si_.getMatrixByRow();
+    std::int64_t nonzeros = 0, rows = 0;
+    for (int r = 0; r < si_.getNumRows(); ++r) {
+      const int length = matrix->getVectorSize(r);
+      if (length > kProbingMaxRowLength) continue;
+      nonzeros += length;
+      ++rows;
+    }
+    const std::int64_t row_length = std::max<std::int64_t>(1, nonzeros / std::max<std::int64_t>(1, rows));
+    return kProbingUnits * nonzeros * row_length;
   }
   std::int64_t lp_size() const {
     return std::max<std::int64_t>(1, si_.getNumRows() + si_.getNumCols());
