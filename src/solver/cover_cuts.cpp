@@ -1,6 +1,7 @@
 #include "solver/cover_cuts.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace hs::solver {
@@ -14,13 +15,27 @@ bool is_packing_row(const MipRow& row) {
          std::all_of(row.coefficients.begin(), row.coefficients.end(), [](double a) { return a == 1.0; });
 }
 
+// False when no cover of `row` can give a cut violated at x: a cut's left side is at most
+// the row's Σ x⁺, and every cover has more than capacity / (largest coefficient) members,
+// so a cut's right side is at least ⌊capacity / largest⌋. On windows captured from replays
+// most rows fail this test, and it spares them the sort below.
+bool may_yield_violated_cut(const MipRow& row, const std::vector<double>& x) {
+  double sum = 0.0, largest = 0.0;
+  for (std::size_t k = 0; k < row.columns.size(); ++k) {
+    sum += std::max(0.0, x[row.columns[k]]);
+    largest = std::max(largest, row.coefficients[k]);
+  }
+  return largest > 0.0 && sum > std::floor(row.upper / largest) + kViolation;
+}
+
 // Positions in `row` of a greedy cover at x, or empty when the row cannot overflow.
 std::vector<std::size_t> greedy_cover(const MipRow& row, const std::vector<double>& x) {
   std::vector<std::size_t> order(row.columns.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  auto key = [&](std::size_t k) { return (1.0 - x[row.columns[k]]) / row.coefficients[k]; };
+  std::vector<double> key(row.columns.size());
+  for (std::size_t k = 0; k < key.size(); ++k) key[k] = (1.0 - x[row.columns[k]]) / row.coefficients[k];
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return key(a) < key(b) || (key(a) == key(b) && a < b);
+    return key[a] < key[b] || (key[a] == key[b] && a < b);
   });
   double load = 0.0;
   std::vector<std::size_t> cover;
@@ -37,7 +52,7 @@ std::vector<std::size_t> greedy_cover(const MipRow& row, const std::vector<doubl
 std::vector<MipRow> separate_covers(const std::vector<MipRow>& rows, const std::vector<double>& x) {
   std::vector<MipRow> cuts;
   for (const MipRow& row : rows) {
-    if (is_packing_row(row) || row.upper == kMipInfinity) continue;
+    if (is_packing_row(row) || row.upper == kMipInfinity || !may_yield_violated_cut(row, x)) continue;
     const std::vector<std::size_t> cover = greedy_cover(row, x);
     if (cover.empty()) continue;
     double largest = 0.0;
