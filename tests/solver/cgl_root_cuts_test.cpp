@@ -198,23 +198,28 @@ MipModel dense_model(int rows, int columns) {
   return model;
 }
 
+// What one round of cuts on `model` is charged beyond its first solve, with `room` units
+// for it beyond that solve (0: no limit).
+std::int64_t one_round_charge(const MipModel& model, std::int64_t room = 0) {
+  RootCutOptions none;
+  none.effort_limit = 1'000'000'000;
+  none.max_rounds = 0;
+  const RootCuts lp = cgl_root_cuts(model, none);
+  EXPECT_TRUE(lp.lp_optimal);
+  RootCutOptions one = none;
+  one.max_rounds = 1;
+  if (room > 0) one.effort_limit = lp.effort + room;
+  return cgl_root_cuts(model, one).effort - lp.effort;
+}
+
 // The generators other than probing took 10–90 ns per nonzero on windows of rows of ~100
 // bids (against ~1,000 on crowded ones): their nonzeros are counted up to 10 per LP row or
 // column.
 TEST(CglRootCuts, OtherGeneratorsOnLongRowsAreChargedForTheLpsSize) {
   const int rows = 600, columns = 60;
-  const MipModel model = dense_model(rows, columns);
   const std::int64_t nonzeros = std::int64_t{rows} * columns;
-  RootCutOptions none;
-  none.effort_limit = 1'000'000'000;
-  none.max_rounds = 0;
-  const RootCuts lp = cgl_root_cuts(model, none);
-  ASSERT_TRUE(lp.lp_optimal);
-  RootCutOptions one = none;
-  one.max_rounds = 1;
-  one.effort_limit = lp.effort + 1'000'000;  // short of a round with probing (6.5 M)
-  const RootCuts round = cgl_root_cuts(model, one);
-  const std::int64_t charged = round.effort - lp.effort;
+  // Short of a round with probing (6.5 M).
+  const std::int64_t charged = one_round_charge(dense_model(rows, columns), 1'000'000);
   EXPECT_GE(charged, 5 * 4 * 10 * std::int64_t{rows + columns});
   EXPECT_LT(charged, 5 * 4 * nonzeros);
 }
@@ -224,17 +229,8 @@ TEST(CglRootCuts, OtherGeneratorsOnLongRowsAreChargedForTheLpsSize) {
 // of 100 is charged for the other generators alone.
 TEST(CglRootCuts, ProbingLeavesRowsOfMoreThan64BidsUnreadAndUncharged) {
   const int rows = 200, columns = 100;
-  const MipModel model = dense_model(rows, columns);
   const std::int64_t nonzeros = std::int64_t{rows} * columns;
-  RootCutOptions none;
-  none.effort_limit = 1'000'000'000;
-  none.max_rounds = 0;
-  const RootCuts lp = cgl_root_cuts(model, none);
-  ASSERT_TRUE(lp.lp_optimal);
-  RootCutOptions one = none;
-  one.max_rounds = 1;
-  const RootCuts round = cgl_root_cuts(model, one);
-  EXPECT_LT(round.effort - lp.effort, 3 * nonzeros * columns);
+  EXPECT_LT(one_round_charge(dense_model(rows, columns)), 3 * nonzeros * columns);
 }
 
 #else
