@@ -13,10 +13,13 @@
 namespace hs {
 namespace {
 
-// The window problems AUCSCHED2 solved while replaying 600 TSUBAME-like jobs on tsubame2
-// (bench_captured_windows' "tsubame" case): bids spanning runs of equal nodes, rows of a
-// hundred bids.
-std::vector<solver::WindowProblem> tsubame_windows() {
+struct EnoughWindows {};  // thrown by the observer to end the replay early
+
+// The first `count` window problems AUCSCHED2 solves while replaying 600 TSUBAME-like jobs on
+// tsubame2 (bench_captured_windows' "tsubame" case): bids spanning runs of equal nodes, rows
+// of a hundred bids. The replay stops there (the whole of it takes minutes under the
+// sanitizers).
+std::vector<solver::WindowProblem> tsubame_windows(std::size_t count) {
   Cluster cluster = *builtin_cluster("tsubame2");
   Workload workload = generate_workload("tsubame:jobs=600", cluster, 1);
   bind_workload(cluster, workload);
@@ -24,21 +27,29 @@ std::vector<solver::WindowProblem> tsubame_windows() {
   auto scheduler = make_window_scheduler("aucsched2", params);
   std::vector<solver::WindowProblem> windows;
   dynamic_cast<window::WindowScheduler&>(*scheduler).observe_problems(
-      [&windows](const solver::WindowProblem& p) { windows.push_back(p); });
-  simulate(cluster, workload, *scheduler, SimConfig{});
+      [&windows, count](const solver::WindowProblem& p) {
+        windows.push_back(p);
+        if (windows.size() == count) throw EnoughWindows{};
+      });
+  try {
+    simulate(cluster, workload, *scheduler, SimConfig{});
+  } catch (const EnoughWindows&) {
+  }
   return windows;
 }
 
-// `exact` proves every window of 150 to 400 bids of that replay within its default effort.
-// Before the tree branched on a spread job's leading bid, three of them (passes 21, 28 and
-// 43) stopped at the cap with bounds 3–50 % above their answers.
+// `exact` proves every window of 150 to 400 bids among the first 60 within its default
+// effort. On e3a28b1 (session 33) three of them (passes 21, 28 and 43) stopped at the cap
+// with bounds 3–25 % above their answers; all 50 such windows of the whole replay are proven
+// now (bench_captured_windows; docs/solver.md, "Windows captured from replays, fast").
 TEST(CapturedWindows, ExactProvesEveryLargeWindowOfATsubameReplay) {
   if (!solver::clp_available()) GTEST_SKIP() << "built without COIN-OR CLP";
-  std::vector<solver::WindowProblem> windows = tsubame_windows();
+  std::vector<solver::WindowProblem> windows = tsubame_windows(60);
+  ASSERT_EQ(windows.size(), 60u);
   std::erase_if(windows, [](const solver::WindowProblem& w) {
     return w.bids.size() < 150 || w.bids.size() > 400;
   });
-  ASSERT_GE(windows.size(), 40u);
+  ASSERT_GE(windows.size(), 8u);
   const auto exact = solver::make_window_solver("exact");
   for (std::size_t k = 0; k < windows.size(); ++k) {
     const solver::SolveResult r = exact->solve(windows[k], {});
