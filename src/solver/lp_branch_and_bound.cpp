@@ -93,6 +93,7 @@ class LpSearch {
   void add_library_cuts() {
     RootCutOptions options;
     options.effort_limit = (budget_.limit() - budget_.spent()) / kLibraryCutShare;
+    options.cutoff = best_value_ + optimality_tolerance(best_value_);
     MipModel with_count = model_;
     if (job_count_row_ >= 0) with_count.rows.push_back(job_count_cut_);
     const RootCuts cuts = cgl_root_cuts(with_count, options);

@@ -107,6 +107,36 @@ TEST(CglRootCuts, LowerTheLpValueOnACrowdedWindowWithinTheCap) {
   }
 }
 
+// With a cutoff the LP cannot beat, the rounds end as soon as an LP value is at or below it:
+// the tree's incumbent is then optimal, and further cuts would only cost time.
+TEST(CglRootCuts, StopOnceTheLpCannotBeatTheCutoff) {
+  const CompactProblem p = compact_used_nodes(testing::crowded_window(50, 5, 5));
+  const MipModel model = window_lp(p).model;
+  RootCutOptions uncut;
+  uncut.effort_limit = 100'000'000;
+  const RootCuts all = cgl_root_cuts(model, uncut);
+  RootCutOptions none = uncut;
+  none.max_rounds = 0;
+  const RootCuts lp = cgl_root_cuts(model, none);
+  ASSERT_GT(all.rounds, 2);
+
+  RootCutOptions above = uncut;  // met by the first solve: no round at all
+  above.cutoff = lp.lp_value;
+  const RootCuts first = cgl_root_cuts(model, above);
+  EXPECT_TRUE(first.lp_optimal);
+  EXPECT_EQ(first.rounds, 0);
+  EXPECT_TRUE(first.rows.empty());
+  EXPECT_EQ(first.effort, lp.effort);
+
+  RootCutOptions between = uncut;  // met after some rounds, before the last
+  between.cutoff = (lp.lp_value + all.lp_value) / 2;
+  const RootCuts some = cgl_root_cuts(model, between);
+  EXPECT_GT(some.rounds, 0);
+  EXPECT_LT(some.rounds, all.rounds);
+  EXPECT_LE(some.lp_value, *between.cutoff);
+  EXPECT_FALSE(some.rows.empty());
+}
+
 // A cap that stops a round's re-solve drops that round only: the cuts of the rounds before
 // it, with their LP value, are still handed to the tree (they were all lost before).
 TEST(CglRootCuts, ACapThatStopsAReSolveKeepsTheEarlierRounds) {

@@ -140,7 +140,7 @@ class CutRounds {
 
   RootCuts run() {
     if (si_.getNumRows() == 0 || si_.getNumCols() == 0) return out_;  // nothing to cut
-    if (!solve(true)) return out_;
+    if (!solve(true) || cut_off()) return out_;
     const auto gens = generators();
     const std::int64_t others = static_cast<std::int64_t>(gens.size()) - 1;
     // Probing's cost grows with the rows' length. On windows of long rows (captured from
@@ -168,6 +168,7 @@ class CutRounds {
       ++out_.rounds;
       drop_slack_cuts(si_, first_cut_);
       kept_ = cut_rows(si_, first_cut_);
+      if (cut_off()) break;
       if (std::fabs(before - out_.lp_value) < options_.min_relative_gain * std::fabs(before)) break;
     }
     out_.rows = std::move(kept_);
@@ -186,6 +187,12 @@ class CutRounds {
     }
     for (std::size_t k = 1; k < gens.size(); ++k) gens[k]->generateCuts(si_, cuts, info);
     return probing_cuts;
+  }
+
+  // The LP's value can no longer beat the caller's cutoff.
+  bool cut_off() const {
+    if (!options_.cutoff) return false;
+    return si_.getObjSense() < 0 ? out_.lp_value <= *options_.cutoff : out_.lp_value >= *options_.cutoff;
   }
 
   std::int64_t resolve_cost() const { return kResolveUnits * lp_size(); }

@@ -6,6 +6,7 @@
 // derived at the root hold for every integer solution, so a branch and bound over the same
 // columns can keep them everywhere.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "solver/mip_model.hpp"
@@ -25,6 +26,10 @@ struct RootCutOptions {
   // what the tree's proofs need: at 10^-4, 143 of 220 bench windows were proven, at 10^-6
   // 153 (docs/solver.md, "Longer root cut loop").
   double min_relative_gain = 1e-6;
+  // Stop once the LP's value cannot beat this (in the model's sense): a branch and bound
+  // whose incumbent is worth it has then nothing left to search (a window captured from a
+  // KTH replay: the first solve already met the incumbent, then probing took 41 ms).
+  std::optional<double> cutoff;
 };
 
 struct RootCuts {
