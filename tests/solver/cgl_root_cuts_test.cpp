@@ -107,32 +107,44 @@ TEST(CglRootCuts, LowerTheLpValueOnACrowdedWindowWithinTheCap) {
   }
 }
 
+// Crowded window 5 (50 jobs, 5 bids each) with CGL's rounds uncapped, and its plain LP.
+struct CrowdedRounds {
+  MipModel model;
+  RootCutOptions uncapped;
+  RootCuts all;  // every round
+  RootCuts lp;   // no round
+};
+
+CrowdedRounds crowded_rounds() {
+  CrowdedRounds c;
+  c.model = window_lp(compact_used_nodes(testing::crowded_window(50, 5, 5))).model;
+  c.uncapped.effort_limit = 100'000'000;
+  c.all = cgl_root_cuts(c.model, c.uncapped);
+  RootCutOptions none = c.uncapped;
+  none.max_rounds = 0;
+  c.lp = cgl_root_cuts(c.model, none);
+  return c;
+}
+
 // With a cutoff the LP cannot beat, the rounds end as soon as an LP value is at or below it:
 // the tree's incumbent is then optimal, and further cuts would only cost time.
 TEST(CglRootCuts, StopOnceTheLpCannotBeatTheCutoff) {
-  const CompactProblem p = compact_used_nodes(testing::crowded_window(50, 5, 5));
-  const MipModel model = window_lp(p).model;
-  RootCutOptions uncut;
-  uncut.effort_limit = 100'000'000;
-  const RootCuts all = cgl_root_cuts(model, uncut);
-  RootCutOptions none = uncut;
-  none.max_rounds = 0;
-  const RootCuts lp = cgl_root_cuts(model, none);
-  ASSERT_GT(all.rounds, 2);
+  const CrowdedRounds c = crowded_rounds();
+  ASSERT_GT(c.all.rounds, 2);
 
-  RootCutOptions above = uncut;  // met by the first solve: no round at all
-  above.cutoff = lp.lp_value;
-  const RootCuts first = cgl_root_cuts(model, above);
+  RootCutOptions above = c.uncapped;  // met by the first solve: no round at all
+  above.cutoff = c.lp.lp_value;
+  const RootCuts first = cgl_root_cuts(c.model, above);
   EXPECT_TRUE(first.lp_optimal);
   EXPECT_EQ(first.rounds, 0);
   EXPECT_TRUE(first.rows.empty());
-  EXPECT_EQ(first.effort, lp.effort);
+  EXPECT_EQ(first.effort, c.lp.effort);
 
-  RootCutOptions between = uncut;  // met after some rounds, before the last
-  between.cutoff = (lp.lp_value + all.lp_value) / 2;
-  const RootCuts some = cgl_root_cuts(model, between);
+  RootCutOptions between = c.uncapped;  // met after some rounds, before the last
+  between.cutoff = (c.lp.lp_value + c.all.lp_value) / 2;
+  const RootCuts some = cgl_root_cuts(c.model, between);
   EXPECT_GT(some.rounds, 0);
-  EXPECT_LT(some.rounds, all.rounds);
+  EXPECT_LT(some.rounds, c.all.rounds);
   EXPECT_LE(some.lp_value, *between.cutoff);
   EXPECT_FALSE(some.rows.empty());
 }
@@ -140,14 +152,11 @@ TEST(CglRootCuts, StopOnceTheLpCannotBeatTheCutoff) {
 // A cap that stops a round's re-solve drops that round only: the cuts of the rounds before
 // it, with their LP value, are still handed to the tree (they were all lost before).
 TEST(CglRootCuts, ACapThatStopsAReSolveKeepsTheEarlierRounds) {
-  const CompactProblem p = compact_used_nodes(testing::crowded_window(50, 5, 5));
-  const MipModel model = window_lp(p).model;
-  RootCutOptions full;
-  full.effort_limit = 100'000'000;
-  const RootCuts all = cgl_root_cuts(model, full);
-  RootCutOptions none = full;
-  none.max_rounds = 0;
-  const double lp = cgl_root_cuts(model, none).lp_value;
+  const CrowdedRounds c = crowded_rounds();
+  const MipModel& model = c.model;
+  const RootCutOptions& full = c.uncapped;
+  const RootCuts& all = c.all;
+  const double lp = c.lp.lp_value;
   ASSERT_GT(all.rounds, 2);
   int stopped_with_rounds = 0;
   for (std::int64_t limit = all.effort / 20; limit <= all.effort; limit += all.effort / 20) {
