@@ -1,5 +1,7 @@
 #pragma once
-// Branch and bound over the window's LP relaxation (COIN-OR CLP, CBC builds only): each node
+// Branch and bound over the window's LP relaxation (COIN-OR CLP, CBC builds only). The root
+// ends the search when its plain LP cannot beat the incumbent; otherwise it adds a job count
+// row (job_count_bounds.hpp) where the LP breaks it, then CGL's and its own cuts. Each node
 // re-solves the LP by the dual simplex from the last basis, adds cover cuts it violates,
 // fixes bids by reduced cost, rounds the LP solution greedily for incumbents and branches
 // first on a job the LP starts only in part, then on the most nearly chosen fractional bid.
