@@ -94,12 +94,18 @@ class LpSearch {
     RootCutOptions options;
     options.effort_limit = (budget_.limit() - budget_.spent()) / kLibraryCutShare;
     options.cutoff = best_value_ + optimality_tolerance(best_value_);
-    MipModel with_count = model_;
-    if (job_count_row_ >= 0) with_count.rows.push_back(job_count_cut_);
-    const RootCuts cuts = cgl_root_cuts(with_count, options);
+    const RootCuts cuts = job_count_row_ >= 0 ? cgl_root_cuts(model_with_job_count(), options)
+                                              : cgl_root_cuts(model_, options);
     budget_.effort() += cuts.effort;
     lp_.add_rows(cuts.rows);
     count_lp_rows(cuts.rows);
+  }
+
+  // The model with the job count row, for CGL (copied only when the row was added).
+  MipModel model_with_job_count() const {
+    MipModel model = model_;
+    model.rows.push_back(job_count_cut_);
+    return model;
   }
 
   // Solves the root LP with the pivots the budget leaves; true when it ends optimal.
