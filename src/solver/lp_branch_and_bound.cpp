@@ -68,8 +68,8 @@ class LpSearch {
 
  private:
   // A bound of the LP set on the way from the root to a node: a bid's lower or upper bound,
-  // or a job's row lower bound (1: the job starts).
-  enum class Side : std::uint8_t { ColumnLower, ColumnUpper, RowLower };
+  // a job's row lower bound (1: the job starts), or the job count row's upper bound.
+  enum class Side : std::uint8_t { ColumnLower, ColumnUpper, RowLower, RowUpper };
   struct Fix {
     Side side;
     std::int32_t index;
@@ -119,10 +119,48 @@ class LpSearch {
     return true;
   }
 
-  // Rounds of cover cuts at the root while they cut off the LP solution.
+  // Rounds of cover cuts at the root while they cut off the LP solution. A round whose LP
+  // lowers the job count row's cap is re-solved with the lower cap first.
   void add_root_cuts() {
-    for (int round = 0; round < kCutRounds; ++round)
-      if (!solve_root() || !add_cover_cuts()) return;
+    for (int round = 0; round < kCutRounds; ++round) {
+      if (!solve_root()) return;
+      if (tighten_job_count()) continue;
+      if (!add_cover_cuts()) return;
+    }
+  }
+
+  // The root's cuts lowered its LP value: fewer jobs may fit under it than under the plain
+  // LP's. The job count row's cap is lowered (or the row added) when the LP's solution
+  // starts more jobs than the new cap; true when it was.
+  bool tighten_job_count() {
+    if (job_count_row_ < 0) {
+      add_job_count_row();
+      return job_count_row_ >= 0;
+    }
+    const std::int32_t most = job_counts_.most_within(root_bound_ + optimality_tolerance(root_bound_));
+    if (most >= lp_.row_upper(job_count_row_) || started_share() <= most + kIntegral) return false;
+    lp_.set_row_upper(job_count_row_, most);
+    return true;
+  }
+
+  // At a node: no choice below it is worth more than its LP value, so the job count row's
+  // cap is lowered to the jobs that value allows, for the node's subtree, when the LP starts
+  // more; true when it was (the node is then solved again).
+  bool cap_job_count_below(double bound, std::vector<Fix>& path) {
+    const std::int32_t most = job_counts_.most_within(bound + optimality_tolerance(bound));
+    if (started_share() <= most + kIntegral) return false;
+    if (job_count_row_ < 0)  // the root's LP left the row out: it holds everywhere all the same
+      append_job_count_row(fewest_improving_jobs(),
+                           job_counts_.most_within(root_bound_ + optimality_tolerance(root_bound_)));
+    if (most >= lp_.row_upper(job_count_row_)) return false;
+    take(path, {Side::RowUpper, job_count_row_, static_cast<double>(most)});
+    return true;
+  }
+
+  double started_share() const {
+    double started = 0.0;
+    for (std::int32_t c = 0; c < p_.bid_count(); ++c) started += lp_.value(c);
+    return started;
   }
 
   // One round of cover cuts at the current LP solution; false when none is violated or the
@@ -178,9 +216,12 @@ class LpSearch {
   void add_job_count_row() {
     const std::int32_t most = job_counts_.most_within(root_bound_ + optimality_tolerance(root_bound_));
     const std::int32_t fewest = fewest_improving_jobs();
-    double started = 0.0;
-    for (std::int32_t c = 0; c < p_.bid_count(); ++c) started += lp_.value(c);
+    const double started = started_share();
     if (started <= most + kIntegral && started >= fewest - kIntegral) return;
+    append_job_count_row(fewest, most);
+  }
+
+  void append_job_count_row(std::int32_t fewest, std::int32_t most) {
     MipRow row;
     for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
       if (!p_.usable[c]) continue;
@@ -283,6 +324,7 @@ class LpSearch {
       const NodeLp cut = cut_node();
       if (cut != NodeLp::Open) return cut == NodeLp::Stopped ? Dive::Stopped : Dive::Done;
       const double bound = lp_.objective();
+      if (cap_job_count_below(bound, path)) continue;
       round_solution();
       if (prunable(bound)) return Dive::Done;
       fix_by_reduced_cost(bound, path);
@@ -335,12 +377,14 @@ class LpSearch {
   double get(Side side, std::int32_t index) const {
     if (side == Side::ColumnLower) return lp_.lower(index);
     if (side == Side::ColumnUpper) return lp_.upper(index);
+    if (side == Side::RowUpper) return lp_.row_upper(index);
     return lp_.row_lower(index);
   }
 
   void put(Side side, std::int32_t index, double value) {
     if (side == Side::ColumnLower) lp_.set_lower(index, value);
     else if (side == Side::ColumnUpper) lp_.set_upper(index, value);
+    else if (side == Side::RowUpper) lp_.set_row_upper(index, value);
     else lp_.set_row_lower(index, value);
   }
 

@@ -1,9 +1,11 @@
 #pragma once
 // Branch and bound over the window's LP relaxation (COIN-OR CLP, CBC builds only). The root
 // ends the search when its plain LP cannot beat the incumbent; otherwise it adds a job count
-// row (job_count_bounds.hpp) where the LP breaks it, then CGL's and its own cuts. Each node
-// re-solves the LP by the dual simplex from the last basis, adds cover cuts it violates,
-// fixes bids by reduced cost, rounds the LP solution greedily for incumbents and branches
+// row (job_count_bounds.hpp) where the LP breaks it, then CGL's and its own cuts, lowering
+// the row's cap as the cuts lower the LP's value. Each node re-solves the LP by the dual
+// simplex from the last basis, adds cover cuts it violates, lowers the count cap for its
+// subtree to what its own LP value allows, fixes bids by reduced cost, rounds the LP
+// solution greedily for incumbents and branches
 // first on a job the LP starts only in part, then on the most nearly chosen fractional bid.
 // Best-first with dives: the open node with the highest bound is taken and the search dives
 // from it into the child that starts the job (or chooses the bid), leaving the other open,

@@ -112,5 +112,11 @@ double ClpRelaxation::row_lower(std::int32_t r) const {
 void ClpRelaxation::set_row_lower(std::int32_t r, double v) {
   impl_->lp.setRowLower(r, to_coin_bound(v));
 }
+double ClpRelaxation::row_upper(std::int32_t r) const {
+  return from_coin_bound(impl_->lp.rowUpper()[r]);
+}
+void ClpRelaxation::set_row_upper(std::int32_t r, double v) {
+  impl_->lp.setRowUpper(r, to_coin_bound(v));
+}
 
 }  // namespace hs::solver

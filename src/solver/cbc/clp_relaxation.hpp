@@ -51,6 +51,8 @@ class ClpRelaxation {
   void set_upper(std::int32_t column, double upper);
   double row_lower(std::int32_t row) const;
   void set_row_lower(std::int32_t row, double lower);
+  double row_upper(std::int32_t row) const;
+  void set_row_upper(std::int32_t row, double upper);
 
  private:
   struct Impl;
