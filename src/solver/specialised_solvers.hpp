@@ -35,11 +35,11 @@ class ExhaustiveSolver : public WindowSolver {
   SolveResult solve(const WindowProblem& problem, const SolverOptions& options) override;
 };
 
-// Exact for small windows (COIN-OR CLP builds only): the default solver's answer seeds the
-// incumbent (so the result is never worse), then a depth-first branch and bound over the LP
-// relaxation with root cover cuts (lp_branch_and_bound.hpp) under the effort limit, a hard
-// cap on the tree. Optimal when the tree closes; otherwise the best found with the tightest
-// bound known.
+// Exact for small windows (COIN-OR CLP builds only): the default solver's answer (with an
+// effort in proportion to the bids) seeds the incumbent, then a branch and bound over the LP
+// relaxation with root cuts (lp_branch_and_bound.hpp) under the effort limit, a hard cap on
+// the tree. Optimal when the tree closes; otherwise the best found, never worse than the
+// default solver's at its full effort, with the tightest bound known.
 class ExactSolver : public WindowSolver {
  public:
   static constexpr std::int64_t kDefaultEffort = 20'000'000;  // the tree's cap
