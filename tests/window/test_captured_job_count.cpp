@@ -38,6 +38,13 @@ solver::WindowProblem window_of_pass(const std::string& cluster_name, const std:
   return found.value_or(solver::WindowProblem{});
 }
 
+// Solves `window` with `exact` and expects a proof.
+solver::SolveResult expect_proven(const solver::WindowProblem& window) {
+  const solver::SolveResult r = solver::make_window_solver("exact")->solve(window, {});
+  EXPECT_EQ(r.status, solver::SolveStatus::Optimal) << r.solution.objective << " within " << r.bound;
+  return r;
+}
+
 // AUCSCHED-style values are a large constant per job plus a small tie-break: the question is
 // how many jobs fit. These windows (first seen in session 36, from replays no earlier session
 // had looked at) stopped at the effort cap because the job count row kept the cap the plain
@@ -50,9 +57,7 @@ TEST(CapturedWindows, ACountCapLoweredByTheRootCutsClosesAnAucsched1Window) {
   if (!solver::clp_available()) GTEST_SKIP() << "built without COIN-OR CLP";
   const solver::WindowProblem window = window_of_pass("paper1024", "esp-het", "aucsched1", 944, 1);
   ASSERT_EQ(window.bids.size(), 155u) << "the replay changed: pick the window again";
-  const solver::SolveResult r = solver::make_window_solver("exact")->solve(window, {});
-  EXPECT_EQ(r.status, solver::SolveStatus::Optimal) << r.solution.objective << " within " << r.bound;
-  EXPECT_LE(r.effort, 2'500'000);  // the seed's 1.2 M (8,000 a bid) and a root of 0.5 M
+  EXPECT_LE(expect_proven(window).effort, 2'500'000);  // the seed's 1.2 M (8,000 a bid) and a root of 0.5 M
 }
 
 // tree1024 under AUCSCHED3, pass 45: 278 bids of a hundred nodes or more over a tree
@@ -63,8 +68,7 @@ TEST(CapturedWindows, ACountCapLoweredAtEachNodeProvesAnAucsched3Window) {
   if (!solver::clp_available()) GTEST_SKIP() << "built without COIN-OR CLP";
   const solver::WindowProblem window = window_of_pass("tree1024", "tree1024", "aucsched3", 45, 1);
   ASSERT_EQ(window.bids.size(), 278u) << "the replay changed: pick the window again";
-  const solver::SolveResult r = solver::make_window_solver("exact")->solve(window, {});
-  EXPECT_EQ(r.status, solver::SolveStatus::Optimal) << r.solution.objective << " within " << r.bound;
+  expect_proven(window);
 }
 
 }  // namespace
