@@ -147,6 +147,7 @@ class CutRounds {
     // replays) a round with it is out of reach, and the other generators alone are affordable
     // and often close the gap; elsewhere rounds probe until probing finds nothing.
     bool probing = room() >= separation_cost(true, others) + resolve_cost();
+    int stalled = 0;  // rounds in a row that lowered the LP by less than min_relative_gain
     for (int round = 0; round < options_.max_rounds; ++round) {
       const std::int64_t separation = separation_cost(probing, others);
       if (room() < separation + resolve_cost()) break;
@@ -169,7 +170,9 @@ class CutRounds {
       drop_slack_cuts(si_, first_cut_);
       kept_ = cut_rows(si_, first_cut_);
       if (cut_off()) break;
-      if (std::fabs(before - out_.lp_value) < options_.min_relative_gain * std::fabs(before)) break;
+      const bool small = std::fabs(before - out_.lp_value) < options_.min_relative_gain * std::fabs(before);
+      stalled = small ? stalled + 1 : 0;
+      if (stalled >= options_.stall_rounds) break;
     }
     out_.rows = std::move(kept_);
     return out_;

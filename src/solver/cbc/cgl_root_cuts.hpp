@@ -21,11 +21,16 @@ struct RootCutOptions {
   // A round starts only when its separation and one pivot are affordable, and no LP solve
   // may pivot past it, so the cap holds.
   std::int64_t effort_limit = 0;
-  // Stop when a round lowers the LP value by less than this share of it. On crowded windows
-  // late rounds still close the gap slowly (10^-5 of the value each), and such rounds are
-  // what the tree's proofs need: at 10^-4, 143 of 220 bench windows were proven, at 10^-6
-  // 153 (docs/solver.md, "Longer root cut loop").
+  // Stop when `stall_rounds` rounds in a row each lower the LP value by less than this share
+  // of it. On crowded windows late rounds still close the gap slowly (10^-5 of the value
+  // each), and such rounds are what the tree's proofs need: at 10^-4, 143 of 220 bench
+  // windows were proven, at 10^-6 153 (docs/solver.md, "Longer root cut loop").
   double min_relative_gain = 1e-6;
+  // Where the objective counts started jobs first (bid values a large constant per job), the
+  // LP's value can stay flat for rounds while the cuts reshape its solution, then fall a
+  // whole job's worth (a window captured from an `eurora` replay: two flat rounds, then 18
+  // more from 7 jobs' worth to 4.8; docs/solver.md, "Root cuts past a plateau").
+  int stall_rounds = 3;
   // Stop once the LP's value cannot beat this (in the model's sense): a branch and bound
   // whose incumbent is worth it has then nothing left to search (a window captured from a
   // KTH replay: the first solve already met the incumbent, then probing took 41 ms).
