@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <optional>
 
 #include "solver/incumbent.hpp"
 #include "solver/lp_branch_and_bound.hpp"
@@ -29,17 +30,20 @@ SolveResult run_default(const WindowProblem& problem, const SolverOptions& optio
   return LagrangianSolver().solve(problem, o);
 }
 
-// The default solver at its full effort, when the seed had less and the tree did not close;
-// under a wall-clock cap only with time left. An empty result (effort 0) when it did not run.
-SolveResult full_default_after(const WindowProblem& problem, const SolverOptions& options,
-                               const SolveResult& seed, const Budget& tree_budget) {
-  if (seed_effort(problem) >= LagrangianSolver::kDefaultEffort) return {};
+// The default solver at its full effort, after a seed with less (`seed_cap`) and a tree that
+// did not close; under a wall-clock cap only with time left. Nothing when it does not run.
+std::optional<SolveResult> full_default_after(const WindowProblem& problem, const SolverOptions& options,
+                                              std::int64_t seed_cap, const SolveResult& seed,
+                                              const Budget& tree_budget) {
+  if (seed_cap >= LagrangianSolver::kDefaultEffort) return std::nullopt;
   SolverOptions o = options;
   if (options.time_limit_s > 0) {
     o.time_limit_s = options.time_limit_s - seed.seconds - tree_budget.elapsed_s();
-    if (o.time_limit_s <= 0) return {};
+    if (o.time_limit_s <= 0) return std::nullopt;
   }
-  return run_default(problem, o, 0);
+  SolveResult full = run_default(problem, o, 0);
+  if (full.call != CallStatus::Ok) return std::nullopt;
+  return full;
 }
 
 }  // namespace
@@ -61,10 +65,10 @@ SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions
   // every solve, cut round and separation in the tree costs that much less.
   const LpSearchResult tree =
       lp_branch_and_bound(p, WindowLpOptions{.drop_dominated_rows = true}, budget, best);
-  const SolveResult full = tree.complete ? SolveResult{} : full_default_after(problem, options, seed, budget);
-  const bool full_ran = full.call == CallStatus::Ok && full.effort > 0;
-  if (full_ran && full.solution.objective > objective_of(p, best)) best = full.solution.bid_of_job;
-  const SolveResult& bounding = full_ran && full.bound < seed.bound ? full : seed;
+  const std::optional<SolveResult> full =
+      tree.complete ? std::nullopt : full_default_after(problem, options, seed_cap, seed, budget);
+  if (full && full->solution.objective > objective_of(p, best)) best = full->solution.bid_of_job;
+  const SolveResult& bounding = full && full->bound < seed.bound ? *full : seed;
   double bound = std::min(bounding.bound, tree.bound);
   SolveResult result = finish_result(problem, p, best, tree.complete ? objective_of(p, best) : bound,
                                      budget);
@@ -73,7 +77,7 @@ SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions
                                                       : bounding.bound_source;
   // The solve's effort includes the seed's and the second run's, its time the seed's (the
   // budget's clock ran through the tree and the second run).
-  result.effort += seed.effort + (full_ran ? full.effort : 0);
+  result.effort += seed.effort + (full ? full->effort : 0);
   result.seconds += seed.seconds;
   return result;
 }

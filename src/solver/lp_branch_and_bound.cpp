@@ -137,7 +137,7 @@ class LpSearch {
       add_job_count_row();
       return job_count_row_ >= 0;
     }
-    const std::int32_t most = job_counts_.most_within(root_bound_ + optimality_tolerance(root_bound_));
+    const std::int32_t most = most_jobs_within(root_bound_);
     if (most >= lp_.row_upper(job_count_row_) || started_share() <= most + kIntegral) return false;
     lp_.set_row_upper(job_count_row_, most);
     return true;
@@ -147,14 +147,18 @@ class LpSearch {
   // cap is lowered to the jobs that value allows, for the node's subtree, when the LP starts
   // more; true when it was (the node is then solved again).
   bool cap_job_count_below(double bound, std::vector<Fix>& path) {
-    const std::int32_t most = job_counts_.most_within(bound + optimality_tolerance(bound));
+    const std::int32_t most = most_jobs_within(bound);
     if (started_share() <= most + kIntegral) return false;
     if (job_count_row_ < 0)  // the root's LP left the row out: it holds everywhere all the same
-      append_job_count_row(fewest_improving_jobs(),
-                           job_counts_.most_within(root_bound_ + optimality_tolerance(root_bound_)));
+      append_job_count_row(fewest_improving_jobs(), most_jobs_within(root_bound_));
     if (most >= lp_.row_upper(job_count_row_)) return false;
     take(path, {Side::RowUpper, job_count_row_, static_cast<double>(most)});
     return true;
+  }
+
+  // The most jobs a choice worth at most `bound` (give or take the tolerance) can start.
+  std::int32_t most_jobs_within(double bound) const {
+    return job_counts_.most_within(bound + optimality_tolerance(bound));
   }
 
   double started_share() const {
@@ -214,7 +218,7 @@ class LpSearch {
   // job more than fits its own bound, and with the row CGL's cuts close the gap in a few
   // rounds instead of twenty.
   void add_job_count_row() {
-    const std::int32_t most = job_counts_.most_within(root_bound_ + optimality_tolerance(root_bound_));
+    const std::int32_t most = most_jobs_within(root_bound_);
     const std::int32_t fewest = fewest_improving_jobs();
     const double started = started_share();
     if (started <= most + kIntegral && started >= fewest - kIntegral) return;
