@@ -2,6 +2,7 @@
 // restarts the dual simplex at that optimum, rows added in between or not.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 
 #include "solver/compact_problem.hpp"
@@ -76,6 +77,24 @@ TEST(ClpRelaxation, ABasisFromBeforeAddedRowsStillFits) {
   loose.upper = loose.upper * 2.0 + 1.0;  // never binding
   lp.away_and_back([&loose](ClpRelaxation& relaxation) { relaxation.add_rows({loose}); });
   lp.expect_no_pivots();
+}
+
+// Costs of 2^32 and more per bid (windows whose values count started jobs first) are solved
+// in a scaled objective: the value, the column values and the reduced costs come back in the
+// model's units, and agree with the same model's at ordinary costs.
+TEST(ClpRelaxation, LargeCostsComeBackInTheModelsUnits) {
+  const MipModel model = crowded_model();
+  MipModel large = model;
+  const double factor = std::ldexp(1.0, 32);
+  for (MipColumn& column : large.columns) column.objective *= factor;
+  ClpRelaxation plain(model), scaled(large);
+  ASSERT_EQ(plain.solve(100000), ClpRelaxation::Outcome::Optimal);
+  ASSERT_EQ(scaled.solve(100000), ClpRelaxation::Outcome::Optimal);
+  EXPECT_NEAR(scaled.objective(), plain.objective() * factor, 1e-9 * plain.objective() * factor);
+  for (std::int32_t c = 0; c < plain.columns(); ++c) {
+    EXPECT_NEAR(scaled.value(c), plain.value(c), 1e-6) << "column " << c;
+    EXPECT_NEAR(scaled.reduced_cost(c), plain.reduced_cost(c) * factor, 1e-6 * factor) << "column " << c;
+  }
 }
 
 #else

@@ -6,11 +6,33 @@
 #include <CoinPackedMatrix.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace hs::solver {
 
 // CLP minimises here; a maximising model is loaded with its objective negated, so `sign`
 // turns CLP's objective and reduced costs back into the model's sense.
+// ClpModel::whatsChanged()'s bit for "the basis is the one last solved from" (the user's to
+// clear).
+constexpr int kBasisSame = 512;
+// CLP's tolerances are absolute (a reduced cost of 1e-7 counts as nonzero); window values run
+// to 2^32 and more per job, so that rounding alone exceeds them, and the dual simplex kept
+// shifting costs and cleaning up with the primal simplex. The objective is scaled by a power
+// of two (exact) to put its largest coefficient near this value, as CLP's own automatic
+// scaling does for the dual simplex (with the set-up kept between solves, a window captured
+// from an AUCSCHED3 replay took a quarter fewer instructions; docs/solver.md, "CLP's
+// set-up and the objective's scale").
+constexpr double kLargestScaledCost = 1e6;
+
+// The power of two that brings the largest of `costs` nearest kLargestScaledCost, when they
+// are larger (smaller costs are left as they are).
+double objective_scale(const std::vector<double>& costs) {
+  double largest = 0.0;
+  for (double c : costs) largest = std::max(largest, std::fabs(c));
+  const long halvings = largest > 0.0 ? std::lround(std::log2(largest / kLargestScaledCost)) : 0;
+  return halvings > 0 ? std::ldexp(1.0, -static_cast<int>(halvings)) : 1.0;
+}
+
 struct ClpRelaxation::Impl {
   ClpSimplex lp;
   double sign = 1.0;
@@ -22,6 +44,7 @@ ClpRelaxation::ClpRelaxation(const MipModel& model) : impl_(std::make_unique<Imp
   impl_->sign = model.maximize ? -1.0 : 1.0;
   const CoinArrays a = coin_arrays(model, impl_->sign);
   impl_->lp.setLogLevel(0);
+  impl_->lp.setObjectiveScale(objective_scale(a.obj));
   impl_->lp.loadProblem(row_matrix(model), a.col_lb.data(), a.col_ub.data(), a.obj.data(),
                         a.row_lb.data(), a.row_ub.data());
 }
@@ -31,8 +54,10 @@ ClpRelaxation::~ClpRelaxation() = default;
 ClpRelaxation::Outcome ClpRelaxation::solve(std::int64_t max_iterations) {
   ClpSimplex& lp = impl_->lp;
   lp.setMaximumIterations(static_cast<int>(std::min<std::int64_t>(max_iterations, 1 << 30)));
-  // Keep work areas and factorization between solves (1), reuse them (2), skip their set-up
-  // (4): only bounds change from one solve to the next.
+  // Keep work areas and factorization between solves (1), reuse the factorization (2) and
+  // skip the set-up of the work areas, scaling and row copy (4). CLP honours 2 and 4 only
+  // where its record of what changed allows: changed bounds keep both, added rows neither,
+  // and set_basis marks the basis as changed so that the factorization is redone.
   lp.dual(0, impl_->solved ? 7 : 1);
   impl_->solved = true;
   impl_->iterations = lp.numberIterations();
@@ -70,7 +95,6 @@ void ClpRelaxation::add_rows(const std::vector<MipRow>& rows) {
   }
   impl_->lp.addRows(static_cast<int>(rows.size()), lower.data(), upper.data(), starts.data(),
                     columns.data(), elements.data());
-  impl_->solved = false;  // the factorization no longer matches the rows
 }
 
 std::vector<unsigned char> ClpRelaxation::basis() const {
@@ -88,7 +112,7 @@ void ClpRelaxation::set_basis(const std::vector<unsigned char>& basis) {
   std::vector<unsigned char> status(n, static_cast<unsigned char>(ClpSimplex::basic));
   std::copy(basis.begin(), basis.end(), status.begin());
   lp.copyinStatus(status.data());
-  impl_->solved = false;  // the factorization is of another basis
+  lp.setWhatsChanged(lp.whatsChanged() & ~kBasisSame);  // the factorization is of another basis
 }
 
 std::int64_t ClpRelaxation::last_iterations() const { return impl_->iterations; }
