@@ -1,6 +1,7 @@
 #include "solver/lp_branch_and_bound.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <set>
@@ -30,6 +31,11 @@ constexpr int kNodeCutRounds = 2;   // and at every node of the tree
 // as much; with the limit 2 more of 127 such windows are proven, with 15 % less effort in
 // all, and crowded windows solve as before (docs/solver.md, "Node cuts within bounds").
 constexpr std::int32_t kNodeCutRowsPerRootRow = 1;
+// Strong branching: at each node of the full tree the most fractional candidates, this
+// many, are each solved both ways for at most kStrongPivots pivots (crowded windows: 136 →
+// 149 of 180 proven; docs/solver.md, "Strong branching").
+constexpr std::int64_t kStrongCandidates = 3;
+constexpr std::int64_t kStrongPivots = 20;
 constexpr std::int64_t kNeighbourhoodShare = 4;  // RINS gets 1/4 of what the cuts left
 constexpr std::int64_t kLibraryCutShare = 2;  // CGL's root rounds get 1/2 of the tree's budget
 constexpr double kPolishMargin = 0.02;  // a rounding within 2 % of the incumbent is polished
@@ -339,7 +345,18 @@ class LpSearch {
       round_solution();
       if (prunable(bound)) return Dive::Done;
       fix_by_reduced_cost(bound, path);
-      const Branch branch = choose_branch();
+      Branch branch;
+      if (end_ < 0) {  // the full tree (RINS's dives keep the plain rule: they seek incumbents)
+        const Strong strong = strong_branch(bound, path, branch);
+        if (strong == Strong::Fixed) continue;
+        if (strong == Strong::Closed) return Dive::Done;
+        if (strong == Strong::Stopped) {
+          stop();
+          return Dive::Stopped;
+        }
+      } else {
+        branch = choose_branch();
+      }
       if (branch.job >= 0) {
         std::vector<Fix> excluded = path;
         for (std::int32_t k = p_.job_bid_begin[branch.job]; k < p_.job_bid_begin[branch.job + 1]; ++k) {
@@ -459,6 +476,127 @@ class LpSearch {
     std::int32_t job = -1;
     std::int32_t column = -1;
   };
+
+  enum class Strong { Chosen, Fixed, Closed, Stopped };
+
+  // Strong branching: the most fractional candidates' two children are each solved for a
+  // few pivots from this node's basis; a child that closes is cut off at once (its sibling
+  // becomes this node: Fixed, or Closed when both close), otherwise the candidate whose
+  // children both lose most (the product of the losses) is `chosen`.
+  Strong strong_branch(double bound, std::vector<Fix>& path, Branch& chosen) {
+    const std::vector<Branch> candidates = branch_candidates();
+    if (candidates.empty()) return Strong::Chosen;  // integral: chosen stays empty
+    if (candidates.size() == 1) {
+      chosen = candidates.front();
+      return Strong::Chosen;
+    }
+    const std::vector<unsigned char> basis = lp_.basis();
+    double best_score = -1.0;
+    const double floor = 1e-6 * std::max(1.0, std::fabs(bound));
+    for (const Branch& candidate : candidates) {
+      const std::vector<Fix> down = down_fixes(candidate);
+      const std::optional<double> down_value = trial(down, basis);
+      if (!down_value) return Strong::Stopped;
+      const Fix up = up_fix(candidate);
+      if (*down_value == kClosed) {
+        take(path, up);
+        return Strong::Fixed;
+      }
+      const std::optional<double> up_value = trial({up}, basis);
+      if (!up_value) return Strong::Stopped;
+      if (*up_value == kClosed) {
+        for (const Fix& fix : down) take(path, fix);
+        return Strong::Fixed;
+      }
+      const double score = std::max(bound - *down_value, floor) * std::max(bound - *up_value, floor);
+      if (score > best_score) {
+        best_score = score;
+        chosen = candidate;
+      }
+    }
+    return Strong::Chosen;
+  }
+
+  static constexpr double kClosed = -std::numeric_limits<double>::infinity();
+
+  // The node's LP with `fixes` added, solved for at most kStrongPivots pivots from `basis`:
+  // its value (when cut short, the dual simplex's value so far, an estimate), kClosed when
+  // it cannot beat the incumbent, nothing when the budget ran out. The node's bounds and
+  // basis are restored.
+  std::optional<double> trial(const std::vector<Fix>& fixes, const std::vector<unsigned char>& basis) {
+    if (!may_solve()) return std::nullopt;
+    const std::size_t mark = applied_.size();
+    for (const Fix& fix : fixes) apply(fix);
+    const std::int64_t room = (budget_.limit() - budget_.spent() - node_cost_) / pivot_cost_;
+    budget_.effort() += node_cost_;
+    const ClpRelaxation::Outcome outcome = lp_.solve(std::min(room, kStrongPivots));
+    budget_.effort() += lp_.last_iterations() * pivot_cost_;
+    std::optional<double> value;
+    if (outcome == ClpRelaxation::Outcome::Infeasible) value = kClosed;
+    else if (outcome == ClpRelaxation::Outcome::Optimal)
+      value = prunable(lp_.objective()) ? kClosed : lp_.objective();
+    else if (room > kStrongPivots) value = lp_.objective();
+    while (applied_.size() > mark) {
+      put(applied_.back().side, applied_.back().index, applied_.back().before);
+      applied_.pop_back();
+    }
+    lp_.set_basis(basis);
+    return value;
+  }
+
+  std::vector<Fix> down_fixes(const Branch& b) const {
+    if (b.column >= 0) return {{Side::ColumnUpper, b.column, 0.0}};
+    std::vector<Fix> fixes;
+    for (std::int32_t k = p_.job_bid_begin[b.job]; k < p_.job_bid_begin[b.job + 1]; ++k) {
+      const std::int32_t bid = p_.job_bids[k];
+      if (lp_.upper(bid) > 0.5) fixes.push_back({Side::ColumnUpper, bid, 0.0});
+    }
+    return fixes;
+  }
+
+  Fix up_fix(const Branch& b) const {
+    if (b.column >= 0) return {Side::ColumnLower, b.column, 1.0};
+    return {Side::RowLower, job_row_[b.job], 1.0};
+  }
+
+  // The branching candidates, most fractional first (ties: the lower job, then bid), at most
+  // kStrongCandidates: each job the LP starts only in part (its leading bid when the LP
+  // spreads it over two or more bids, or it has no "at most one" row), else the fractional
+  // bids.
+  std::vector<Branch> branch_candidates() const {
+    std::vector<std::pair<double, Branch>> scored;
+    for (std::int32_t j = 0; j < p_.jobs; ++j) {
+      const double share = job_share(j);
+      if (share < kIntegral || share > 1.0 - kIntegral) continue;
+      std::int32_t leading = -1, positive = 0;
+      for (std::int32_t k = p_.job_bid_begin[j]; k < p_.job_bid_begin[j + 1]; ++k) {
+        const std::int32_t bid = p_.job_bids[k];
+        if (lp_.value(bid) <= kIntegral) continue;
+        ++positive;
+        if (leading < 0 || lp_.value(bid) > lp_.value(leading)) leading = bid;
+      }
+      if (positive >= 2 || job_row_[j] < 0) {
+        const double x = lp_.value(leading);
+        scored.push_back({std::min(x, 1.0 - x), Branch{-1, leading}});
+      } else {
+        scored.push_back({std::min(share, 1.0 - share), Branch{j, -1}});
+      }
+    }
+    if (scored.empty())
+      for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
+        const double x = lp_.value(c);
+        if (x < kIntegral || x > 1.0 - kIntegral) continue;
+        scored.push_back({std::min(x, 1.0 - x), Branch{-1, c}});
+      }
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<Branch> candidates;
+    for (const auto& [score, branch] : scored) {
+      if (static_cast<std::int64_t>(candidates.size()) >= kStrongCandidates) break;
+      candidates.push_back(branch);
+    }
+    return candidates;
+  }
 
   // The job that the LP most nearly starts, if it starts one only in part; but when the LP
   // spreads that job's share over two or more of its bids, its leading bid. Starting such a
