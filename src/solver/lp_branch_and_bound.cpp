@@ -93,6 +93,12 @@ class LpSearch {
     std::int32_t index;
     double before;
   };
+  // What a node branches on: a job (started, or all its bids excluded) or a bid (chosen, or
+  // excluded); neither when the LP solution is integral.
+  struct Branch {
+    std::int32_t job = -1;
+    std::int32_t column = -1;
+  };
   struct OpenNode {
     std::vector<Fix> path;  // from the root (or the search's start)
     double parent_bound;
@@ -357,25 +363,23 @@ class LpSearch {
       } else {
         branch = choose_branch();
       }
-      if (branch.job >= 0) {
-        std::vector<Fix> excluded = path;
-        for (std::int32_t k = p_.job_bid_begin[branch.job]; k < p_.job_bid_begin[branch.job + 1]; ++k) {
-          const std::int32_t bid = p_.job_bids[k];
-          if (lp_.upper(bid) > 0.5) excluded.push_back({Side::ColumnUpper, bid, 0.0});
-        }
-        push_open(std::move(excluded), bound);
-        take(path, {Side::RowLower, job_row_[branch.job], 1.0});
-      } else if (branch.column >= 0) {
-        std::vector<Fix> excluded = path;
-        excluded.push_back({Side::ColumnUpper, branch.column, 0.0});
-        push_open(std::move(excluded), bound);
-        take(path, {Side::ColumnLower, branch.column, 1.0});
-      } else {
+      if (branch.job < 0 && branch.column < 0) {
         adopt_integral();
         return Dive::Done;
       }
+      branch_at(branch, bound, path);
       dive_bound_ = bound;
     }
+  }
+
+  // Leaves the child that excludes the branch open and applies the one that starts the job
+  // (or chooses the bid), which the dive goes on into.
+  void branch_at(const Branch& branch, double bound, std::vector<Fix>& path) {
+    const std::vector<Fix> down = down_fixes(branch);
+    std::vector<Fix> other = path;
+    other.insert(other.end(), down.begin(), down.end());
+    push_open(std::move(other), bound);
+    take(path, up_fix(branch));
   }
 
   void push_open(std::vector<Fix> path, double bound) {
@@ -470,12 +474,6 @@ class LpSearch {
     }
   }
 
-  // What a node branches on: a job (started, or all its bids excluded) or a bid (chosen, or
-  // excluded); neither when the LP solution is integral.
-  struct Branch {
-    std::int32_t job = -1;
-    std::int32_t column = -1;
-  };
 
   enum class Strong { Chosen, Fixed, Closed, Stopped };
 
@@ -568,16 +566,10 @@ class LpSearch {
     for (std::int32_t j = 0; j < p_.jobs; ++j) {
       const double share = job_share(j);
       if (share < kIntegral || share > 1.0 - kIntegral) continue;
-      std::int32_t leading = -1, positive = 0;
-      for (std::int32_t k = p_.job_bid_begin[j]; k < p_.job_bid_begin[j + 1]; ++k) {
-        const std::int32_t bid = p_.job_bids[k];
-        if (lp_.value(bid) <= kIntegral) continue;
-        ++positive;
-        if (leading < 0 || lp_.value(bid) > lp_.value(leading)) leading = bid;
-      }
-      if (positive >= 2 || job_row_[j] < 0) {
-        const double x = lp_.value(leading);
-        scored.push_back({std::min(x, 1.0 - x), Branch{-1, leading}});
+      const Spread spread = spread_of(j);
+      if (spread.positive >= 2 || job_row_[j] < 0) {
+        const double x = lp_.value(spread.leading);
+        scored.push_back({std::min(x, 1.0 - x), Branch{-1, spread.leading}});
       } else {
         scored.push_back({std::min(share, 1.0 - share), Branch{j, -1}});
       }
@@ -607,14 +599,25 @@ class LpSearch {
   Branch choose_branch() const {
     const std::int32_t job = branching_job();
     if (job < 0) return {-1, branching_column()};
-    std::int32_t leading = -1, positive = 0;
+    const Spread spread = spread_of(job);
+    return spread.positive >= 2 ? Branch{-1, spread.leading} : Branch{job, -1};
+  }
+
+  // How the LP spreads a job over its bids: how many it uses, and the one it uses most
+  // (the first of equals).
+  struct Spread {
+    std::int32_t leading = -1;
+    std::int32_t positive = 0;
+  };
+  Spread spread_of(std::int32_t job) const {
+    Spread spread;
     for (std::int32_t k = p_.job_bid_begin[job]; k < p_.job_bid_begin[job + 1]; ++k) {
       const std::int32_t bid = p_.job_bids[k];
       if (lp_.value(bid) <= kIntegral) continue;
-      ++positive;
-      if (leading < 0 || lp_.value(bid) > lp_.value(leading)) leading = bid;
+      ++spread.positive;
+      if (spread.leading < 0 || lp_.value(bid) > lp_.value(spread.leading)) spread.leading = bid;
     }
-    return positive >= 2 ? Branch{-1, leading} : Branch{job, -1};
+    return spread;
   }
 
   double job_share(std::int32_t job) const {
