@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <initializer_list>
 #include <limits>
 
 #include "solver/compact_problem.hpp"
@@ -21,6 +22,18 @@ class ExactSolverTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!clp_available()) GTEST_SKIP() << "built without COIN-OR CLP";
+  }
+
+  // `exact` at its default cap proves each of these bench windows (nodes x 50 jobs x bids).
+  static void expect_proven(std::int32_t nodes, std::int32_t bids,
+                            std::initializer_list<std::uint64_t> instances) {
+    for (std::uint64_t instance : instances) {
+      const WindowProblem p = testing::bench_window(nodes, 50, bids, instance);
+      const SolveResult r = make_window_solver("exact")->solve(p, {});
+      ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+      EXPECT_EQ(r.status, SolveStatus::Optimal) << "instance " << instance << ": bound "
+                                                << r.bound << ", objective " << r.solution.objective;
+    }
   }
 };
 
@@ -122,26 +135,14 @@ TEST_F(ExactSolverTest, NeverWorseThanTheDefaultSolver) {
 // round gained less than 10^-4 of the LP value, and the tree then ran to its cap (0.6 s)
 // without a proof; run on to 10^-6, the cuts close both in a few dozen milliseconds.
 TEST_F(ExactSolverTest, LongerRootCutLoopProvesCrowdedBenchWindows) {
-  for (std::uint64_t instance : {13ULL, 1012ULL}) {
-    const WindowProblem p = testing::bench_window(256, 50, 5, instance);
-    const SolveResult r = make_window_solver("exact")->solve(p, {});
-    ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
-    EXPECT_EQ(r.status, SolveStatus::Optimal) << "instance " << instance << ": bound " << r.bound
-                                              << ", objective " << r.solution.objective;
-  }
+  expect_proven(256, 5, {13, 1012});
 }
 
 // Windows 1006 and 1016 of 128 x 50 x 5 stop at the cap unproven when the tree branches on
 // the job the LP most nearly starts; with strong branching (three candidates solved both
 // ways for a few pivots) it proves both within the default cap.
 TEST_F(ExactSolverTest, StrongBranchingProvesCrowdedBenchWindows) {
-  for (std::uint64_t instance : {1006ULL, 1016ULL}) {
-    const WindowProblem p = testing::bench_window(128, 50, 5, instance);
-    const SolveResult r = make_window_solver("exact")->solve(p, {});
-    ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
-    EXPECT_EQ(r.status, SolveStatus::Optimal) << "instance " << instance << ": bound " << r.bound
-                                              << ", objective " << r.solution.objective;
-  }
+  expect_proven(128, 5, {1006, 1016});
 }
 
 // Window 1002 of 128 x 50 x 5 is not proven within the default cap. The depth-first tree
