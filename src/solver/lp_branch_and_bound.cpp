@@ -33,7 +33,7 @@ constexpr int kNodeCutRounds = 2;   // and at every node of the tree
 constexpr std::int32_t kNodeCutRowsPerRootRow = 1;
 // Strong branching: at each node of the full tree the most fractional candidates, this
 // many, are each solved both ways for at most kStrongPivots pivots (crowded windows: 136 →
-// 149 of 180 proven; docs/solver.md, "Strong branching").
+// 146 of 180 proven; docs/solver.md, "Strong branching").
 constexpr std::int64_t kStrongCandidates = 3;
 constexpr std::int64_t kStrongPivots = 20;
 constexpr std::int64_t kNeighbourhoodShare = 4;  // RINS gets 1/4 of what the cuts left
@@ -473,7 +473,6 @@ class LpSearch {
       else if (x > 1.0 - kIntegral && prunable(bound - d)) take(path, {Side::ColumnLower, c, 1.0});
     }
   }
-
 
   enum class Strong { Chosen, Fixed, Closed, Stopped };
 
