@@ -355,7 +355,6 @@ class LpSearch {
       if (end_ < 0) {  // the full tree (RINS's dives keep the plain rule: they seek incumbents)
         const Strong strong = strong_branch(bound, path, branch);
         if (strong == Strong::Fixed) continue;
-        if (strong == Strong::Closed) return Dive::Done;
         if (strong == Strong::Stopped) {
           stop();
           return Dive::Stopped;
@@ -395,10 +394,16 @@ class LpSearch {
 
   // The LP's bounds set to those of `path` (the ones applied now undone first).
   void move_to(const std::vector<Fix>& path) {
-    for (auto it = applied_.rbegin(); it != applied_.rend(); ++it)
-      put(it->side, it->index, it->before);
-    applied_.clear();
+    undo_to(0);
     for (const Fix& fix : path) apply(fix);
+  }
+
+  // Undoes the bounds applied after the first `mark`, the latest first.
+  void undo_to(std::size_t mark) {
+    while (applied_.size() > mark) {
+      put(applied_.back().side, applied_.back().index, applied_.back().before);
+      applied_.pop_back();
+    }
   }
 
   void apply(const Fix& fix) {
@@ -474,12 +479,12 @@ class LpSearch {
     }
   }
 
-  enum class Strong { Chosen, Fixed, Closed, Stopped };
+  enum class Strong { Chosen, Fixed, Stopped };
 
   // Strong branching: the most fractional candidates' two children are each solved for a
   // few pivots from this node's basis; a child that closes is cut off at once (its sibling
-  // becomes this node: Fixed, or Closed when both close), otherwise the candidate whose
-  // children both lose most (the product of the losses) is `chosen`.
+  // becomes this node, solved again: Fixed), otherwise the candidate whose children both
+  // lose most (the product of the losses) is `chosen`.
   Strong strong_branch(double bound, std::vector<Fix>& path, Branch& chosen) {
     const std::vector<Branch> candidates = branch_candidates();
     if (candidates.empty()) return Strong::Chosen;  // integral: chosen stays empty
@@ -533,10 +538,7 @@ class LpSearch {
     else if (outcome == ClpRelaxation::Outcome::Optimal)
       value = prunable(lp_.objective()) ? kClosed : lp_.objective();
     else if (room > kStrongPivots) value = lp_.objective();
-    while (applied_.size() > mark) {
-      put(applied_.back().side, applied_.back().index, applied_.back().before);
-      applied_.pop_back();
-    }
+    undo_to(mark);
     lp_.set_basis(basis);
     return value;
   }

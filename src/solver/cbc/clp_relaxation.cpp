@@ -10,8 +10,8 @@
 
 namespace hs::solver {
 
-// CLP minimises here; a maximising model is loaded with its objective negated, so `sign`
-// turns CLP's objective and reduced costs back into the model's sense.
+namespace {
+
 // ClpModel::whatsChanged()'s bit for "the basis is the one last solved from" (the user's to
 // clear).
 constexpr int kBasisSame = 512;
@@ -33,6 +33,10 @@ double objective_scale(const std::vector<double>& costs) {
   return halvings > 0 ? std::ldexp(1.0, -static_cast<int>(halvings)) : 1.0;
 }
 
+}  // namespace
+
+// CLP minimises here; a maximising model is loaded with its objective negated, so `sign`
+// turns CLP's objective and reduced costs back into the model's sense.
 struct ClpRelaxation::Impl {
   ClpSimplex lp;
   double sign = 1.0;
