@@ -10,6 +10,7 @@
 #include "solver/incumbent.hpp"
 #include "solver/job_count_bounds.hpp"
 #include "solver/local_search.hpp"
+#include "solver/pseudocosts.hpp"
 #ifdef HETSCHED_HAVE_CBC
 #include "solver/cbc/cgl_root_cuts.hpp"
 #include "solver/cbc/clp_relaxation.hpp"
@@ -31,10 +32,13 @@ constexpr int kNodeCutRounds = 2;   // and at every node of the tree
 // as much; with the limit 2 more of 127 such windows are proven, with 15 % less effort in
 // all, and crowded windows solve as before (docs/solver.md, "Node cuts within bounds").
 constexpr std::int32_t kNodeCutRowsPerRootRow = 1;
-// Strong branching: at each node of the full tree the most fractional candidates, this
-// many, are each solved both ways for at most kStrongPivots pivots (crowded windows: 136 →
-// 146 of 180 proven; docs/solver.md, "Strong branching").
-constexpr std::int64_t kStrongCandidates = 3;
+// Reliability branching on bids (docs/solver.md, "Reliability branching"): the fractional
+// bids ranked by their pseudocosts; those seen fewer than kReliableLosses times either way
+// are solved both ways for at most kStrongPivots pivots, at most kStrongTrials of them at
+// a node, and no more once kStrongLookahead trials in a row found no better candidate.
+constexpr std::int32_t kReliableLosses = 4;
+constexpr std::int32_t kStrongTrials = 8;
+constexpr std::int32_t kStrongLookahead = 4;
 constexpr std::int64_t kStrongPivots = 20;
 constexpr std::int64_t kNeighbourhoodShare = 4;  // RINS gets 1/4 of what the cuts left
 constexpr std::int64_t kLibraryCutShare = 2;  // CGL's root rounds get 1/2 of the tree's budget
@@ -51,7 +55,7 @@ class LpSearch {
         lp_nonzeros_(nonzeros(window.model.rows)),
         pivot_cost_(pivot_cost(lp_size_, lp_nonzeros_)),
         node_cost_(static_cast<std::int64_t>(window.model.columns.size())),
-        row_nonzeros_(lp_nonzeros_), job_counts_(p) {
+        row_nonzeros_(lp_nonzeros_), job_counts_(p), pseudocosts_(p.bid_count()) {
     lp_.set_cutoff(best_value_ + optimality_tolerance(best_value_));
   }
 
@@ -99,11 +103,19 @@ class LpSearch {
     std::int32_t job = -1;
     std::int32_t column = -1;
   };
+  // A bid set to 0 or 1 by the last branching: its value and the LP's in the parent, so the
+  // child's LP value gives the pseudocosts a loss (column -1: no such branching).
+  struct Branched {
+    std::int32_t column = -1;
+    double x = 0.0;
+    double parent_value = 0.0;
+  };
   struct OpenNode {
     std::vector<Fix> path;  // from the root (or the search's start)
     double parent_bound;
     std::int64_t created;
     std::vector<unsigned char> basis;  // the parent's optimal basis: the node's warm start
+    Branched down;  // the bid this node (the down child) set to 0
   };
   enum class Dive { Done, Stopped };
 
@@ -301,7 +313,7 @@ class LpSearch {
   bool search(std::vector<Fix> start, double start_bound, std::int64_t end) {
     end_ = end;
     open_.clear();
-    open_.push_back({std::move(start), start_bound, created_++, {}});
+    open_.push_back({std::move(start), start_bound, created_++, {}, {}});
     bool complete = true;
     while (!open_.empty()) {
       std::pop_heap(open_.begin(), open_.end(), later_than);
@@ -341,8 +353,12 @@ class LpSearch {
     // the last dive ended, often many more (crowded windows: 4 more proofs of 180).
     if (!from.basis.empty()) lp_.set_basis(from.basis);
     dive_bound_ = from.parent_bound;
+    Branched branched = from.down;
+    bool up_child = false;  // the node solved next is the up child of `branched`
     for (;;) {
       const NodeLp lp = solve_node();
+      if (lp == NodeLp::Open) record_loss(branched, up_child);
+      branched = {};
       if (lp != NodeLp::Open) return lp == NodeLp::Stopped ? Dive::Stopped : Dive::Done;
       const NodeLp cut = cut_node();
       if (cut != NodeLp::Open) return cut == NodeLp::Stopped ? Dive::Stopped : Dive::Done;
@@ -351,39 +367,52 @@ class LpSearch {
       round_solution();
       if (prunable(bound)) return Dive::Done;
       fix_by_reduced_cost(bound, path);
-      Branch branch;
+      Choice choice;
       if (end_ < 0) {  // the full tree (RINS's dives keep the plain rule: they seek incumbents)
-        const Strong strong = strong_branch(bound, path, branch);
-        if (strong == Strong::Fixed) continue;
-        if (strong == Strong::Stopped) {
+        choice = reliability_branch(bound, path);
+        if (choice.outcome == Strong::Fixed) continue;
+        if (choice.outcome == Strong::Stopped) {
           stop();
           return Dive::Stopped;
         }
       } else {
-        branch = choose_branch();
+        choice.branch = choose_branch();
       }
+      const Branch& branch = choice.branch;
       if (branch.job < 0 && branch.column < 0) {
         adopt_integral();
         return Dive::Done;
       }
-      branch_at(branch, bound, path);
+      // The bid's loss either way goes to the pseudocosts in the full tree: up when the dive
+      // solves the child it goes into, down when the open child is taken.
+      if (end_ < 0 && branch.column >= 0) branched = {branch.column, lp_.value(branch.column), bound};
+      up_child = true;
+      branch_at(branch, std::min(bound, choice.down_bound), path, branched);
       dive_bound_ = bound;
     }
   }
 
-  // Leaves the child that excludes the branch open and applies the one that starts the job
-  // (or chooses the bid), which the dive goes on into.
-  void branch_at(const Branch& branch, double bound, std::vector<Fix>& path) {
+  // Leaves the child that excludes the branch open (with the bound `down_bound`, at most
+  // the node's) and applies the one that starts the job (or chooses the bid), which the
+  // dive goes on into.
+  void branch_at(const Branch& branch, double down_bound, std::vector<Fix>& path,
+                 const Branched& branched) {
     const std::vector<Fix> down = down_fixes(branch);
     std::vector<Fix> other = path;
     other.insert(other.end(), down.begin(), down.end());
-    push_open(std::move(other), bound);
+    push_open(std::move(other), down_bound, branched);
     take(path, up_fix(branch));
   }
 
-  void push_open(std::vector<Fix> path, double bound) {
-    open_.push_back({std::move(path), bound, created_++, lp_.basis()});
+  void push_open(std::vector<Fix> path, double bound, const Branched& branched) {
+    open_.push_back({std::move(path), bound, created_++, lp_.basis(), branched});
     std::push_heap(open_.begin(), open_.end(), later_than);
+  }
+
+  // The loss of the branching that led to the node just solved (its LP value now).
+  void record_loss(const Branched& branched, bool up) {
+    if (branched.column < 0) return;
+    pseudocosts_.record(branched.column, up, branched.parent_value - lp_.objective(), branched.x);
   }
 
   // Appends a fix to the dive's path and applies it.
@@ -480,52 +509,106 @@ class LpSearch {
   }
 
   enum class Strong { Chosen, Fixed, Stopped };
+  // What branching decided at a node: branch there (Chosen; `branch` empty when the LP
+  // solution is integral), a bound was fixed and the node is solved again (Fixed), or the
+  // budget ran out (Stopped). `down_bound` bounds the down child when a trial solved it.
+  struct Choice {
+    Strong outcome = Strong::Chosen;
+    Branch branch;
+    double down_bound = std::numeric_limits<double>::infinity();
+  };
+  struct Candidate {
+    double score;  // the product of the two losses, estimated or tried
+    std::int32_t column;
+  };
 
-  // Strong branching: the most fractional candidates' two children are each solved for a
-  // few pivots from this node's basis; a child that closes is cut off at once (its sibling
-  // becomes this node, solved again: Fixed), otherwise the candidate whose children both
-  // lose most (the product of the losses) is `chosen`.
-  Strong strong_branch(double bound, std::vector<Fix>& path, Branch& chosen) {
-    const std::vector<Branch> candidates = branch_candidates();
-    if (candidates.empty()) return Strong::Chosen;  // integral: chosen stays empty
-    if (candidates.size() == 1) {
-      chosen = candidates.front();
-      return Strong::Chosen;
-    }
+  // Reliability branching: the fractional bids ranked by the product of their pseudocosts'
+  // two estimated losses. Those not yet reliable are tried in that order (both children
+  // solved for a few pivots from this node's basis, their losses recorded) while trials and
+  // the lookahead last; a child that closes is cut off at once (its sibling becomes this
+  // node, solved again: Fixed). The candidate with the largest product, tried or
+  // estimated, is chosen.
+  Choice reliability_branch(double bound, std::vector<Fix>& path) {
+    Choice choice;
+    const double floor = 1e-6 * std::max(1.0, std::fabs(bound));
+    std::vector<Candidate> candidates = ranked_candidates(floor);
+    if (candidates.empty()) return choice;  // integral: the branch stays empty
+    choice.branch = Branch{-1, candidates.front().column};
+    if (candidates.size() == 1) return choice;
     const std::vector<unsigned char> basis = lp_.basis();
     double best_score = -1.0;
-    const double floor = 1e-6 * std::max(1.0, std::fabs(bound));
-    for (const Branch& candidate : candidates) {
-      const std::vector<Fix> down = down_fixes(candidate);
-      const std::optional<double> down_value = trial(down, basis);
-      if (!down_value) return Strong::Stopped;
-      const Fix up = up_fix(candidate);
-      if (*down_value == kClosed) {
-        take(path, up);
-        return Strong::Fixed;
+    std::int32_t trials = 0, since_better = 0;
+    for (const Candidate& candidate : candidates) {
+      const std::int32_t c = candidate.column;
+      const bool reliable = pseudocosts_.reliable(c, kReliableLosses);
+      if (!reliable && (trials >= kStrongTrials || since_better >= kStrongLookahead)) continue;
+      double score = candidate.score;
+      double down_bound = std::numeric_limits<double>::infinity();
+      if (!reliable) {
+        ++trials;
+        const double x = lp_.value(c);
+        const std::optional<TrialValue> down = trial({{Side::ColumnUpper, c, 0.0}}, basis);
+        if (!down) return stopped();
+        if (down->value == kClosed) return fixed(path, {Side::ColumnLower, c, 1.0});
+        const std::optional<TrialValue> up = trial({{Side::ColumnLower, c, 1.0}}, basis);
+        if (!up) return stopped();
+        if (up->value == kClosed) return fixed(path, {Side::ColumnUpper, c, 0.0});
+        pseudocosts_.record(c, false, bound - down->value, x);
+        pseudocosts_.record(c, true, bound - up->value, x);
+        score = std::max(bound - down->value, floor) * std::max(bound - up->value, floor);
+        if (down->exact) down_bound = down->value;
       }
-      const std::optional<double> up_value = trial({up}, basis);
-      if (!up_value) return Strong::Stopped;
-      if (*up_value == kClosed) {
-        for (const Fix& fix : down) take(path, fix);
-        return Strong::Fixed;
-      }
-      const double score = std::max(bound - *down_value, floor) * std::max(bound - *up_value, floor);
       if (score > best_score) {
         best_score = score;
-        chosen = candidate;
+        choice.branch = Branch{-1, c};
+        choice.down_bound = down_bound;
+        since_better = 0;
+      } else {
+        ++since_better;
       }
     }
-    return Strong::Chosen;
+    return choice;
+  }
+
+  Choice fixed(std::vector<Fix>& path, Fix fix) {
+    take(path, fix);
+    Choice choice;
+    choice.outcome = Strong::Fixed;
+    return choice;
+  }
+
+  static Choice stopped() {
+    Choice choice;
+    choice.outcome = Strong::Stopped;
+    return choice;
+  }
+
+  // The fractional bids, by their pseudocosts' product of losses (ties: the lower bid).
+  std::vector<Candidate> ranked_candidates(double floor) const {
+    std::vector<Candidate> candidates;
+    for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
+      const double x = lp_.value(c);
+      if (x < kIntegral || x > 1.0 - kIntegral) continue;
+      const double down = pseudocosts_.estimate(c, false, x), up = pseudocosts_.estimate(c, true, x);
+      candidates.push_back({std::max(down, floor) * std::max(up, floor), c});
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    return candidates;
   }
 
   static constexpr double kClosed = -std::numeric_limits<double>::infinity();
 
-  // The node's LP with `fixes` added, solved for at most kStrongPivots pivots from `basis`:
-  // its value (when cut short, the dual simplex's value so far, an estimate), kClosed when
-  // it cannot beat the incumbent, nothing when the budget ran out. The node's bounds and
-  // basis are restored.
-  std::optional<double> trial(const std::vector<Fix>& fixes, const std::vector<unsigned char>& basis) {
+  // A trial's value: the child's LP value when `exact`, else (cut short) the dual
+  // simplex's value so far, an estimate; kClosed when it cannot beat the incumbent.
+  struct TrialValue {
+    double value;
+    bool exact;
+  };
+
+  // The node's LP with `fixes` added, solved for at most kStrongPivots pivots from `basis`;
+  // nothing when the budget ran out. The node's bounds and basis are restored.
+  std::optional<TrialValue> trial(const std::vector<Fix>& fixes, const std::vector<unsigned char>& basis) {
     if (!may_solve()) return std::nullopt;
     const std::size_t mark = applied_.size();
     for (const Fix& fix : fixes) apply(fix);
@@ -533,11 +616,11 @@ class LpSearch {
     budget_.effort() += node_cost_;
     const ClpRelaxation::Outcome outcome = lp_.solve(std::min(room, kStrongPivots));
     budget_.effort() += lp_.last_iterations() * pivot_cost_;
-    std::optional<double> value;
-    if (outcome == ClpRelaxation::Outcome::Infeasible) value = kClosed;
+    std::optional<TrialValue> value;
+    if (outcome == ClpRelaxation::Outcome::Infeasible) value = TrialValue{kClosed, true};
     else if (outcome == ClpRelaxation::Outcome::Optimal)
-      value = prunable(lp_.objective()) ? kClosed : lp_.objective();
-    else if (room > kStrongPivots) value = lp_.objective();
+      value = TrialValue{prunable(lp_.objective()) ? kClosed : lp_.objective(), true};
+    else if (room > kStrongPivots) value = TrialValue{lp_.objective(), false};
     undo_to(mark);
     lp_.set_basis(basis);
     return value;
@@ -556,39 +639,6 @@ class LpSearch {
   Fix up_fix(const Branch& b) const {
     if (b.column >= 0) return {Side::ColumnLower, b.column, 1.0};
     return {Side::RowLower, job_row_[b.job], 1.0};
-  }
-
-  // The branching candidates, most fractional first (ties: the lower job, then bid), at most
-  // kStrongCandidates: each job the LP starts only in part (its leading bid when the LP
-  // spreads it over two or more bids, or it has no "at most one" row), else the fractional
-  // bids.
-  std::vector<Branch> branch_candidates() const {
-    std::vector<std::pair<double, Branch>> scored;
-    for (std::int32_t j = 0; j < p_.jobs; ++j) {
-      const double share = job_share(j);
-      if (share < kIntegral || share > 1.0 - kIntegral) continue;
-      const Spread spread = spread_of(j);
-      if (spread.positive >= 2 || job_row_[j] < 0) {
-        const double x = lp_.value(spread.leading);
-        scored.push_back({std::min(x, 1.0 - x), Branch{-1, spread.leading}});
-      } else {
-        scored.push_back({std::min(share, 1.0 - share), Branch{j, -1}});
-      }
-    }
-    if (scored.empty())
-      for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
-        const double x = lp_.value(c);
-        if (x < kIntegral || x > 1.0 - kIntegral) continue;
-        scored.push_back({std::min(x, 1.0 - x), Branch{-1, c}});
-      }
-    std::stable_sort(scored.begin(), scored.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    std::vector<Branch> candidates;
-    for (const auto& [score, branch] : scored) {
-      if (static_cast<std::int64_t>(candidates.size()) >= kStrongCandidates) break;
-      candidates.push_back(branch);
-    }
-    return candidates;
   }
 
   // The job that the LP most nearly starts, if it starts one only in part; but when the LP
@@ -731,6 +781,7 @@ class LpSearch {
   std::int64_t nodes_ = 0;
   std::int32_t node_cut_row_limit_ = 0;  // the LP's rows past which nodes add no cuts
   const JobCountBounds job_counts_;
+  Pseudocosts pseudocosts_;  // the bids' losses seen in the full tree
   std::int32_t job_count_row_ = -1;  // the LP's job count row (add_job_count_row), or -1
   MipRow job_count_cut_;  // that row as added
   std::optional<LocalSearch> polisher_;  // built at the first rounding worth polishing

@@ -138,11 +138,12 @@ TEST_F(ExactSolverTest, LongerRootCutLoopProvesCrowdedBenchWindows) {
   expect_proven(256, 5, {13, 1012});
 }
 
-// Windows 1006 and 1016 of 128 x 50 x 5 stop at the cap unproven when the tree branches on
-// the job the LP most nearly starts; with strong branching (three candidates solved both
-// ways for a few pivots) it proves both within the default cap.
-TEST_F(ExactSolverTest, StrongBranchingProvesCrowdedBenchWindows) {
-  expect_proven(128, 5, {1006, 1016});
+// Window 19 of 128 x 50 x 5 and 9 of 128 x 50 x 15 stop at the cap unproven under strong
+// branching on the three most fractional jobs (session 38); reliability branching on bids
+// proves both within the default cap.
+TEST_F(ExactSolverTest, ReliabilityBranchingProvesCrowdedBenchWindows) {
+  expect_proven(128, 5, {19});
+  expect_proven(128, 15, {9});
 }
 
 // Window 1002 of 128 x 50 x 5 is not proven within the default cap. The depth-first tree

@@ -58,10 +58,12 @@ TEST(CapturedWindows, ExactProvesEveryLargeWindowOfATsubameReplay) {
         << "window " << k << " of " << windows[k].bids.size() << " bids: " << r.solution.objective
         << " within " << r.bound;
     // The seed (the default solver, 8,000 units a bid: at most 3.2 M here) and a tree of at
-    // most 2 M more: with the job count row the root's cuts close these windows' gaps in a
+    // most 2.3 M more: with the job count row the root's cuts close these windows' gaps in a
     // few rounds. Without it passes 21, 28 and 43 took 17.8–21.5 M units (20 rounds of CGL's
-    // cuts, then a tree); with the seed at the default solver's 12 M, 12–14 M each.
-    EXPECT_LE(r.effort, 5'200'000) << "window " << k << " of " << windows[k].bids.size() << " bids";
+    // cuts, then a tree); with the seed at the default solver's 12 M, 12–14 M each. (At most
+    // 5.2 M in all until session 39; reliability branching's first trials take one window
+    // to 5.41 M.)
+    EXPECT_LE(r.effort, 5'500'000) << "window " << k << " of " << windows[k].bids.size() << " bids";
   }
 }
 
