@@ -555,7 +555,7 @@ class LpSearch {
         if (up->value == kClosed) return fixed(path, {Side::ColumnUpper, c, 0.0});
         pseudocosts_.record(c, false, bound - down->value, x);
         pseudocosts_.record(c, true, bound - up->value, x);
-        score = std::max(bound - down->value, floor) * std::max(bound - up->value, floor);
+        score = loss_product(bound - down->value, bound - up->value, floor);
         if (down->exact) down_bound = down->value;
       }
       if (score > best_score) {
@@ -583,14 +583,20 @@ class LpSearch {
     return choice;
   }
 
+  // A candidate's score: the product of its two losses, each at least `floor` (so a
+  // branch that loses nothing one way still ranks by the other).
+  static double loss_product(double down, double up, double floor) {
+    return std::max(down, floor) * std::max(up, floor);
+  }
+
   // The fractional bids, by their pseudocosts' product of losses (ties: the lower bid).
   std::vector<Candidate> ranked_candidates(double floor) const {
     std::vector<Candidate> candidates;
     for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
       const double x = lp_.value(c);
       if (x < kIntegral || x > 1.0 - kIntegral) continue;
-      const double down = pseudocosts_.estimate(c, false, x), up = pseudocosts_.estimate(c, true, x);
-      candidates.push_back({std::max(down, floor) * std::max(up, floor), c});
+      candidates.push_back(
+          {loss_product(pseudocosts_.estimate(c, false, x), pseudocosts_.estimate(c, true, x), floor), c});
     }
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
