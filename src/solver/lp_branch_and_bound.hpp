@@ -5,10 +5,10 @@
 // the row's cap as the cuts lower the LP's value. Each node re-solves the LP by the dual
 // simplex from the last basis, adds cover cuts it violates, lowers the count cap for its
 // subtree to what its own LP value allows, fixes bids by reduced cost, rounds the LP
-// solution greedily for incumbents and branches by strong branching: of the three most
-// fractional jobs (or bids), the one whose two children, each solved for a few pivots, both
-// lose most; a child that closes is cut off at once. RINS's dives branch on the job the LP
-// most nearly starts, then on the most nearly chosen fractional bid.
+// solution greedily for incumbents and branches by reliability branching: the fractional
+// bids ranked by their pseudocosts (pseudocosts.hpp), those seen too few times tried both
+// ways for a few pivots; a child that closes is cut off at once. RINS's dives branch on the
+// job the LP most nearly starts, then on the most nearly chosen fractional bid.
 // Best-first with dives: the open node with the highest bound is taken and the search dives
 // from it into the child that starts the job (or chooses the bid), leaving the other open,
 // so a stopped search's bound is the highest still open. See docs/solver.md.
