@@ -97,7 +97,9 @@ std::optional<std::string> check_capacity(const WindowProblem& problem,
 
 std::optional<std::string> check_objective(const WindowProblem& problem,
                                            const WindowSolution& solution) {
-  double total = 0.0, scale = 1.0;
+  // Relative to the values themselves: on bid values of 1e-12 an absolute floor (1e-9,
+  // before) let an objective twice the won bids' sum pass.
+  double total = 0.0, scale = std::fabs(solution.objective);
   for (std::int32_t bid : solution.bid_of_job)
     if (bid >= 0) {
       total += problem.bids[bid].value;

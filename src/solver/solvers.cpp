@@ -3,6 +3,7 @@
 #include "solver/cbc_window_solver.hpp"
 #include "solver/mip_model.hpp"
 #include "solver/specialised_solvers.hpp"
+#include "solver/value_scale.hpp"
 #include "solver/window_lp.hpp"
 #include "util/error.hpp"
 
@@ -28,12 +29,21 @@ std::string_view window_solver_summary(std::string_view name) {
   return "";
 }
 
-std::unique_ptr<WindowSolver> make_window_solver(std::string_view name) {
+namespace {
+
+std::unique_ptr<WindowSolver> make_unscaled_solver(std::string_view name) {
   if (name == "lagrangian") return std::make_unique<LagrangianSolver>();
   if (name == "greedy") return std::make_unique<GreedySolver>();
   if (name == "exhaustive") return std::make_unique<ExhaustiveSolver>();
   if (name == "exact" && clp_available()) return std::make_unique<ExactSolver>();
   if (name == "cbc" && cbc_available()) return std::make_unique<CbcWindowSolver>();
+  return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<WindowSolver> make_window_solver(std::string_view name) {
+  if (auto solver = make_unscaled_solver(name)) return with_value_scaling(std::move(solver));
   std::string known;
   for (const std::string& n : window_solver_names()) known += (known.empty() ? "" : ", ") + n;
   const std::string why = name == "cbc" ? "this build has no CBC backend; known solvers: "

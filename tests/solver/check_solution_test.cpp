@@ -62,6 +62,14 @@ TEST_F(CheckSolutionTest, RejectsWrongObjective) {
   EXPECT_NE(defect->find("objective"), std::string::npos) << *defect;
 }
 
+TEST_F(CheckSolutionTest, RejectsWrongObjectiveOnTinyValues) {
+  for (Bid& bid : problem_.bids) bid.value *= 1e-12;
+  EXPECT_FALSE(check_solution(problem_, {{0, 3}, 14e-12}));
+  auto defect = check_solution(problem_, {{0, 3}, 28e-12});  // twice the won bids' sum
+  ASSERT_TRUE(defect);
+  EXPECT_NE(defect->find("objective"), std::string::npos) << *defect;
+}
+
 TEST_F(CheckSolutionTest, RejectsMalformedProblem) {
   problem_.capacity.pop_back();
   EXPECT_TRUE(check_solution(problem_, {{-1, -1}, 0.0}));
