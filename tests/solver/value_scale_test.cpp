@@ -31,17 +31,19 @@ WindowProblem crowded_window(std::uint64_t seed) {
   return make_random_window(spec);
 }
 
-TEST(ValueScale, LeavesWindowsWhoseLargestValueIsAtLeastOne) {
+TEST(ValueScale, LeavesWindowsWhoseLargestValueLiesFromOneTo2To64) {
   WindowProblem p = crowded_window(3);
   EXPECT_EQ(value_scale_exponent(p), 0);
   p = scaled(p, -std::ilogb(largest_value(p)));  // largest in [1, 2)
   EXPECT_EQ(value_scale_exponent(p), 0);
+  p = scaled(p, 63);  // largest in [2^63, 2^64)
+  EXPECT_EQ(value_scale_exponent(p), 0);
   EXPECT_EQ(value_scale_exponent(WindowProblem{}), 0);
 }
 
-TEST(ValueScale, BringsTheLargestSmallValueIntoTheMeasuredRange) {
+TEST(ValueScale, BringsTheLargestValueIntoTheMeasuredRange) {
   const WindowProblem window = crowded_window(3);
-  for (int exponent : {-1, -12, -30, -60, -1000}) {
+  for (int exponent : {-1, -12, -30, -60, -1000, 64, 90, 300, 1000}) {
     const WindowProblem p = scaled(window, -std::ilogb(largest_value(window)) + exponent);
     const int k = value_scale_exponent(p);
     const double largest = std::ldexp(largest_value(p), k);
@@ -72,6 +74,35 @@ TEST(ValueScale, SmallValuesAreSolvedAsTheirScaledWindow) {
       EXPECT_EQ(small.bound, std::ldexp(reference.bound, -30)) << name;
     }
   }
+}
+
+// Values of 10^30 and more: CLP asserted on objective coefficients of 1e25 and the process
+// aborted (`exact`, and `lagrangian` with its LP bound). Now solved as their scaled window.
+TEST(ValueScale, HugeValuesAreSolvedAsTheirScaledWindow) {
+  const WindowProblem window = crowded_window(11);
+  const WindowProblem in_range = scaled(window, 10 - std::ilogb(largest_value(window)));
+  const WindowProblem huge = scaled(in_range, 100);
+  for (const std::string& name : window_solver_names()) {
+    if (name == "cbc" || name == "exhaustive") continue;
+    SolverOptions options;
+    options.effort_limit = 2'000'000;
+    options.lp_bound = true;
+    const SolveResult reference = make_window_solver(name)->solve(in_range, options);
+    const SolveResult big = make_window_solver(name)->solve(huge, options);
+    EXPECT_EQ(big.call, CallStatus::Ok) << name;
+    EXPECT_EQ(big.solution.bid_of_job, reference.solution.bid_of_job) << name;
+    EXPECT_EQ(big.solution.objective, std::ldexp(reference.solution.objective, 100)) << name;
+    EXPECT_EQ(big.bound, std::ldexp(reference.bound, 100)) << name;
+  }
+}
+
+TEST(ValueScale, ValuesFarBelowTheLargestStayPositive) {
+  WindowProblem p = crowded_window(3);
+  p.bids[0].value = 1e300;
+  p.bids[1].value = 1e-300;
+  const SolveResult r = make_window_solver("greedy")->solve(p, {});
+  EXPECT_EQ(r.call, CallStatus::Ok);
+  EXPECT_GT(r.solution.objective, 0.0);
 }
 
 }  // namespace
