@@ -42,13 +42,17 @@ SolveResult CbcWindowSolver::solve(const WindowProblem& problem, const SolverOpt
   const double limit = options.time_limit_s > 0.0 ? options.time_limit_s : kDefaultTimeLimit;
   const MipResult mip = solve_mip_cbc(window_to_mip(problem), limit);
   if (mip.call == CallStatus::Error) return error_result(mip.message);
+  // Choosing no bid always fits, so no window is infeasible: CBC's numerics failed (a
+  // window of amounts and capacities of 2^31 - 1 did this).
+  if (mip.status == SolveStatus::Infeasible)
+    return error_result("CBC reported the window infeasible, which no window is (no bid at all always fits)");
   SolveResult result;
   result.status = mip.status;
   result.message = mip.message;
   result.seconds = mip.seconds;
   result.solution.bid_of_job.assign(problem.job_count, -1);
   if (mip.values.empty()) {
-    if (result.status != SolveStatus::Infeasible) result.status = SolveStatus::NoSolution;
+    result.status = SolveStatus::NoSolution;
     return result;
   }
   if (auto wrong = read_choice(problem, mip.values, result.solution)) return error_result(*wrong);
