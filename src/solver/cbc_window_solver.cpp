@@ -39,6 +39,13 @@ SolveResult error_result(std::string message) {
 
 SolveResult CbcWindowSolver::solve(const WindowProblem& problem, const SolverOptions& options) {
   if (auto defect = find_problem_defect(problem)) return defect_result(*defect);
+  if (problem.bids.empty()) {  // nothing to choose (CBC, given no column, returns no values)
+    SolveResult none;
+    none.status = SolveStatus::Optimal;
+    none.solution.bid_of_job.assign(problem.job_count, -1);
+    none.bound_source = BoundSource::Search;
+    return none;
+  }
   const double limit = options.time_limit_s > 0.0 ? options.time_limit_s : kDefaultTimeLimit;
   const MipResult mip = solve_mip_cbc(window_to_mip(problem), limit);
   if (mip.call == CallStatus::Error) return error_result(mip.message);

@@ -150,5 +150,17 @@ TEST_F(CbcBackend, NeverCallsAWindowInfeasible) {
   }
 }
 
+// A window without bids has one answer, the empty choice, as every other solver says; CBC,
+// given no column, returned no values and the wrapper said "no solution".
+TEST_F(CbcBackend, AWindowWithoutBidsIsSolvedByTheEmptyChoice) {
+  const WindowProblem p = testing::uniform_problem(2, 1, {4});
+  const SolveResult r = make_window_solver("cbc")->solve(p, SolverOptions{0, 20.0, 1});
+  EXPECT_EQ(r.call, CallStatus::Ok);
+  EXPECT_EQ(r.status, SolveStatus::Optimal);
+  EXPECT_EQ(r.solution.bid_of_job, (std::vector<std::int32_t>{-1, -1}));
+  EXPECT_EQ(r.solution.objective, 0.0);
+  EXPECT_EQ(r.bound, 0.0);
+}
+
 }  // namespace
 }  // namespace hs::solver
