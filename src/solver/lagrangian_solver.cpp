@@ -323,6 +323,17 @@ SolveResult finish(const WindowProblem& problem, const CompactProblem& p, const 
   return result;
 }
 
+bool goes_to_exact(const WindowProblem& problem, const SolverOptions& options) {
+  return options.exact_bids > 0 && problem.bids.size() <= static_cast<std::size_t>(options.exact_bids) &&
+         clp_available();
+}
+
+// A part that goes to `exact` gets its seed's effort on top of the usual probe, so that the
+// probe's tree has the usual room to prove it: the seed needs 8,000 units a bid.
+std::int64_t part_probe_cap(const WindowProblem& part, const SolverOptions& options) {
+  return kPartProbeEffort + (goes_to_exact(part, options) ? ExactSolver::seed_effort(part) : 0);
+}
+
 }  // namespace
 
 // Every phase runs on the shares of `base` = min(limit, default), so a larger limit repeats
@@ -338,14 +349,15 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   if (const std::vector<WindowPart> parts = options.split_parts ? independent_parts(problem)
                                                                  : std::vector<WindowPart>{};
       !parts.empty())
-    return solve_by_parts(problem, parts, options, limit,
-                          [this](const WindowProblem& part, SolverOptions part_options) {
-                            if (part_options.effort_limit < kEnumerationRoom) part_options.enumerate_bids = 0;
-                            return solve(part, part_options);
-                          });
-  if (options.exact_bids > 0 && problem.bids.size() <= static_cast<std::size_t>(options.exact_bids) &&
-      clp_available()) {
-    SolverOptions exact = options;  // the same effort limit caps the exact solver's tree
+    return solve_by_parts(
+        problem, parts, options, limit,
+        [this](const WindowProblem& part, SolverOptions part_options) {
+          if (part_options.effort_limit < kEnumerationRoom) part_options.enumerate_bids = 0;
+          return solve(part, part_options);
+        },
+        [&options](const WindowProblem& part) { return part_probe_cap(part, options); });
+  if (goes_to_exact(problem, options)) {
+    SolverOptions exact = options;  // the same effort limit caps the whole exact solve
     exact.exact_bids = 0;
     return ExactSolver().solve(problem, exact);
   }

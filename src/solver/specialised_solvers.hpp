@@ -37,12 +37,16 @@ class ExhaustiveSolver : public WindowSolver {
 
 // Exact for small windows (COIN-OR CLP builds only): the default solver's answer (with an
 // effort in proportion to the bids) seeds the incumbent, then a branch and bound over the LP
-// relaxation with root cuts (lp_branch_and_bound.hpp) under the effort limit, a hard cap on
-// the tree. Optimal when the tree closes; otherwise the best found, never worse than the
-// default solver's at its full effort, with the tightest bound known.
+// relaxation with root cuts (lp_branch_and_bound.hpp). A given effort limit is a hard cap on
+// the whole solve (seed, tree and the default solver's second run); without one the tree
+// gets kDefaultEffort. Optimal when the tree closes; otherwise the best found, with the
+// tightest bound known, never worse than the default solver's at its full effort unless a
+// limit below the default solve's needs left no room for its second run.
 class ExactSolver : public WindowSolver {
  public:
-  static constexpr std::int64_t kDefaultEffort = 20'000'000;  // the tree's cap
+  static constexpr std::int64_t kDefaultEffort = 20'000'000;  // the tree's share
+  // The seed's effort on this window: 8,000 units a bid, at most the default solver's own.
+  static std::int64_t seed_effort(const WindowProblem& problem);
   std::string name() const override { return "exact"; }
   SolveResult solve(const WindowProblem& problem, const SolverOptions& options) override;
 };

@@ -118,10 +118,6 @@ WindowPart part_of_jobs(const WindowProblem& problem, const std::vector<std::int
   return build_part(problem, usable_bids(problem), jobs);
 }
 
-// Effort at most a part gets to prove itself optimal on its own (solve_by_parts): about a
-// millisecond, which proves small parts and costs a large one little.
-constexpr std::int64_t kPartProbeEffort = 250'000;
-
 }  // namespace
 
 std::vector<WindowPart> independent_parts(const WindowProblem& problem) {
@@ -153,7 +149,7 @@ std::vector<WindowPart> independent_parts(const WindowProblem& problem) {
 
 SolveResult solve_by_parts(const WindowProblem& problem, const std::vector<WindowPart>& parts,
                            const SolverOptions& options, std::int64_t effort_limit,
-                           const PartSolver& solve_part) {
+                           const PartSolver& solve_part, const ProbeCap& probe_cap) {
   const auto started = std::chrono::steady_clock::now();
   auto time_left = [&] {
     if (options.time_limit_s <= 0) return 0.0;
@@ -183,7 +179,7 @@ SolveResult solve_by_parts(const WindowProblem& problem, const std::vector<Windo
     effort_left = std::max<std::int64_t>(0, effort_left - (r.effort - r.bound_effort));
   };
   // Each part first tries to prove itself on a probe: its share of what is left, at most
-  // kPartProbeEffort. A part it proves is settled.
+  // the probe cap. A part it proves is settled.
   std::vector<std::size_t> open;
   std::vector<SolveResult> probes(parts.size());
   for (std::size_t k : order) {
@@ -191,7 +187,8 @@ SolveResult solve_by_parts(const WindowProblem& problem, const std::vector<Windo
     SolverOptions probe_options = options;
     const auto share = static_cast<std::int64_t>(static_cast<long double>(effort_left) * bids /
                                                  std::max<std::int64_t>(1, bids_left));
-    probe_options.effort_limit = std::clamp<std::int64_t>(share, 1, kPartProbeEffort);
+    const std::int64_t cap = probe_cap ? probe_cap(parts[k].problem) : kPartProbeEffort;
+    probe_options.effort_limit = std::clamp<std::int64_t>(share, 1, cap);
     probe_options.time_limit_s = time_left();
     probes[k] = solve_part(parts[k].problem, probe_options);
     if (probes[k].call == CallStatus::Error) return probes[k];

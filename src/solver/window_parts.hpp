@@ -26,14 +26,21 @@ std::vector<WindowPart> independent_parts(const WindowProblem& problem);
 
 using PartSolver = std::function<SolveResult(const WindowProblem&, const SolverOptions&)>;
 
+// Effort at most a part gets to prove itself optimal on its own (solve_by_parts): about a
+// millisecond of the default solver, which proves small parts and costs a large one little.
+constexpr std::int64_t kPartProbeEffort = 250'000;
+
+// The most effort a part's probe may take (kPartProbeEffort unless the caller says more).
+using ProbeCap = std::function<std::int64_t(const WindowProblem&)>;
+
 // Solves the parts with `solve_part` and joins the answers. From the fewest bids up, each part
-// first gets a probe (its bids' share of the effort left, at most a small cap); a part the
+// first gets a probe (its bids' share of the effort left, at most `probe_cap`); a part the
 // probe proves optimal is settled. The parts not proven are then solved together, whole
 // (split_parts off), with all the effort left, their probes' answers and bounds kept where
 // better. The whole keeps `effort_limit`; the joined answer is checked against `problem` and
 // its bound is the sum of the parts' bounds.
 SolveResult solve_by_parts(const WindowProblem& problem, const std::vector<WindowPart>& parts,
                            const SolverOptions& options, std::int64_t effort_limit,
-                           const PartSolver& solve_part);
+                           const PartSolver& solve_part, const ProbeCap& probe_cap = {});
 
 }  // namespace hs::solver

@@ -1,6 +1,6 @@
 // The exact solver (LP branch and bound, CLP builds only) against the exhaustive optimum on
-// tiny windows and CBC's proven optimum on small ones; its effort cap; never worse than the
-// default solver.
+// tiny windows and CBC's proven optimum on small ones; its effort cap, the tree's and the
+// whole solve's; never worse than the default solver.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -101,25 +101,35 @@ TEST_F(ExactSolverTest, TreeEffortNeverPassesTheCap) {
   }
 }
 
-TEST_F(ExactSolverTest, CappedSolveIsFeasibleWithAValidBound) {
-  const WindowProblem p = testing::crowded_window(50, 15, 11);
-  SolverOptions options;
-  options.effort_limit = 20'000;
-  const SolveResult capped = make_window_solver("exact")->solve(p, options);
-  ASSERT_EQ(capped.call, CallStatus::Ok) << capped.message;
-  EXPECT_EQ(capped.status, SolveStatus::Feasible);
-  EXPECT_GE(capped.bound, capped.solution.objective);
-  const SolveResult fallback = make_window_solver(kDefaultWindowSolver)->solve(p, {});
-  EXPECT_GE(capped.solution.objective, fallback.solution.objective - 1e-9);
-  EXPECT_LE(capped.bound, fallback.bound + 1e-9);
+// A given limit caps the whole solve: seed, tree and second run (session 41; before, only
+// the tree, with up to 12 M units of seed and 12 M of second run on top).
+TEST_F(ExactSolverTest, TheLimitCapsTheWholeSolve) {
+  auto exact = make_window_solver("exact");
+  for (std::uint64_t seed : {7ULL, 11ULL}) {
+    const WindowProblem p = testing::crowded_window(50, 15, seed);
+    for (std::int64_t limit : {1LL, 1'000LL, 20'000LL, 2'000'000LL, 25'000'000LL}) {
+      SolverOptions options;
+      options.effort_limit = limit;
+      const SolveResult r = exact->solve(p, options);
+      ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+      EXPECT_FALSE(check_solution(p, r.solution)) << seed << " " << limit;
+      EXPECT_LE(r.effort, limit) << seed;
+      EXPECT_GE(r.bound, r.solution.objective) << seed << " " << limit;
+    }
+  }
 }
 
+// Without a limit, and at any limit that leaves the default solve's shares (seed, the tree's
+// 20 M, the second run's 12 M), the answer is at least the default solver's.
 TEST_F(ExactSolverTest, NeverWorseThanTheDefaultSolver) {
   auto exact = make_window_solver("exact");
   auto fallback = make_window_solver(kDefaultWindowSolver);
+  const std::int64_t default_solve_needs = LagrangianSolver::kDefaultEffort +
+                                           ExactSolver::kDefaultEffort +
+                                           LagrangianSolver::kDefaultEffort;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     const WindowProblem p = testing::crowded_window(50, 5 + 10 * static_cast<std::int32_t>(seed % 2), seed);
-    for (std::int64_t limit : {10'000LL, 0LL}) {
+    for (std::int64_t limit : {default_solve_needs, std::int64_t{0}}) {
       SolverOptions options;
       options.effort_limit = limit;
       const SolveResult r = exact->solve(p, options);

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "solver/solvers.hpp"
+#include "solver/window_lp.hpp"
 #include "solver/window_parts.hpp"
 #include "window_builders.hpp"
 
@@ -97,20 +98,56 @@ TEST(WindowParts, IndependentKnapsacksAreProvenOptimal) {
   }
 }
 
+// Also when the parts go to `exact` (`exact_bids`), whose seed and second run are inside
+// its limit since session 41.
 TEST(WindowParts, TheEffortLimitCoversAllParts) {
   auto solver = make_window_solver("lagrangian");
   const WindowProblem p = knapsack_per_node(200, 12, 77);
-  for (std::int64_t limit : {1'000LL, 30'000LL, 400'000LL, 5'000'000LL}) {
-    SolverOptions options;
-    options.effort_limit = limit;
-    options.enumerate_bids = kDefaultEnumerateBids;
-    const SolveResult result = solver->solve(p, options);
-    ASSERT_EQ(result.call, CallStatus::Ok) << result.message;
-    EXPECT_LE(result.effort - result.bound_effort, limit);
-    EXPECT_FALSE(check_solution(p, result.solution).has_value());
-    const SolveResult again = solver->solve(p, options);
-    EXPECT_EQ(again.solution.bid_of_job, result.solution.bid_of_job);
+  for (std::int32_t exact_bids : {0, 400}) {
+    if (exact_bids > 0 && !clp_available()) continue;
+    for (std::int64_t limit : {1'000LL, 30'000LL, 400'000LL, 5'000'000LL}) {
+      SolverOptions options;
+      options.effort_limit = limit;
+      options.enumerate_bids = kDefaultEnumerateBids;
+      options.exact_bids = exact_bids;
+      const SolveResult result = solver->solve(p, options);
+      ASSERT_EQ(result.call, CallStatus::Ok) << result.message;
+      EXPECT_LE(result.effort - result.bound_effort, limit) << exact_bids;
+      EXPECT_FALSE(check_solution(p, result.solution).has_value());
+      const SolveResult again = solver->solve(p, options);
+      EXPECT_EQ(again.solution.bid_of_job, result.solution.bid_of_job);
+    }
   }
+}
+
+// Four bench windows of 1024 x 50 x 5 side by side (635 bids), at the default limit with
+// parts of <= 400 bids to `exact`, as `hetsched solve` does: a part's probe gets its seed's
+// effort on top of the usual probe, so each part is proven on its own. With the probe alone
+// (250,000 units, all of it the seed's) none is, and the window ends unproven.
+TEST(WindowParts, PartsGoingToExactAreProvenOnTheirProbes) {
+  if (!clp_available()) GTEST_SKIP() << "built without COIN-OR CLP";
+  WindowProblem window;
+  for (std::uint64_t instance = 1000; instance < 1004; ++instance) {
+    const WindowProblem part = testing::bench_window(1024, 50, 5, instance);
+    window.dims = part.dims;
+    for (Bid bid : part.bids) {
+      bid.job += window.job_count;
+      for (NodeUse& use : bid.uses) use.node += window.node_count;
+      window.bids.push_back(std::move(bid));
+    }
+    window.capacity.insert(window.capacity.end(), part.capacity.begin(), part.capacity.end());
+    window.job_count += part.job_count;
+    window.node_count += part.node_count;
+  }
+  const auto parts = static_cast<std::int32_t>(independent_parts(window).size());
+  ASSERT_GE(parts, 4);  // and the jobs that compete with no one
+  SolverOptions options;
+  options.exact_bids = 400;
+  const SolveResult result = make_window_solver("lagrangian")->solve(window, options);
+  ASSERT_EQ(result.call, CallStatus::Ok) << result.message;
+  EXPECT_FALSE(check_solution(window, result.solution).has_value());
+  EXPECT_EQ(result.status, SolveStatus::Optimal);
+  EXPECT_EQ(result.parts, parts);
 }
 
 }  // namespace
