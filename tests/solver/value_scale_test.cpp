@@ -22,6 +22,11 @@ double largest_value(const WindowProblem& problem) {
   return largest;
 }
 
+// The window scaled by a power of two so that its largest value lies in [2^e, 2^(e+1)).
+WindowProblem with_largest_at(const WindowProblem& problem, int e) {
+  return scaled(problem, e - std::ilogb(largest_value(problem)));
+}
+
 WindowProblem crowded_window(std::uint64_t seed) {
   RandomWindowSpec spec;
   spec.nodes = 128;
@@ -34,7 +39,7 @@ WindowProblem crowded_window(std::uint64_t seed) {
 TEST(ValueScale, LeavesWindowsWhoseLargestValueLiesFromOneTo2To64) {
   WindowProblem p = crowded_window(3);
   EXPECT_EQ(value_scale_exponent(p), 0);
-  p = scaled(p, -std::ilogb(largest_value(p)));  // largest in [1, 2)
+  p = with_largest_at(p, 0);
   EXPECT_EQ(value_scale_exponent(p), 0);
   p = scaled(p, 63);  // largest in [2^63, 2^64)
   EXPECT_EQ(value_scale_exponent(p), 0);
@@ -44,7 +49,7 @@ TEST(ValueScale, LeavesWindowsWhoseLargestValueLiesFromOneTo2To64) {
 TEST(ValueScale, BringsTheLargestValueIntoTheMeasuredRange) {
   const WindowProblem window = crowded_window(3);
   for (int exponent : {-1, -12, -30, -60, -1000, 64, 90, 300, 1000}) {
-    const WindowProblem p = scaled(window, -std::ilogb(largest_value(window)) + exponent);
+    const WindowProblem p = with_largest_at(window, exponent);
     const int k = value_scale_exponent(p);
     const double largest = std::ldexp(largest_value(p), k);
     EXPECT_GE(largest, 1024.0) << exponent;
@@ -59,8 +64,7 @@ TEST(ValueScale, BringsTheLargestValueIntoTheMeasuredRange) {
 TEST(ValueScale, SmallValuesAreSolvedAsTheirScaledWindow) {
   for (std::uint64_t seed : {11u, 12u}) {
     const WindowProblem window = crowded_window(seed);
-    const int to_range = 10 - std::ilogb(largest_value(window));  // largest in [2^10, 2^11)
-    const WindowProblem in_range = scaled(window, to_range);
+    const WindowProblem in_range = with_largest_at(window, 10);
     const WindowProblem tiny = scaled(in_range, -30);
     for (const std::string& name : window_solver_names()) {
       if (name == "cbc" || name == "exhaustive") continue;  // a child process; <= 24 jobs
@@ -80,7 +84,7 @@ TEST(ValueScale, SmallValuesAreSolvedAsTheirScaledWindow) {
 // aborted (`exact`, and `lagrangian` with its LP bound). Now solved as their scaled window.
 TEST(ValueScale, HugeValuesAreSolvedAsTheirScaledWindow) {
   const WindowProblem window = crowded_window(11);
-  const WindowProblem in_range = scaled(window, 10 - std::ilogb(largest_value(window)));
+  const WindowProblem in_range = with_largest_at(window, 10);
   const WindowProblem huge = scaled(in_range, 100);
   for (const std::string& name : window_solver_names()) {
     if (name == "cbc" || name == "exhaustive") continue;
