@@ -79,6 +79,9 @@ SolveReport solve_window(const window_file::WindowFile& file, const std::string&
                                               : std::string(solver::kDefaultWindowSolver));
   report.effort_limit =
       args.get_int("effort", replayed ? file.replay->effort_limit : 0, 0, INT64_MAX);
+  if (report.effort_limit > 0 && !solver::counts_effort(report.solver))
+    throw InputError(kCommandLine, "--effort", std::to_string(report.effort_limit),
+                     "the " + report.solver + " solver counts no effort units; limit it with --time-limit");
   solver::SolverOptions options;
   options.effort_limit = report.effort_limit;
   options.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, INT64_MAX));

@@ -1,5 +1,7 @@
 #include "solver/bid_density.hpp"
 
+#include "solver/incumbent.hpp"
+
 namespace hs::solver {
 
 namespace {
@@ -41,6 +43,17 @@ void density_keys(const CompactProblem& p, const std::vector<double>& lambda,
   with_fixed_dims(p.dims, [&](auto dims) {
     fill_density<decltype(dims)::value>(p, lambda, key, effort);
   });
+}
+
+std::vector<std::int32_t> density_order_within(const CompactProblem& problem, Budget& budget) {
+  const auto bids = static_cast<std::size_t>(problem.bid_count());
+  const std::int64_t cost =
+      static_cast<std::int64_t>(problem.use_node.size()) + problem.bid_count() + sort_effort(bids);
+  if (budget.affordable(cost))
+    return order_by_descending(density_keys(problem, {}, budget.effort()), budget.effort());
+  std::vector<std::int32_t> order(bids);
+  for (std::int32_t b = 0; b < problem.bid_count(); ++b) order[b] = b;
+  return order;
 }
 
 }  // namespace hs::solver

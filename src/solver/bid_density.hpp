@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "solver/budget.hpp"
 #include "solver/compact_problem.hpp"
 
 namespace hs::solver {
@@ -17,5 +18,9 @@ std::vector<double> density_keys(const CompactProblem& problem, const std::vecto
 // The same keys written into `key` (resized; reuses its storage).
 void density_keys(const CompactProblem& problem, const std::vector<double>& lambda,
                   std::int64_t& effort, std::vector<double>& key);
+
+// The order of a greedy start: bids by descending key without multipliers, or by index when
+// the budget cannot afford the keys and their sort (charged to the budget).
+std::vector<std::int32_t> density_order_within(const CompactProblem& problem, Budget& budget);
 
 }  // namespace hs::solver

@@ -9,8 +9,9 @@ SolveResult GreedySolver::solve(const WindowProblem& problem, const SolverOption
   Budget budget(options.effort_limit > 0 ? options.effort_limit : INT64_MAX, options.time_limit_s);
   const CompactProblem compact_problem = compact_used_nodes(problem);
   Incumbent incumbent(compact_problem, budget.effort());
-  const std::vector<double> keys = density_keys(compact_problem, {}, budget.effort());
-  insert_in_order(compact_problem, order_by_descending(keys, budget.effort()), incumbent);
+  // Without a limit one whole pass; with one, the pass stops before the limit.
+  insert_in_order_within(compact_problem, density_order_within(compact_problem, budget), incumbent,
+                         budget);
   SolveResult result = finish_result(problem, compact_problem, incumbent.bid_of_job,
                                      best_bid_bound(compact_problem), budget);
   result.bound_source = BoundSource::BestBids;

@@ -41,11 +41,6 @@ std::int64_t use_total(const CompactProblem& p) {
   return static_cast<std::int64_t>(p.use_node.size());
 }
 
-// density_keys + order_by_descending.
-std::int64_t density_order_cost(const CompactProblem& p) {
-  return use_total(p) + p.bid_count() + sort_effort(static_cast<std::size_t>(p.bid_count()));
-}
-
 // LagrangianDual's constructor and the phase's closing job estimate.
 std::int64_t dual_setup_cost(const CompactProblem& p) {
   return use_total(p) + p.charged_rows() + p.bid_count();
@@ -216,16 +211,6 @@ std::vector<std::int32_t> all_jobs(const CompactProblem& p) {
   return jobs;
 }
 
-// The start: greedy insertion by density (by bid index when even the density order is not
-// affordable), stopped before the limit.
-std::vector<std::int32_t> start_order(const CompactProblem& p, Budget& budget) {
-  if (budget.affordable(density_order_cost(p)))
-    return order_by_descending(density_keys(p, {}, budget.effort()), budget.effort());
-  std::vector<std::int32_t> order(static_cast<std::size_t>(p.bid_count()));
-  for (std::int32_t b = 0; b < p.bid_count(); ++b) order[b] = b;
-  return order;
-}
-
 // Small windows are enumerated before any Lagrangian work: on a few dozen bids the dual
 // phase can spend thousands of steps closing a gap the enumeration closes in a few hundred
 // nodes. Its effort counts against the limit; at most this many units.
@@ -365,7 +350,7 @@ SolveResult LagrangianSolver::solve(const WindowProblem& problem, const SolverOp
   Budget budget(limit, options.time_limit_s);
   const CompactProblem p = compact_used_nodes(problem);
   Incumbent best(p, budget.effort());
-  insert_in_order_within(p, start_order(p, budget), best, budget);
+  insert_in_order_within(p, density_order_within(p, budget), best, budget);
   BoundSoFar bound{best_bid_bound(p), BoundSource::BestBids};
   auto open_gap = [&] { return bound.value - best.objective > optimality_tolerance(bound.value); };
   if (open_gap() && enumerate_small_window(p, options.enumerate_bids, budget, best))

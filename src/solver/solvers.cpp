@@ -24,10 +24,12 @@ std::string_view window_solver_summary(std::string_view name) {
   if (name == "exhaustive") return "exact depth-first branch and bound, windows of up to 24 jobs";
   if (name == "exact")
     return "exact for small windows: LP branch and bound (CLP) seeded by the default solver; "
-           "effort limit caps the tree";
+           "an effort limit caps the whole solve";
   if (name == "cbc") return "COIN-OR CBC in a child process under a time limit (for checking)";
   return "";
 }
+
+bool counts_effort(std::string_view name) { return name != "cbc"; }
 
 namespace {
 

@@ -15,6 +15,10 @@ std::unique_ptr<WindowSolver> make_window_solver(std::string_view name);
 std::vector<std::string> window_solver_names();
 // One line on what the named solver does ("" for unknown names).
 std::string_view window_solver_summary(std::string_view name);
+// Whether the named solver counts deterministic effort units: all but "cbc", which only a
+// time limit bounds. Callers reject an effort limit for one that does not, rather than let
+// it be ignored.
+bool counts_effort(std::string_view name);
 inline constexpr std::string_view kDefaultWindowSolver = "lagrangian";
 
 }  // namespace hs::solver

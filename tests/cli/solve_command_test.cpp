@@ -166,6 +166,23 @@ TEST(SolveCommand, SmallWindowsOfOnesOwnAreProvenByTheExactSolver) {
   EXPECT_NE(greedy.err.find("--exact-bids"), std::string::npos) << greedy.err;
 }
 
+// CBC counts no effort units: `--effort` with it is refused with the option named, rather
+// than ignored (it was, before session 41).
+TEST(SolveCommand, AnEffortLimitForCbcIsRefused) {
+  if (!solver::cbc_available()) GTEST_SKIP() << "no CBC backend in this build";
+  const std::string dir = temp_dir("solve-cbc-effort");
+  solver::RandomWindowSpec spec;
+  spec.nodes = 16;
+  spec.jobs = 5;
+  window_file::WindowFile window;
+  window.problem = solver::make_random_window(spec);
+  window_file::write_window_file(dir + "/w.json", window);
+  const Outcome cbc = run({"solve", dir + "/w.json", "--solver", "cbc", "--effort", "1000"});
+  EXPECT_EQ(cbc.code, kExitBadInput) << cbc.out;
+  EXPECT_NE(cbc.err.find("--effort"), std::string::npos) << cbc.err;
+  EXPECT_NE(cbc.err.find("--time-limit"), std::string::npos) << cbc.err;
+}
+
 TEST(SolveCommand, ExportedModelsHaveTheSameOptimumUnderCbc) {
   if (!solver::cbc_available()) GTEST_SKIP() << "no CBC backend in this build";
   if (std::system("command -v cbc >/dev/null 2>&1") != 0) GTEST_SKIP() << "no cbc binary";

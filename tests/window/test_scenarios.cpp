@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "policy/slurm/slurm_scheduler.hpp"
+#include "solver/mip_model.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
 #include "window_test_support.hpp"
@@ -295,6 +296,12 @@ TEST(Factory, RejectsUnknownNamesAndOptions) {
   // only and does not stop another solver.
   Params enumerate_elsewhere = Params::parse("solver=greedy,solver_enumerate_bids=64", "<test>");
   EXPECT_THROW(make_window_scheduler("aucsched2", enumerate_elsewhere), InputError);
+  // CBC counts no effort units (a time limit bounds it): an effort limit is refused, not
+  // ignored.
+  if (solver::cbc_available()) {
+    Params cbc_effort = Params::parse("solver=cbc,solver_effort=1000", "<test>");
+    EXPECT_THROW(make_window_scheduler("aucsched2", cbc_effort), InputError);
+  }
   Params greedy = Params::parse("solver=greedy", "<test>");
   EXPECT_NO_THROW(make_window_scheduler("aucsched2", greedy));
   Params off_elsewhere = Params::parse("solver=greedy,solver_enumerate_bids=0", "<test>");

@@ -379,9 +379,12 @@ solver::SolveResult WindowScheduler::solve(const Pass& pass, const std::vector<C
     r.status = has_solution ? solver::SolveStatus::Error : r.status;  // failed check counts as failure
     return r;
   }
-  // Auctions fall back to the greedy solver, whose answer is checked the same way.
+  // Auctions fall back to the greedy solver, whose answer is checked the same way: one whole
+  // pass, whatever the solver's effort limit (a safety net, and cheap).
   stats.fallback = true;
-  r = fallback_->solve(problem, opt);
+  solver::SolverOptions fallback_options = opt;
+  fallback_options.effort_limit = 0;
+  r = fallback_->solve(problem, fallback_options);
   stats.objective = r.solution.objective;
   stats.proven = false;
   if (r.call != solver::CallStatus::Ok || solver::check_solution(problem, r.solution)) {

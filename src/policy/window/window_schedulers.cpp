@@ -34,6 +34,9 @@ void read_common(Params& p, window::WindowConfig& c) {
                           "window solver backend");
   c.solver_effort = p.get_int("solver_effort", 0, 0, INT64_MAX / 2,
                               "deterministic work limit per solve; 0 = the solver's default");
+  if (c.solver_effort > 0 && !solver::counts_effort(c.solver))
+    throw InputError({"<options>", 0}, "solver_effort", std::to_string(c.solver_effort),
+                     "solver=" + c.solver + " counts no effort units; limit it with solver_time_limit");
   c.solver_exact_bids = static_cast<std::int32_t>(p.get_int(
       "solver_exact_bids", 0, 0, 100000,
       "lagrangian: windows of at most this many bids are solved exactly (the exact solver); "
