@@ -3,6 +3,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,6 +17,7 @@
 #include "io/slurm_conf.hpp"
 #include "io/swf_reader.hpp"
 #include "site_conf.hpp"
+#include "solver/solvers.hpp"
 #include "util/error.hpp"
 #include "window_file/window_file.hpp"
 
@@ -100,6 +102,32 @@ void window_file_target(std::string_view bytes) {
   if (first.str() != second.str()) throw std::logic_error("fuzz: window file does not round-trip");
 }
 
+// A window file of a size that solves in milliseconds, solved by every solver that counts
+// effort under a small limit: each answer must pass the independent check, stay within the
+// limit and lie at or below its own bound. A window the reader took must never be called
+// malformed by a solver (exhaustive only takes windows of up to 24 jobs, so it gets 12).
+void window_solve_target(std::string_view bytes) {
+  const window_file::WindowFile file = window_file::parse_window_json(bytes, "<fuzz>");
+  const solver::WindowProblem& problem = file.problem;
+  if (problem.job_count > 40 || problem.node_count > 200 || problem.bids.size() > 400 ||
+      problem.dims > 4)
+    return;
+  constexpr std::int64_t kLimit = 50'000;
+  for (const std::string& name : solver::window_solver_names()) {
+    if (!solver::counts_effort(name) || (name == "exhaustive" && problem.job_count > 12)) continue;
+    solver::SolverOptions options;
+    options.effort_limit = kLimit;
+    const solver::SolveResult r = solver::make_window_solver(name)->solve(problem, options);
+    const std::string who = "fuzz: " + name + " ";
+    if (r.call != solver::CallStatus::Ok) throw std::logic_error(who + "failed: " + r.message);
+    if (auto defect = solver::check_solution(problem, r.solution))
+      throw std::logic_error(who + "answer refused by the check: " + *defect);
+    if (r.effort - r.bound_effort > kLimit) throw std::logic_error(who + "passed its effort limit");
+    const double slack = 1e-6 * (1.0 + std::abs(r.bound));
+    if (r.bound + slack < r.solution.objective) throw std::logic_error(who + "bound below its answer");
+  }
+}
+
 using Target = void (*)(std::string_view);
 
 const std::map<std::string, Target>& targets() {
@@ -120,6 +148,7 @@ const std::map<std::string, Target>& targets() {
       {"scontrol_reservations",
        [](std::string_view b) { bridge::parse_scontrol_reservations(b, "<fuzz>"); }},
       {"window_file", window_file_target},
+      {"window_solve", window_solve_target},
   };
   return table;
 }

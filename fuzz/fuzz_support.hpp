@@ -12,7 +12,8 @@
 namespace hs::fuzz {
 
 // The target names: slurm_conf, gres_conf, topology_conf, swf, swf_gzip, job_file, sacct,
-// scontrol_jobs, scontrol_nodes, scontrol_reservations, window_file.
+// scontrol_jobs, scontrol_nodes, scontrol_reservations, window_file, window_solve (a small
+// window file solved by every solver that counts effort, each answer checked).
 const std::vector<std::string>& target_names();
 
 // Runs target `name` on `bytes`. Unknown names throw std::invalid_argument.
