@@ -99,10 +99,10 @@ SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions
   // every solve, cut round and separation in the tree costs that much less.
   const LpSearchResult tree =
       lp_branch_and_bound(p, WindowLpOptions{.drop_dominated_rows = true}, budget, best);
-  const std::optional<SolveResult> full =
+  const std::optional<SolveResult> second =
       tree.complete ? std::nullopt : second_default_run(problem, options, plan, seed, budget);
-  if (full && full->solution.objective > objective_of(p, best)) best = full->solution.bid_of_job;
-  const SolveResult& bounding = full && full->bound < seed.bound ? *full : seed;
+  if (second && second->solution.objective > objective_of(p, best)) best = second->solution.bid_of_job;
+  const SolveResult& bounding = second && second->bound < seed.bound ? *second : seed;
   double bound = std::min(bounding.bound, tree.bound);
   SolveResult result = finish_result(problem, p, best, tree.complete ? objective_of(p, best) : bound,
                                      budget);
@@ -111,7 +111,7 @@ SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions
                                                       : bounding.bound_source;
   // The solve's effort includes the seed's and the second run's, its time the seed's (the
   // budget's clock ran through the tree and the second run).
-  result.effort += seed.effort + (full ? full->effort : 0);
+  result.effort += seed.effort + (second ? second->effort : 0);
   result.seconds += seed.seconds;
   return result;
 }
