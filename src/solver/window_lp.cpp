@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "solver/conflict_cliques.hpp"
+
 namespace hs::solver {
 
 namespace {
@@ -98,6 +100,23 @@ std::vector<bool> undominated_rows(const CompactProblem& p, const ResourceRows& 
   return keep;
 }
 
+void add_conflict_cliques(const CompactProblem& p,
+                          const std::vector<std::pair<std::size_t, std::int64_t>>& capacity_rows,
+                          const WindowLpOptions& options, WindowLp& lp) {
+  std::vector<CapacityRowView> views;
+  views.reserve(capacity_rows.size());
+  for (const auto& [row, capacity] : capacity_rows) views.push_back({&lp.model.rows[row], capacity});
+  ConflictCliques found = conflict_cliques(p, views, options.conflict_clique_work);
+  lp.clique_work = found.work;
+  for (std::vector<std::int32_t>& clique : found.cliques) {
+    MipRow row;
+    row.coefficients.assign(clique.size(), 1.0);
+    row.columns = std::move(clique);
+    row.upper = 1.0;
+    lp.model.rows.push_back(std::move(row));
+  }
+}
+
 }  // namespace
 
 WindowLp window_lp(const CompactProblem& p, const WindowLpOptions& options) {
@@ -109,13 +128,16 @@ WindowLp window_lp(const CompactProblem& p, const WindowLpOptions& options) {
   const std::vector<bool> keep = options.drop_dominated_rows
                                      ? undominated_rows(p, uses)
                                      : std::vector<bool>(uses.rows.size(), true);
+  std::vector<std::pair<std::size_t, std::int64_t>> capacity_rows;  // (model row, capacity)
   for (std::size_t row = 0; row < uses.rows.size(); ++row) {
     const std::int32_t capacity = p.capacity[row];
     if (uses.load[row] <= capacity || !keep[row]) continue;  // can never bind, or implied
     if (options.clique_rows) add_clique(uses.rows[row], capacity, model);
     uses.rows[row].upper = capacity;
+    capacity_rows.emplace_back(model.rows.size(), capacity);
     model.rows.push_back(std::move(uses.rows[row]));
   }
+  if (options.conflict_clique_work > 0) add_conflict_cliques(p, capacity_rows, options, lp);
   return lp;
 }
 

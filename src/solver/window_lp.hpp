@@ -20,11 +20,15 @@ struct WindowLpOptions {
   // the capacity is no larger. The LP's value does not change; it gets much smaller on
   // windows whose bids span long runs of equal nodes.
   bool drop_dominated_rows = false;
+  // > 0: also a row Σ x ≤ 1 per clique of the conflict graph (conflict_cliques.hpp) of at
+  // least 3 bids of at least 2 jobs, found within this much work.
+  std::int64_t conflict_clique_work = 0;
 };
 
 struct WindowLp {
   MipModel model;
   std::vector<std::int32_t> job_row;  // per job: its "at most one" row, or -1 (< 2 usable bids)
+  std::int64_t clique_work = 0;       // the conflict cliques' work (<= conflict_clique_work)
 };
 
 WindowLp window_lp(const CompactProblem& problem, const WindowLpOptions& options = {});

@@ -1,0 +1,156 @@
+#include "solver/conflict_cliques.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+namespace hs::solver {
+
+namespace {
+
+// The work left before the limit; every step charges what it touches before it starts.
+class WorkMeter {
+ public:
+  explicit WorkMeter(std::int64_t limit) : limit_(limit) {}
+  bool afford(std::int64_t cost) {
+    if (cost > limit_ - work_) return false;
+    work_ += cost;
+    return true;
+  }
+  std::int64_t work() const { return work_; }
+
+ private:
+  std::int64_t limit_;
+  std::int64_t work_ = 0;
+};
+
+using Adjacency = std::vector<std::vector<std::int32_t>>;
+
+// Pairs of one job's usable bids, and pairs of bids that overflow a capacity row together.
+// False when the limit stopped it (the graph is then incomplete and unused).
+bool build_conflicts(const CompactProblem& p, const std::vector<CapacityRowView>& rows,
+                     WorkMeter& meter, Adjacency& adj) {
+  adj.assign(static_cast<std::size_t>(p.bid_count()), {});
+  for (std::int32_t j = 0; j < p.jobs; ++j) {
+    std::vector<std::int32_t> bids;
+    for (std::int32_t k = p.job_bid_begin[j]; k < p.job_bid_begin[j + 1]; ++k)
+      if (p.usable[p.job_bids[k]]) bids.push_back(p.job_bids[k]);
+    const auto n = static_cast<std::int64_t>(bids.size());
+    if (!meter.afford(n * n)) return false;
+    for (std::int32_t a : bids)
+      for (std::int32_t b : bids)
+        if (a != b) adj[a].push_back(b);
+  }
+  std::vector<std::pair<double, std::int32_t>> by_amount;
+  for (const CapacityRowView& view : rows) {
+    const MipRow& row = *view.row;
+    const auto n = static_cast<std::int64_t>(row.columns.size());
+    if (!meter.afford(2 * n)) return false;
+    by_amount.clear();
+    for (std::size_t k = 0; k < row.columns.size(); ++k)
+      by_amount.emplace_back(-row.coefficients[k], row.columns[k]);
+    std::sort(by_amount.begin(), by_amount.end());
+    const auto capacity = static_cast<double>(view.capacity);
+    for (std::size_t x = 0; x < by_amount.size(); ++x)
+      for (std::size_t y = x + 1; y < by_amount.size(); ++y) {
+        if (-by_amount[x].first - by_amount[y].first <= capacity) break;  // amounts descend
+        if (!meter.afford(2)) return false;
+        adj[by_amount[x].second].push_back(by_amount[y].second);
+        adj[by_amount[y].second].push_back(by_amount[x].second);
+      }
+  }
+  for (auto& list : adj) {
+    if (!meter.afford(static_cast<std::int64_t>(list.size()) + 1)) return false;
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return true;
+}
+
+// Per-bid scratch for greedy_clique, kept from one seed to the next.
+struct CliqueScratch {
+  explicit CliqueScratch(std::size_t bids) : in_candidates(bids, 0), next(bids, 0), links(bids, 0) {}
+  std::vector<std::int64_t> in_candidates;  // == round: still a candidate
+  std::vector<std::int64_t> next;           // == round: conflicts with the bid just taken
+  std::vector<std::int64_t> links;          // per candidate: its conflicts among the candidates
+  std::int64_t round = 0;
+};
+
+// Grows a clique from `seed` greedily (see the header), keeping each candidate's count of
+// conflicts among the candidates up to date as candidates drop out: about the sum of the
+// seed's neighbours' degrees, instead of that sum at every step. Empty when the limit
+// stopped it.
+std::vector<std::int32_t> greedy_clique(const CompactProblem& p, const Adjacency& adj,
+                                        std::int32_t seed, WorkMeter& meter, CliqueScratch& s) {
+  std::vector<std::int32_t> clique{seed};
+  std::vector<std::int32_t> candidates = adj[seed];
+  const std::int64_t round = ++s.round;
+  std::int64_t cost = static_cast<std::int64_t>(candidates.size());
+  for (std::int32_t k : candidates) cost += static_cast<std::int64_t>(adj[k].size());
+  if (!meter.afford(cost)) return {};
+  for (std::int32_t k : candidates) s.in_candidates[k] = round;
+  for (std::int32_t k : candidates) {
+    s.links[k] = 0;
+    for (std::int32_t m : adj[k]) s.links[k] += s.in_candidates[m] == round ? 1 : 0;
+  }
+  std::vector<std::int32_t> dropped;
+  while (!candidates.empty()) {
+    std::int32_t chosen = candidates.front();  // candidates ascend: ties keep the lower index
+    for (std::int32_t k : candidates)
+      if (s.links[k] > s.links[chosen] || (s.links[k] == s.links[chosen] && p.value[k] > p.value[chosen]))
+        chosen = k;
+    clique.push_back(chosen);
+    const std::int64_t mark = ++s.round;
+    for (std::int32_t m : adj[chosen]) s.next[m] = mark;
+    dropped.clear();
+    std::erase_if(candidates, [&](std::int32_t k) {
+      if (s.next[k] == mark) return false;
+      dropped.push_back(k);  // the chosen bid among them
+      return true;
+    });
+    cost = static_cast<std::int64_t>(adj[chosen].size());
+    for (std::int32_t k : dropped) cost += 1 + static_cast<std::int64_t>(adj[k].size());
+    if (!meter.afford(cost)) return {};
+    for (std::int32_t k : dropped) s.in_candidates[k] = 0;
+    for (std::int32_t k : dropped)
+      for (std::int32_t m : adj[k]) s.links[m] -= s.in_candidates[m] == round ? 1 : 0;
+  }
+  std::sort(clique.begin(), clique.end());
+  return clique;
+}
+
+bool spans_two_jobs(const CompactProblem& p, const std::vector<std::int32_t>& clique) {
+  for (std::int32_t b : clique)
+    if (p.job_of_bid[b] != p.job_of_bid[clique.front()]) return true;
+  return false;
+}
+
+}  // namespace
+
+ConflictCliques conflict_cliques(const CompactProblem& p, const std::vector<CapacityRowView>& rows,
+                                 std::int64_t work_limit) {
+  WorkMeter meter(work_limit);
+  ConflictCliques result;
+  Adjacency adj;
+  if (!build_conflicts(p, rows, meter, adj)) {
+    result.work = meter.work();
+    return result;
+  }
+  std::vector<std::int32_t> order(static_cast<std::size_t>(p.bid_count()));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::int32_t a, std::int32_t b) { return p.value[a] > p.value[b]; });
+  CliqueScratch scratch(order.size());
+  std::set<std::vector<std::int32_t>> seen;
+  for (std::int32_t seed : order) {
+    if (!p.usable[seed] || adj[seed].size() < 2) continue;
+    std::vector<std::int32_t> clique = greedy_clique(p, adj, seed, meter, scratch);
+    if (clique.empty()) break;  // the limit
+    if (clique.size() < 3 || !spans_two_jobs(p, clique) || !seen.insert(clique).second) continue;
+    result.cliques.push_back(std::move(clique));
+  }
+  result.work = meter.work();
+  return result;
+}
+
+}  // namespace hs::solver
