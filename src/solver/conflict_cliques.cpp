@@ -142,11 +142,13 @@ ConflictCliques conflict_cliques(const CompactProblem& p, const std::vector<Capa
                    [&](std::int32_t a, std::int32_t b) { return p.value[a] > p.value[b]; });
   CliqueScratch scratch(order.size());
   std::set<std::vector<std::int32_t>> seen;
+  std::vector<char> covered(order.size(), 0);  // in a clique kept: not a seed again
   for (std::int32_t seed : order) {
-    if (!p.usable[seed] || adj[seed].size() < 2) continue;
+    if (!p.usable[seed] || adj[seed].size() < 2 || covered[seed]) continue;
     std::vector<std::int32_t> clique = greedy_clique(p, adj, seed, meter, scratch);
     if (clique.empty()) break;  // the limit
     if (clique.size() < 3 || !spans_two_jobs(p, clique) || !seen.insert(clique).second) continue;
+    for (std::int32_t b : clique) covered[b] = 1;
     result.cliques.push_back(std::move(clique));
   }
   result.work = meter.work();

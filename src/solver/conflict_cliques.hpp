@@ -24,11 +24,12 @@ struct ConflictCliques {
   std::int64_t work = 0;  // adjacency entries and candidates touched (<= the work limit)
 };
 
-// One greedy maximal clique per bid, from the most valuable bid down: the clique grows by the
-// candidate that conflicts with most of the other candidates (ties: the higher value, then
-// the lower index). Kept when it has at least 3 bids of at least 2 jobs (a job's own bids
-// already have their row) and was not found before. Stops, keeping what it has, before
-// `work_limit` is passed; deterministic.
+// One greedy maximal clique per bid not yet in a clique kept, from the most valuable bid
+// down (so a dense graph, where a few cliques cover every bid, costs little): the clique
+// grows by the candidate that conflicts with most of the other candidates (ties: the higher
+// value, then the lower index). Kept when it has at least 3 bids of at least 2 jobs (a job's
+// own bids already have their row) and was not found before. Stops, keeping what it has,
+// before `work_limit` is passed; deterministic.
 ConflictCliques conflict_cliques(const CompactProblem& problem,
                                  const std::vector<CapacityRowView>& capacity_rows,
                                  std::int64_t work_limit);

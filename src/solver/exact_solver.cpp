@@ -16,9 +16,6 @@ namespace {
 // see EffortPlan), so the answer is never worse than the default's.
 constexpr std::int64_t kSeedEffortPerBid = 8'000;
 
-// Work for the conflict cliques of the tree's LP, on top of the tree's own cap of an eighth of
-// its budget (2.5 M units, about 80 ms, at the default): the largest bench windows need 5-60 M.
-constexpr std::int64_t kConflictCliqueWork = 1'000'000'000;
 
 SolveResult run_default(const WindowProblem& problem, const SolverOptions& options,
                         std::int64_t effort_limit) {
@@ -102,10 +99,7 @@ SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions
   // captured from replays (bids spanning runs of equal nodes) 3–6 times fewer nonzeros, so
   // every solve, cut round and separation in the tree costs that much less.
   const LpSearchResult tree =
-      lp_branch_and_bound(p,
-                          WindowLpOptions{.drop_dominated_rows = true,
-                                          .conflict_clique_work = kConflictCliqueWork},
-                          budget, best);
+      lp_branch_and_bound(p, WindowLpOptions{.drop_dominated_rows = true}, budget, best);
   const std::optional<SolveResult> second =
       tree.complete ? std::nullopt : second_default_run(problem, options, plan, seed, budget);
   if (second && second->solution.objective > objective_of(p, best)) best = second->solution.bid_of_job;

@@ -21,11 +21,13 @@ namespace hs::solver {
 
 #ifdef HETSCHED_HAVE_CBC
 
-// Conflict cliques (conflict_cliques.hpp): entries touched per effort unit. An entry is a
-// few nanoseconds (2-3 ns timed on bench windows), a unit of the tree 25-45 ns.
-constexpr std::int64_t kCliqueWorkPerUnit = 12;
-
 namespace {
+
+// Conflict cliques (conflict_cliques.hpp): entries touched per effort unit (an entry is 2-3
+// ns, timed on bench windows; a unit of the tree 25-45 ns), and the share of the budget left
+// they may take.
+constexpr std::int64_t kCliqueWorkPerUnit = 12;
+constexpr std::int64_t kCliqueShare = 8;
 
 constexpr double kIntegral = 1e-6;  // a column value this close to 0 or 1 counts as integral
 constexpr int kCutRounds = 20;      // rounds of cover cuts at the root
@@ -53,7 +55,7 @@ class LpSearch {
  public:
   LpSearch(const CompactProblem& p, const WindowLp& window, Budget& budget,
            std::vector<std::int32_t>& best)
-      : p_(p), model_(window.model), job_row_(window.job_row), rows_(window.model.rows), lp_(window.model), budget_(budget), best_(best), best_value_(objective_of(p, best)),
+      : p_(p), window_(window), model_(window.model), job_row_(window.job_row), rows_(window.model.rows), lp_(window.model), budget_(budget), best_(best), best_value_(objective_of(p, best)),
         trial_(p, budget.effort()),
         lp_size_(static_cast<std::int64_t>(window.model.rows.size() + window.model.columns.size())),
         lp_nonzeros_(nonzeros(window.model.rows)),
@@ -65,7 +67,10 @@ class LpSearch {
 
   LpSearchResult run() {
     LpSearchResult result;
-    const NodeLp root = solve_node();
+    NodeLp root = solve_node();
+    // Only an LP that the seed does not close gets the conflict cliques: most windows
+    // captured from replays close at the plain root.
+    if (root == NodeLp::Open && add_conflict_cliques()) root = may_solve() ? solve_lp() : stop();
     if (root == NodeLp::Closed) {  // the plain LP cannot beat the incumbent: it is optimal
       result.complete = true;
       result.bound = result.root_bound = best_value_;
@@ -141,6 +146,22 @@ class LpSearch {
     MipModel model = model_;
     model.rows.push_back(job_count_cut_);
     return model;
+  }
+
+  // The rows of the conflict graph's cliques (conflict_cliques.hpp), within a share of the
+  // budget left; true when any was added.
+  bool add_conflict_cliques() {
+    const std::int64_t left = std::max<std::int64_t>(0, budget_.limit() - budget_.spent());
+    std::int64_t work = 0;
+    const std::vector<MipRow> cliques =
+        conflict_clique_rows(p_, window_, left / kCliqueShare * kCliqueWorkPerUnit, work);
+    budget_.effort() += (work + kCliqueWorkPerUnit - 1) / kCliqueWorkPerUnit;
+    if (cliques.empty()) return false;
+    lp_.add_rows(cliques);
+    count_lp_rows(cliques);
+    row_nonzeros_ += nonzeros(cliques);
+    rows_.insert(rows_.end(), cliques.begin(), cliques.end());
+    return true;
   }
 
   // Solves the root LP with the pivots the budget leaves; true when it ends optimal.
@@ -773,6 +794,7 @@ class LpSearch {
   }
 
   const CompactProblem& p_;
+  const WindowLp& window_;
   const MipModel& model_;
   const std::vector<std::int32_t>& job_row_;
   std::vector<MipRow> rows_;  // the model's rows and the cuts added
@@ -810,14 +832,7 @@ class LpSearch {
 
 LpSearchResult lp_branch_and_bound(const CompactProblem& problem, const WindowLpOptions& options,
                                    Budget& budget, std::vector<std::int32_t>& best) {
-  // The conflict cliques get at most an eighth of the budget left, their work charged at
-  // kCliqueWorkPerUnit to a unit.
-  WindowLpOptions lp_options = options;
-  const std::int64_t left = std::max<std::int64_t>(0, budget.limit() - budget.spent());
-  lp_options.conflict_clique_work =
-      std::min(options.conflict_clique_work, left / 8 * kCliqueWorkPerUnit);
-  const WindowLp window = window_lp(problem, lp_options);
-  budget.effort() += (window.clique_work + kCliqueWorkPerUnit - 1) / kCliqueWorkPerUnit;
+  const WindowLp window = window_lp(problem, options);
   LpSearch search(problem, window, budget, best);
   return search.run();
 }

@@ -100,23 +100,6 @@ std::vector<bool> undominated_rows(const CompactProblem& p, const ResourceRows& 
   return keep;
 }
 
-void add_conflict_cliques(const CompactProblem& p,
-                          const std::vector<std::pair<std::size_t, std::int64_t>>& capacity_rows,
-                          const WindowLpOptions& options, WindowLp& lp) {
-  std::vector<CapacityRowView> views;
-  views.reserve(capacity_rows.size());
-  for (const auto& [row, capacity] : capacity_rows) views.push_back({&lp.model.rows[row], capacity});
-  ConflictCliques found = conflict_cliques(p, views, options.conflict_clique_work);
-  lp.clique_work = found.work;
-  for (std::vector<std::int32_t>& clique : found.cliques) {
-    MipRow row;
-    row.coefficients.assign(clique.size(), 1.0);
-    row.columns = std::move(clique);
-    row.upper = 1.0;
-    lp.model.rows.push_back(std::move(row));
-  }
-}
-
 }  // namespace
 
 WindowLp window_lp(const CompactProblem& p, const WindowLpOptions& options) {
@@ -128,17 +111,36 @@ WindowLp window_lp(const CompactProblem& p, const WindowLpOptions& options) {
   const std::vector<bool> keep = options.drop_dominated_rows
                                      ? undominated_rows(p, uses)
                                      : std::vector<bool>(uses.rows.size(), true);
-  std::vector<std::pair<std::size_t, std::int64_t>> capacity_rows;  // (model row, capacity)
   for (std::size_t row = 0; row < uses.rows.size(); ++row) {
     const std::int32_t capacity = p.capacity[row];
     if (uses.load[row] <= capacity || !keep[row]) continue;  // can never bind, or implied
     if (options.clique_rows) add_clique(uses.rows[row], capacity, model);
     uses.rows[row].upper = capacity;
-    capacity_rows.emplace_back(model.rows.size(), capacity);
+    lp.capacity_rows.push_back(static_cast<std::int32_t>(model.rows.size()));
     model.rows.push_back(std::move(uses.rows[row]));
   }
-  if (options.conflict_clique_work > 0) add_conflict_cliques(p, capacity_rows, options, lp);
   return lp;
+}
+
+std::vector<MipRow> conflict_clique_rows(const CompactProblem& p, const WindowLp& lp,
+                                         std::int64_t work_limit, std::int64_t& work) {
+  std::vector<CapacityRowView> views;
+  views.reserve(lp.capacity_rows.size());
+  for (std::int32_t row : lp.capacity_rows) {
+    const MipRow& capacity_row = lp.model.rows[static_cast<std::size_t>(row)];
+    views.push_back({&capacity_row, static_cast<std::int64_t>(capacity_row.upper)});
+  }
+  ConflictCliques found = conflict_cliques(p, views, work_limit);
+  work = found.work;
+  std::vector<MipRow> rows;
+  for (std::vector<std::int32_t>& clique : found.cliques) {
+    MipRow row;
+    row.coefficients.assign(clique.size(), 1.0);
+    row.columns = std::move(clique);
+    row.upper = 1.0;
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 bool clp_available() {

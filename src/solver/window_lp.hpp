@@ -20,18 +20,20 @@ struct WindowLpOptions {
   // the capacity is no larger. The LP's value does not change; it gets much smaller on
   // windows whose bids span long runs of equal nodes.
   bool drop_dominated_rows = false;
-  // > 0: also a row Σ x ≤ 1 per clique of the conflict graph (conflict_cliques.hpp) of at
-  // least 3 bids of at least 2 jobs, found within this much work.
-  std::int64_t conflict_clique_work = 0;
 };
 
 struct WindowLp {
   MipModel model;
   std::vector<std::int32_t> job_row;  // per job: its "at most one" row, or -1 (< 2 usable bids)
-  std::int64_t clique_work = 0;       // the conflict cliques' work (<= conflict_clique_work)
+  std::vector<std::int32_t> capacity_rows;  // the model's capacity rows (upper = capacity)
 };
 
 WindowLp window_lp(const CompactProblem& problem, const WindowLpOptions& options = {});
+
+// Rows Σ x ≤ 1 over the cliques of the window's conflict graph (conflict_cliques.hpp) read
+// from `lp`'s job and capacity rows, found within `work_limit`; `work` gets the work done.
+std::vector<MipRow> conflict_clique_rows(const CompactProblem& problem, const WindowLp& lp,
+                                         std::int64_t work_limit, std::int64_t& work);
 
 // True when this build has COIN-OR CLP (CBC builds), which solves this LP for
 // lp_branch_and_bound and window_lp_bound; without it both return a bound of +infinity.

@@ -85,8 +85,12 @@ TEST(ConflictCliques, FindsATriangleNoRowShows) {
   const ConflictCliques found = conflict_cliques(p, capacity_rows(window_lp(p)), 1'000'000);
   ASSERT_EQ(found.cliques.size(), 1u);
   EXPECT_EQ(found.cliques[0], (std::vector<std::int32_t>{0, 1, 2}));
-  const WindowLp with = window_lp(p, {.conflict_clique_work = 1'000'000});
-  EXPECT_EQ(with.model.rows.size(), window_lp(p).model.rows.size() + 1);
+  std::int64_t work = 0;
+  const std::vector<MipRow> rows = conflict_clique_rows(p, window_lp(p), 1'000'000, work);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].columns, found.cliques[0]);
+  EXPECT_EQ(rows[0].upper, 1.0);
+  EXPECT_GT(work, 0);
 }
 
 }  // namespace
