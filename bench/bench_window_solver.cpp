@@ -180,15 +180,7 @@ WindowProblem draw_window(const Config& config, const Case& shape, int instance)
   for (int k = 1; k < config.parts; ++k) {
     RandomWindowSpec spec = spec_for(config, shape, instance);
     spec.seed += 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(k);
-    const WindowProblem part = make_random_window(spec);
-    for (Bid bid : part.bids) {
-      bid.job += window.job_count;
-      for (NodeUse& use : bid.uses) use.node += window.node_count;
-      window.bids.push_back(std::move(bid));
-    }
-    window.capacity.insert(window.capacity.end(), part.capacity.begin(), part.capacity.end());
-    window.job_count += part.job_count;
-    window.node_count += part.node_count;
+    append_beside(window, make_random_window(spec));
   }
   return window;
 }

@@ -151,4 +151,16 @@ WindowProblem make_random_window(const RandomWindowSpec& spec) {
   return problem;
 }
 
+void append_beside(WindowProblem& window, const WindowProblem& part) {
+  if (window.node_count == 0 && window.job_count == 0) window.dims = part.dims;
+  for (Bid bid : part.bids) {
+    bid.job += window.job_count;
+    for (NodeUse& use : bid.uses) use.node += window.node_count;
+    window.bids.push_back(std::move(bid));
+  }
+  window.capacity.insert(window.capacity.end(), part.capacity.begin(), part.capacity.end());
+  window.job_count += part.job_count;
+  window.node_count += part.node_count;
+}
+
 }  // namespace hs::solver

@@ -27,4 +27,8 @@ struct RandomWindowSpec {
 // Dimension 0 = cores, 1 = GPUs. Jobs with no place to run get no bids.
 WindowProblem make_random_window(const RandomWindowSpec& spec);
 
+// Sets `part` beside `window` (same dimensions): its nodes and jobs follow the window's, so
+// the two share nothing and form independent parts (window_parts.hpp).
+void append_beside(WindowProblem& window, const WindowProblem& part);
+
 }  // namespace hs::solver

@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "solver/random_instances.hpp"
 #include "solver/solvers.hpp"
 #include "solver/window_lp.hpp"
 #include "solver/window_parts.hpp"
@@ -127,18 +128,8 @@ TEST(WindowParts, TheEffortLimitCoversAllParts) {
 TEST(WindowParts, PartsGoingToExactAreProvenOnTheirProbes) {
   if (!clp_available()) GTEST_SKIP() << "built without COIN-OR CLP";
   WindowProblem window;
-  for (std::uint64_t instance = 1000; instance < 1004; ++instance) {
-    const WindowProblem part = testing::bench_window(1024, 50, 5, instance);
-    window.dims = part.dims;
-    for (Bid bid : part.bids) {
-      bid.job += window.job_count;
-      for (NodeUse& use : bid.uses) use.node += window.node_count;
-      window.bids.push_back(std::move(bid));
-    }
-    window.capacity.insert(window.capacity.end(), part.capacity.begin(), part.capacity.end());
-    window.job_count += part.job_count;
-    window.node_count += part.node_count;
-  }
+  for (std::uint64_t instance = 1000; instance < 1004; ++instance)
+    append_beside(window, testing::bench_window(1024, 50, 5, instance));
   const auto parts = static_cast<std::int32_t>(independent_parts(window).size());
   ASSERT_GE(parts, 4);  // and the jobs that compete with no one
   SolverOptions options;
