@@ -104,6 +104,21 @@ TEST_F(CbcBackend, HardLimitNeverHangsTheCaller) {
   else EXPECT_EQ(r.status, SolveStatus::NoSolution);
 }
 
+// A window always has a solution (start nothing), so CBC stopped by its time limit before
+// it found one (in its root LP, under load) reports none, never infeasibility.
+TEST_F(CbcBackend, AStopOnTimeIsNeverCalledInfeasible) {
+  RandomWindowSpec spec;
+  spec.nodes = 1408;
+  spec.jobs = 200;
+  spec.seed = 4;
+  const MipModel m = window_to_mip(make_random_window(spec));
+  for (double limit : {0.001, 0.003, 0.01, 0.03}) {
+    const MipResult r = solve_mip_cbc(m, limit, 5.0);
+    ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+    EXPECT_NE(r.status, SolveStatus::Infeasible) << "limit " << limit << " s";
+  }
+}
+
 TEST_F(CbcBackend, LagrangianMatchesCbcOnSmallInstances) {
   auto lagrangian = make_window_solver("lagrangian");
   auto cbc = make_window_solver("cbc");

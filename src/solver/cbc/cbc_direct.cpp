@@ -70,11 +70,15 @@ void load(Cbc_Model* cbc, const MipModel& model) {
     Cbc_setRowName(cbc, static_cast<int>(r), model.row_names[r].c_str());
 }
 
-void read_answer(Cbc_Model* cbc, const MipModel& model, MipResult& result) {
+// `timed_out`: the solve ran for its whole time limit.
+void read_answer(Cbc_Model* cbc, const MipModel& model, bool timed_out, MipResult& result) {
   const bool has_solution = Cbc_numberSavedSolutions(cbc) > 0 || Cbc_isProvenOptimal(cbc);
   if (Cbc_isProvenOptimal(cbc)) {
     result.status = SolveStatus::Optimal;
-  } else if (Cbc_isProvenInfeasible(cbc)) {
+  } else if (Cbc_isProvenInfeasible(cbc) && !timed_out) {
+    // CBC whose time limit ends its first LP solve says "finished, LP infeasible" (seen on
+    // windows, which always have a solution, at limits of 10-30 ms): only a solve that ended
+    // within its limit proves infeasibility.
     result.status = SolveStatus::Infeasible;
   } else {
     result.status = has_solution ? SolveStatus::Feasible : SolveStatus::NoSolution;
@@ -100,9 +104,9 @@ MipResult solve_mip_cbc_in_process(const MipModel& model, double time_limit_s) {
   if (time_limit_s > 0.0) Cbc_setMaximumSeconds(cbc, time_limit_s);
   Cbc_setParameter(cbc, "threads", "1");
   Cbc_solve(cbc);
-  read_answer(cbc, model, result);
-  Cbc_deleteModel(cbc);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  read_answer(cbc, model, time_limit_s > 0.0 && result.seconds >= time_limit_s, result);
+  Cbc_deleteModel(cbc);
   return result;
 }
 
