@@ -1,5 +1,7 @@
 #include "solver/budget.hpp"
 
+#include <algorithm>
+
 namespace hs::solver {
 
 Budget::Budget(std::int64_t effort_limit, double time_limit_s)
@@ -9,6 +11,11 @@ bool Budget::exhausted() {
   if (effort_ >= limit_ || timed_out_) return true;
   if (time_limit_s_ > 0.0) timed_out_ = elapsed_s() >= time_limit_s_;
   return timed_out_;
+}
+
+Budget Budget::part(std::int64_t effort_limit) const {
+  if (time_limit_s_ <= 0.0) return Budget(effort_limit, 0.0);
+  return Budget(effort_limit, std::max(1e-9, time_limit_s_ - elapsed_s()));
 }
 
 double Budget::elapsed_s() const {

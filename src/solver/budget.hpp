@@ -18,6 +18,9 @@ class Budget {
   // (or bounded) in advance starts only then, so it never takes the solve past the limit.
   bool affordable(std::int64_t cost) const { return cost <= limit_ - effort_; }
   double elapsed_s() const;
+  // A budget for a part of the work: `effort_limit` units, and the wall-clock time this one
+  // has left (when it has a cap). What the part spends is for the caller to add here.
+  Budget part(std::int64_t effort_limit) const;
 
  private:
   std::int64_t effort_ = 0;

@@ -47,15 +47,29 @@ constexpr std::int32_t kStrongTrials = 8;
 constexpr std::int32_t kStrongLookahead = 4;
 constexpr std::int64_t kStrongPivots = 20;
 constexpr std::int64_t kNeighbourhoodShare = 4;  // RINS gets 1/4 of what the cuts left
+// On an LP of at least kLargeLp rows and columns a node costs some 10^5 units, and the tree
+// reaches a few tens of nodes within its budget: too few to find good incumbents by itself
+// (the sparse windows of issue 19, whose LPs have 3,000-4,500 rows and columns; crowded
+// windows have at most about 1,400). There a dive from the root comes first, with up to
+// 1/kDiveShare of what the cuts left, then a search of the sub-window of the bids the dive's
+// LPs used, with up to 1/kSubWindowShare of what the dive left, when that is at most half of
+// the window's bids (docs/solver.md, "A dive and its sub-window").
+constexpr std::int64_t kLargeLp = 2'500;
+constexpr std::int64_t kDiveShare = 2;
+constexpr std::int64_t kSubWindowShare = 2;
 constexpr std::int64_t kLibraryCutShare = 2;  // CGL's root rounds get 1/2 of the tree's budget
 constexpr double kPolishMargin = 0.02;  // a rounding within 2 % of the incumbent is polished
 constexpr std::int64_t kPolishEffort = 50'000;  // by local search, up to this much each
 
+// What a search runs: the whole solve, or the search of a sub-window on its behalf (no CGL
+// cuts, no dive and no sub-window of its own: its windows are small and its budget a share).
+enum class Scope : std::uint8_t { Whole, SubWindow };
+
 class LpSearch {
  public:
-  LpSearch(const CompactProblem& p, const WindowLp& window, Budget& budget,
-           std::vector<std::int32_t>& best)
-      : p_(p), window_(window), model_(window.model), job_row_(window.job_row), rows_(window.model.rows), lp_(window.model), budget_(budget), best_(best), best_value_(objective_of(p, best)),
+  LpSearch(const CompactProblem& p, const WindowLp& window, const WindowLpOptions& options,
+           Budget& budget, std::vector<std::int32_t>& best, Scope scope)
+      : p_(p), options_(options), scope_(scope), window_(window), model_(window.model), job_row_(window.job_row), rows_(window.model.rows), lp_(window.model), budget_(budget), best_(best), best_value_(objective_of(p, best)),
         trial_(p, budget.effort()),
         lp_size_(static_cast<std::int64_t>(window.model.rows.size() + window.model.columns.size())),
         lp_nonzeros_(nonzeros(window.model.rows)),
@@ -81,9 +95,10 @@ class LpSearch {
       root_bound_ = lp_.objective();
       add_job_count_row();
     }
-    add_library_cuts();
+    if (scope_ == Scope::Whole) add_library_cuts();
     add_root_cuts();
     node_cut_row_limit_ = (1 + kNodeCutRowsPerRootRow) * lp_.rows();
+    if (scope_ == Scope::Whole && large_lp()) search_sub_window(dive_from_root());
     search_near_root_solution();
     result.complete = search({}, root_bound_, -1);
     result.nodes = nodes_;
@@ -323,6 +338,71 @@ class LpSearch {
     const std::int64_t left = budget_.limit() - budget_.spent();
     const std::int64_t end = budget_.spent() + left / kNeighbourhoodShare;
     search(std::move(fixes), root, end);
+  }
+
+  bool large_lp() const {
+    return static_cast<std::int64_t>(model_.rows.size() + model_.columns.size()) >= kLargeLp;
+  }
+
+  // A dive from the root LP for incumbents: the fractional bid nearest to 1 is chosen and
+  // the LP solved again, or, where choosing it cannot beat the incumbent, it is excluded
+  // instead; until the LP is integral (adopted), neither way can beat the incumbent, or the
+  // dive's share is spent. Every LP on the way is rounded. Returns, per bid, whether any of
+  // the dive's LPs used it (empty when the dive did not start). The LP is left at the root.
+  std::vector<unsigned char> dive_from_root() {
+    std::vector<unsigned char> used;
+    if (budget_.exhausted() || !solve_root() || prunable(lp_.objective())) return used;
+    used.assign(static_cast<std::size_t>(p_.bid_count()), 0);
+    const std::vector<unsigned char> root_basis = lp_.basis();
+    end_ = budget_.spent() + (budget_.limit() - budget_.spent()) / kDiveShare;
+    for (;;) {
+      for (std::int32_t c = 0; c < p_.bid_count(); ++c)
+        if (lp_.value(c) > kIntegral) used[c] = 1;
+      round_solution();
+      const std::int32_t c = branching_column();
+      if (c < 0) {
+        adopt_integral();
+        break;
+      }
+      if (!dive_step({Side::ColumnLower, c, 1.0}) && !dive_step({Side::ColumnUpper, c, 0.0})) break;
+    }
+    undo_to(0);
+    lp_.set_basis(root_basis);
+    end_ = -1;
+    aborted_ = false;  // the dive's own end, never the tree's
+    return used;
+  }
+
+  // Applies `fix` and solves the LP; true when it stays open. A fix whose LP closes is
+  // undone; one stopped by the budget is left (the dive ends and undoes all).
+  bool dive_step(const Fix& fix) {
+    apply(fix);
+    if (!may_solve()) return false;
+    const NodeLp lp = solve_lp();
+    if (lp == NodeLp::Closed) undo_to(applied_.size() - 1);
+    return lp == NodeLp::Open;
+  }
+
+  // The window cut down to the bids the dive's LPs used and the incumbent's, searched by a
+  // tree of its own within a share of the budget; its best replaces the incumbent if better.
+  // A sub-window of more than half the bids would cost about what the window does.
+  void search_sub_window(const std::vector<unsigned char>& used) {
+    if (used.empty() || budget_.exhausted()) return;
+    CompactProblem sub = p_;
+    std::int32_t usable = 0, kept = 0;
+    for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
+      if (!p_.usable[c]) continue;
+      ++usable;
+      sub.usable[c] = used[c] || best_[p_.job_of_bid[c]] == c;
+      kept += sub.usable[c];
+    }
+    if (2 * kept > usable) return;
+    Budget share = budget_.part((budget_.limit() - budget_.spent()) / kSubWindowShare);
+    std::vector<std::int32_t> best = best_;
+    const WindowLp window = window_lp(sub, options_);
+    LpSearch(sub, window, options_, share, best, Scope::SubWindow).run();
+    budget_.effort() += share.spent();
+    offer(best);
   }
 
   bool prunable(double bound) const {
@@ -794,6 +874,8 @@ class LpSearch {
   }
 
   const CompactProblem& p_;
+  const WindowLpOptions& options_;
+  const Scope scope_;
   const WindowLp& window_;
   const MipModel& model_;
   const std::vector<std::int32_t>& job_row_;
@@ -833,8 +915,7 @@ class LpSearch {
 LpSearchResult lp_branch_and_bound(const CompactProblem& problem, const WindowLpOptions& options,
                                    Budget& budget, std::vector<std::int32_t>& best) {
   const WindowLp window = window_lp(problem, options);
-  LpSearch search(problem, window, budget, best);
-  return search.run();
+  return LpSearch(problem, window, options, budget, best, Scope::Whole).run();
 }
 
 #else
