@@ -2,7 +2,9 @@
 // Branch and bound over the window's LP relaxation (COIN-OR CLP, CBC builds only). The root
 // ends the search when its plain LP cannot beat the incumbent; otherwise it adds a job count
 // row (job_count_bounds.hpp) where the LP breaks it, then CGL's and its own cuts, lowering
-// the row's cap as the cuts lower the LP's value. Each node re-solves the LP by the dual
+// the row's cap as the cuts lower the LP's value. On a large LP (where the tree affords few
+// nodes) a dive from the root and a tree over the sub-window of the bids its LPs used look
+// for incumbents next. Each node re-solves the LP by the dual
 // simplex from the last basis, adds cover cuts it violates, lowers the count cap for its
 // subtree to what its own LP value allows, fixes bids by reduced cost, rounds the LP
 // solution greedily for incumbents and branches by reliability branching: the fractional
