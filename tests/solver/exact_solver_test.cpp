@@ -243,6 +243,28 @@ TEST_F(ExactSolverTest, ADiveAndItsSubWindowReachCbcOnASparseWindow) {
                           LagrangianSolver::kDefaultEffort);
 }
 
+// The dive and the sub-window's tree charge the same budget: on the same window, limits
+// that stop the solve before, inside and after them are kept, and so is a wall-clock cap.
+TEST_F(ExactSolverTest, TheDiveAndItsSubWindowKeepTheLimits) {
+  const WindowProblem p = testing::bench_window(1408, 200, 15, 1005, 0.3);
+  auto exact = make_window_solver("exact");
+  for (std::int64_t limit : {14'000'000LL, 22'000'000LL, 27'000'000LL}) {
+    SolverOptions options;
+    options.effort_limit = limit;
+    const SolveResult r = exact->solve(p, options);
+    ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+    EXPECT_FALSE(check_solution(p, r.solution)) << limit;
+    EXPECT_LE(r.effort, limit);
+    EXPECT_GE(r.bound, r.solution.objective) << limit;
+  }
+  SolverOptions timed;
+  timed.time_limit_s = 0.05;
+  const SolveResult r = exact->solve(p, timed);
+  ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
+  EXPECT_FALSE(check_solution(p, r.solution));
+  EXPECT_LT(r.seconds, 5.0) << "a 50 ms cap (a loaded or sanitized build may overrun it a little)";
+}
+
 TEST_F(ExactSolverTest, DefaultSolverHandsSmallWindowsToTheExactSolver) {
   const WindowProblem p = make_random_window(testing::tiny_random_spec(77, 13));
   SolverOptions options;
