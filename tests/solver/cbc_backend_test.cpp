@@ -57,6 +57,15 @@ class CbcBackend : public ::testing::Test {
   void SetUp() override {
     if (!cbc_available()) GTEST_SKIP() << "built without CBC";
   }
+
+  // A random window of 1,408 nodes and 200 jobs: CBC needs seconds on it.
+  static MipModel large_window_model() {
+    RandomWindowSpec spec;
+    spec.nodes = 1408;
+    spec.jobs = 200;
+    spec.seed = 4;
+    return window_to_mip(make_random_window(spec));
+  }
 };
 
 TEST_F(CbcBackend, SolvesAGeneralIntegerModel) {
@@ -89,11 +98,7 @@ TEST_F(CbcBackend, MalformedModelIsACallError) {
 }
 
 TEST_F(CbcBackend, HardLimitNeverHangsTheCaller) {
-  RandomWindowSpec spec;
-  spec.nodes = 1408;
-  spec.jobs = 200;
-  spec.seed = 4;
-  const MipModel m = window_to_mip(make_random_window(spec));
+  const MipModel m = large_window_model();
   const auto start = std::chrono::steady_clock::now();
   const MipResult r = solve_mip_cbc(m, 0.05, 0.05);  // kill 0.1 s in, CBC or not
   const double seconds =
@@ -107,11 +112,7 @@ TEST_F(CbcBackend, HardLimitNeverHangsTheCaller) {
 // A window always has a solution (start nothing), so CBC stopped by its time limit before
 // it found one (in its root LP, under load) reports none, never infeasibility.
 TEST_F(CbcBackend, AStopOnTimeIsNeverCalledInfeasible) {
-  RandomWindowSpec spec;
-  spec.nodes = 1408;
-  spec.jobs = 200;
-  spec.seed = 4;
-  const MipModel m = window_to_mip(make_random_window(spec));
+  const MipModel m = large_window_model();
   for (double limit : {0.001, 0.003, 0.01, 0.03}) {
     const MipResult r = solve_mip_cbc(m, limit, 5.0);
     ASSERT_EQ(r.call, CallStatus::Ok) << r.message;
