@@ -99,7 +99,7 @@ SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions
   // captured from replays (bids spanning runs of equal nodes) 3–6 times fewer nonzeros, so
   // every solve, cut round and separation in the tree costs that much less.
   const LpSearchResult tree =
-      lp_branch_and_bound(p, WindowLpOptions{.drop_dominated_rows = true}, budget, best);
+      lp_branch_and_bound(p, WindowLpOptions{.drop_dominated_rows = true}, budget, kDefaultEffort, best);
   const std::optional<SolveResult> second =
       tree.complete ? std::nullopt : second_default_run(problem, options, plan, seed, budget);
   if (second && second->solution.objective > objective_of(p, best)) best = second->solution.bid_of_job;

@@ -73,8 +73,9 @@ enum class Scope : std::uint8_t { Whole, SubWindow };
 class LpSearch {
  public:
   LpSearch(const CompactProblem& p, const WindowLp& window, const WindowLpOptions& options,
-           Budget& budget, std::vector<std::int32_t>& best, Scope scope)
-      : p_(p), options_(options), scope_(scope), window_(window), model_(window.model), job_row_(window.job_row), rows_(window.model.rows), lp_(window.model), budget_(budget), best_(best), best_value_(objective_of(p, best)),
+           Budget& budget, std::int64_t phase_base, std::vector<std::int32_t>& best, Scope scope)
+      : p_(p), options_(options), scope_(scope),
+        phase_limit_(std::min(budget.limit(), phase_base)), window_(window), model_(window.model), job_row_(window.job_row), rows_(window.model.rows), lp_(window.model), budget_(budget), best_(best), best_value_(objective_of(p, best)),
         trial_(p, budget.effort()),
         lp_size_(static_cast<std::int64_t>(window.model.rows.size() + window.model.columns.size())),
         lp_nonzeros_(nonzeros(window.model.rows)),
@@ -152,7 +153,7 @@ class LpSearch {
   // the budget; their cuts stay for the whole tree.
   void add_library_cuts() {
     RootCutOptions options;
-    options.effort_limit = (budget_.limit() - budget_.spent()) / kLibraryCutShare;
+    options.effort_limit = phase_room() / kLibraryCutShare;
     options.cutoff = best_value_ + optimality_tolerance(best_value_);
     const RootCuts cuts = job_count_row_ >= 0 ? cgl_root_cuts(model_with_job_count(), options)
                                               : cgl_root_cuts(model_, options);
@@ -171,7 +172,7 @@ class LpSearch {
   // The rows of the conflict graph's cliques (conflict_cliques.hpp), within a share of the
   // budget left; true when any was added.
   bool add_conflict_cliques() {
-    const std::int64_t left = std::max<std::int64_t>(0, budget_.limit() - budget_.spent());
+    const std::int64_t left = phase_room();
     std::int64_t work = 0;
     const std::vector<MipRow> cliques =
         conflict_clique_rows(p_, window_, left / kCliqueShare * kCliqueWorkPerUnit, work);
@@ -340,10 +341,16 @@ class LpSearch {
     }
     if (!budget_.affordable(node_cost_)) return;
     budget_.effort() += node_cost_;
-    const std::int64_t left = budget_.limit() - budget_.spent();
-    const std::int64_t end = budget_.spent() + left / kNeighbourhoodShare;
+    const std::int64_t end = budget_.spent() + phase_room() / kNeighbourhoodShare;
     search(std::move(fixes), root, end);
   }
+
+  // What the phases before the tree (cliques, CGL, the dive, its sub-window, RINS) take
+  // their shares of: at most `phase_limit_` units in all, whatever the budget's limit. The
+  // limit beyond goes to the tree only, so a search at any larger limit repeats the one at
+  // `phase_limit_` step for step and goes on from there, and its best is never worse (with
+  // shares of the limit, 4 of 80 sparse windows ended lower at 60 M units than at 20 M).
+  std::int64_t phase_room() const { return std::max<std::int64_t>(0, phase_limit_ - budget_.spent()); }
 
   bool large_lp() const {
     return static_cast<std::int64_t>(model_.rows.size() + model_.columns.size()) >= kLargeLp;
@@ -359,7 +366,7 @@ class LpSearch {
     if (budget_.exhausted() || !solve_root() || prunable(lp_.objective())) return used;
     used.assign(static_cast<std::size_t>(p_.bid_count()), 0);
     const std::vector<unsigned char> root_basis = lp_.basis();
-    end_ = budget_.spent() + std::min(kDiveEffort, (budget_.limit() - budget_.spent()) / kDiveShare);
+    end_ = budget_.spent() + std::min(kDiveEffort, phase_room() / kDiveShare);
     for (;;) {
       for (std::int32_t c = 0; c < p_.bid_count(); ++c)
         if (lp_.value(c) > kIntegral) used[c] = 1;
@@ -402,11 +409,10 @@ class LpSearch {
       kept += sub.usable[c];
     }
     if (2 * kept > usable) return;
-    Budget share =
-        budget_.part(std::min(kSubWindowEffort, (budget_.limit() - budget_.spent()) / kSubWindowShare));
+    Budget share = budget_.part(std::min(kSubWindowEffort, phase_room() / kSubWindowShare));
     std::vector<std::int32_t> best = best_;
     const WindowLp window = window_lp(sub, options_);
-    LpSearch(sub, window, options_, share, best, Scope::SubWindow).run();
+    LpSearch(sub, window, options_, share, share.limit(), best, Scope::SubWindow).run();
     budget_.effort() += share.spent();
     offer(best);
   }
@@ -882,6 +888,7 @@ class LpSearch {
   const CompactProblem& p_;
   const WindowLpOptions& options_;
   const Scope scope_;
+  const std::int64_t phase_limit_;  // see phase_room
   const WindowLp& window_;
   const MipModel& model_;
   const std::vector<std::int32_t>& job_row_;
@@ -919,14 +926,14 @@ class LpSearch {
 }  // namespace
 
 LpSearchResult lp_branch_and_bound(const CompactProblem& problem, const WindowLpOptions& options,
-                                   Budget& budget, std::vector<std::int32_t>& best) {
+                                   Budget& budget, std::int64_t phase_base, std::vector<std::int32_t>& best) {
   const WindowLp window = window_lp(problem, options);
-  return LpSearch(problem, window, options, budget, best, Scope::Whole).run();
+  return LpSearch(problem, window, options, budget, phase_base, best, Scope::Whole).run();
 }
 
 #else
 
-LpSearchResult lp_branch_and_bound(const CompactProblem&, const WindowLpOptions&, Budget&,
+LpSearchResult lp_branch_and_bound(const CompactProblem&, const WindowLpOptions&, Budget&, std::int64_t,
                                    std::vector<std::int32_t>&) {
   LpSearchResult result;
   result.bound = std::numeric_limits<double>::infinity();

@@ -34,8 +34,11 @@ struct LpSearchResult {
 // work of the rounding; a pivot limit keeps every LP solve inside the budget, and a cut
 // round, a sort and each insertion of the rounding start only when affordable, so the
 // budget's limit is a hard cap. `best` (bid per job) must be feasible; it is only replaced
-// by better choices. Without the CBC backend returns incomplete with bound = +infinity.
+// by better choices. The steps before the tree (cuts, dive, RINS) take shares of
+// `phase_base` units, whatever the limit: what a larger limit adds goes to the tree, so the
+// best found is never worse than at a smaller limit of at least `phase_base`. Without the
+// CBC backend returns incomplete with bound = +infinity.
 LpSearchResult lp_branch_and_bound(const CompactProblem& problem, const WindowLpOptions& options,
-                                   Budget& budget, std::vector<std::int32_t>& best);
+                                   Budget& budget, std::int64_t phase_base, std::vector<std::int32_t>& best);
 
 }  // namespace hs::solver
