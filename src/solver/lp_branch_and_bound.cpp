@@ -150,22 +150,27 @@ class LpSearch {
   enum class Dive { Done, Stopped };
 
   // CGL's generators at the root (probing, Gomory, lifted covers, …) within a share of
-  // the budget; their cuts stay for the whole tree.
+  // the budget; their cuts stay for the whole tree. CGL gets the LP as it stands, rows in
+  // the same order, so that its first solve starts from the root's basis.
   void add_library_cuts() {
     RootCutOptions options;
     options.effort_limit = phase_room() / kLibraryCutShare;
     options.cutoff = best_value_ + optimality_tolerance(best_value_);
-    const RootCuts cuts = job_count_row_ >= 0 ? cgl_root_cuts(model_with_job_count(), options)
-                                              : cgl_root_cuts(model_, options);
+    options.start_basis = lp_.basis();
+    const RootCuts cuts = cgl_root_cuts(root_model(), options);
     budget_.effort() += cuts.effort;
     lp_.add_rows(cuts.rows);
     count_lp_rows(cuts.rows);
   }
 
-  // The model with the job count row, for CGL (copied only when the row was added).
-  MipModel model_with_job_count() const {
-    MipModel model = model_;
-    model.rows.push_back(job_count_cut_);
+  // The LP's rows so far as a model: the window's, the conflict cliques', then the job count
+  // row when it was added (the order they went into the LP).
+  MipModel root_model() const {
+    MipModel model;
+    model.maximize = model_.maximize;
+    model.columns = model_.columns;
+    model.rows = rows_;
+    if (job_count_row_ >= 0) model.rows.push_back(job_count_cut_);
     return model;
   }
 

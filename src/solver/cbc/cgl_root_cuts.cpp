@@ -10,6 +10,7 @@
 #include <CglZeroHalf.hpp>
 #include <ClpSimplex.hpp>
 #include <ClpSolve.hpp>
+#include <CoinWarmStartBasis.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
 #include <OsiCuts.hpp>
@@ -228,13 +229,21 @@ class CutRounds {
     const std::int64_t pivot = initial ? kInitialSolveUnits * lp_size() : resolve_cost();
     if (room() < pivot) return fail();
     si_.getModelPtr()->setMaximumIterations(static_cast<int>(std::min<std::int64_t>(room() / pivot, 1 << 30)));
-    if (initial) si_.initialSolve();
+    if (initial && !warm_start()) si_.initialSolve();
     else si_.resolve();
     out_.effort += si_.getIterationCount() * pivot;
     if (!si_.isProvenOptimal()) return fail();
     out_.lp_optimal = true;
     out_.lp_value = si_.getObjValue();
     return true;
+  }
+
+  // Sets the options' start basis as the LP's warm start; false when there is none to set.
+  bool warm_start() {
+    const std::size_t n = static_cast<std::size_t>(si_.getNumCols() + si_.getNumRows());
+    if (options_.start_basis.size() != n) return false;
+    const std::unique_ptr<CoinWarmStartBasis> basis(si_.getBasis(options_.start_basis.data()));
+    return si_.setWarmStart(basis.get());
   }
 
   bool fail() {

@@ -35,6 +35,11 @@ struct RootCutOptions {
   // whose incumbent is worth it has then nothing left to search (a window captured from a
   // KTH replay: the first solve already met the incumbent, then probing took 41 ms).
   std::optional<double> cutoff;
+  // A basis of the model's LP to start the first solve from (CLP's status per column, then
+  // per row: ClpRelaxation::basis()); empty, or of another size: from the slack basis. The
+  // caller's optimal root basis leaves that solve a few pivots instead of the whole LP again
+  // (on sparse 1024-node windows 2.6–3.0 M units, a third of the cuts' share).
+  std::vector<unsigned char> start_basis;
 };
 
 struct RootCuts {
