@@ -97,7 +97,9 @@ SolveResult ExactSolver::solve(const WindowProblem& problem, const SolverOptions
   std::vector<std::int32_t> best = seed.solution.bid_of_job;
   // Without the capacity rows a neighbouring node's row implies: the same LP, and on windows
   // captured from replays (bids spanning runs of equal nodes) 3–6 times fewer nonzeros, so
-  // every solve, cut round and separation in the tree costs that much less.
+  // every solve, cut round and separation in the tree costs that much less. The steps before
+  // the tree take their shares of the default tree budget whatever the limit, so a larger
+  // limit repeats the default search and goes on from there.
   const LpSearchResult tree =
       lp_branch_and_bound(p, WindowLpOptions{.drop_dominated_rows = true}, budget, kDefaultEffort, best);
   const std::optional<SolveResult> second =
