@@ -78,8 +78,9 @@ struct CliqueScratch {
 
 // Grows a clique from `seed` greedily (see the header), keeping each candidate's count of
 // conflicts among the candidates up to date as candidates drop out: about the sum of the
-// seed's neighbours' degrees, instead of that sum at every step. Empty when the limit
-// stopped it.
+// seed's neighbours' degrees, instead of that sum at every step. Each step is charged before
+// it runs: the scan for the best candidate, the chosen bid's conflicts marked, the sifting
+// of the candidates, and the dropped ones' conflicts. Empty when the limit stopped it.
 std::vector<std::int32_t> greedy_clique(const CompactProblem& p, const Adjacency& adj,
                                         std::int32_t seed, WorkMeter& meter, CliqueScratch& s) {
   std::vector<std::int32_t> clique{seed};
@@ -95,11 +96,14 @@ std::vector<std::int32_t> greedy_clique(const CompactProblem& p, const Adjacency
   }
   std::vector<std::int32_t> dropped;
   while (!candidates.empty()) {
+    const auto scanned = static_cast<std::int64_t>(candidates.size());
+    if (!meter.afford(2 * scanned)) return {};  // the best candidate's scan, then the sifting
     std::int32_t chosen = candidates.front();  // candidates ascend: ties keep the lower index
     for (std::int32_t k : candidates)
       if (s.links[k] > s.links[chosen] || (s.links[k] == s.links[chosen] && p.value[k] > p.value[chosen]))
         chosen = k;
     clique.push_back(chosen);
+    if (!meter.afford(static_cast<std::int64_t>(adj[chosen].size()))) return {};
     const std::int64_t mark = ++s.round;
     for (std::int32_t m : adj[chosen]) s.next[m] = mark;
     dropped.clear();
@@ -108,13 +112,14 @@ std::vector<std::int32_t> greedy_clique(const CompactProblem& p, const Adjacency
       dropped.push_back(k);  // the chosen bid among them
       return true;
     });
-    cost = static_cast<std::int64_t>(adj[chosen].size());
+    cost = 0;
     for (std::int32_t k : dropped) cost += 1 + static_cast<std::int64_t>(adj[k].size());
     if (!meter.afford(cost)) return {};
     for (std::int32_t k : dropped) s.in_candidates[k] = 0;
     for (std::int32_t k : dropped)
       for (std::int32_t m : adj[k]) s.links[m] -= s.in_candidates[m] == round ? 1 : 0;
   }
+  if (!meter.afford(static_cast<std::int64_t>(clique.size()))) return {};  // sorted, then compared
   std::sort(clique.begin(), clique.end());
   return clique;
 }
@@ -133,6 +138,10 @@ ConflictCliques conflict_cliques(const CompactProblem& p, const std::vector<Capa
   ConflictCliques result;
   Adjacency adj;
   if (!build_conflicts(p, rows, meter, adj)) {
+    result.work = meter.work();
+    return result;
+  }
+  if (!meter.afford(p.bid_count())) {  // the seeds' order
     result.work = meter.work();
     return result;
   }

@@ -1,7 +1,8 @@
 // Conflict cliques (conflict_cliques.hpp): every clique found is one (its bids conflict
 // pairwise, by job or by a capacity row), of at least 3 bids of at least 2 jobs, found once;
 // the work limit is kept, and a smaller limit finds a prefix of a larger one's cliques; a
-// triangle of bids on three nodes that no single row excludes is found.
+// triangle of bids on three nodes that no single row excludes is found; every step of the
+// greedy clique is charged.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -91,6 +92,36 @@ TEST(ConflictCliques, FindsATriangleNoRowShows) {
   EXPECT_EQ(rows[0].columns, found.cliques[0]);
   EXPECT_EQ(rows[0].upper, 1.0);
   EXPECT_GT(work, 0);
+}
+
+// n one-bid jobs on one node of one core: every two bids conflict, and the first seed's
+// greedy clique takes all n, one candidate a step. The work is what each step touches,
+// charged before it runs (conflict_cliques.cpp), the scans for the best candidate included.
+TEST(ConflictCliques, ChargesEveryStepOfTheGreedyClique) {
+  constexpr std::int64_t n = 40;
+  WindowProblem w = testing::uniform_problem(n, 1, {1});
+  MipRow row;
+  row.upper = 1.0;
+  for (std::int32_t j = 0; j < n; ++j) {
+    row.columns.push_back(add_bid(w, j, 10.0 - 0.1 * j, {0}, {1}));
+    row.coefficients.push_back(1.0);
+  }
+  const CompactProblem p = compact_used_nodes(w);
+  const ConflictCliques found = conflict_cliques(p, {{&row, 1}}, 1'000'000);
+  ASSERT_EQ(found.cliques.size(), 1u);
+  EXPECT_EQ(found.cliques[0].size(), static_cast<std::size_t>(n));
+  const std::int64_t graph = n            // each job's one bid
+                             + 2 * n      // the row sorted by amount
+                             + n * (n - 1)  // its pairs, two entries each
+                             + n * n;     // each bid's n - 1 conflicts sorted, plus one
+  const std::int64_t seeds_order = n;
+  const std::int64_t links = (n - 1) + (n - 1) * (n - 1);  // the candidates' conflict counts
+  std::int64_t steps = 0;
+  for (std::int64_t candidates = n - 1; candidates >= 1; --candidates)
+    steps += 2 * candidates  // the scan for the best candidate and the sifting
+             + (n - 1)       // the chosen bid's conflicts marked
+             + 1 + (n - 1);  // the chosen bid dropped from the candidates' counts
+  EXPECT_EQ(found.work, graph + seeds_order + links + steps + n /* the clique sorted */);
 }
 
 }  // namespace
