@@ -137,11 +137,7 @@ ConflictCliques conflict_cliques(const CompactProblem& p, const std::vector<Capa
   WorkMeter meter(work_limit);
   ConflictCliques result;
   Adjacency adj;
-  if (!build_conflicts(p, rows, meter, adj)) {
-    result.work = meter.work();
-    return result;
-  }
-  if (!meter.afford(p.bid_count())) {  // the seeds' order
+  if (!build_conflicts(p, rows, meter, adj) || !meter.afford(p.bid_count() /* the seeds' order */)) {
     result.work = meter.work();
     return result;
   }
