@@ -10,6 +10,7 @@
 #include "solver/incumbent.hpp"
 #include "solver/job_count_bounds.hpp"
 #include "solver/local_search.hpp"
+#include "solver/lp_branching.hpp"
 #include "solver/pseudocosts.hpp"
 #ifdef HETSCHED_HAVE_CBC
 #include "solver/cbc/cgl_root_cuts.hpp"
@@ -29,7 +30,6 @@ namespace {
 constexpr std::int64_t kCliqueWorkPerUnit = 12;
 constexpr std::int64_t kCliqueShare = 8;
 
-constexpr double kIntegral = 1e-6;  // a column value this close to 0 or 1 counts as integral
 constexpr int kCutRounds = 20;      // rounds of cover cuts at the root
 constexpr int kNodeCutRounds = 2;   // and at every node of the tree
 // The tree's cuts stay in its LP: they may add at most this many rows per row of the root's
@@ -136,12 +136,6 @@ class LpSearch {
     Side side;
     std::int32_t index;
     double before;
-  };
-  // What a node branches on: a job (started, or all its bids excluded) or a bid (chosen, or
-  // excluded); neither when the LP solution is integral.
-  struct Branch {
-    std::int32_t job = -1;
-    std::int32_t column = -1;
   };
   // A bid set to 0 or 1 by the last branching: its value and the LP's in the parent, so the
   // child's LP value gives the pseudocosts a loss (column -1: no such branching).
@@ -386,7 +380,7 @@ class LpSearch {
       for (std::int32_t c = 0; c < p_.bid_count(); ++c)
         if (lp_.value(c) > kIntegral) used[c] = 1;
       round_solution();
-      const std::int32_t c = branching_column();
+      const std::int32_t c = branching_column(p_, lp_);
       if (c < 0) {
         adopt_integral();
         break;
@@ -508,7 +502,7 @@ class LpSearch {
           return Dive::Stopped;
         }
       } else {
-        choice.branch = choose_branch();
+        choice.branch = choose_branch(p_, job_row_, lp_);
       }
       const Branch& branch = choice.branch;
       if (branch.job < 0 && branch.column < 0) {
@@ -779,76 +773,6 @@ class LpSearch {
     return {Side::RowLower, job_row_[b.job], 1.0};
   }
 
-  // The job that the LP most nearly starts, if it starts one only in part; but when the LP
-  // spreads that job's share over two or more of its bids, its leading bid. Starting such a
-  // job leaves the LP free to spread it again over its other bids, and on windows captured
-  // from replays (jobs of several bids over runs of equal nodes) the tree then ran 650 nodes
-  // without a proof where CBC, branching on bids, needs 4; choosing the leading bid decides
-  // where the job runs. Otherwise the fractional bid closest to 1.
-  Branch choose_branch() const {
-    const std::int32_t job = branching_job();
-    if (job < 0) return {-1, branching_column()};
-    const Spread spread = spread_of(job);
-    return spread.positive >= 2 ? Branch{-1, spread.leading} : Branch{job, -1};
-  }
-
-  // How the LP spreads a job over its bids: how many it uses, and the one it uses most
-  // (the first of equals).
-  struct Spread {
-    std::int32_t leading = -1;
-    std::int32_t positive = 0;
-  };
-  Spread spread_of(std::int32_t job) const {
-    Spread spread;
-    for (std::int32_t k = p_.job_bid_begin[job]; k < p_.job_bid_begin[job + 1]; ++k) {
-      const std::int32_t bid = p_.job_bids[k];
-      if (lp_.value(bid) <= kIntegral) continue;
-      ++spread.positive;
-      if (spread.leading < 0 || lp_.value(bid) > lp_.value(spread.leading)) spread.leading = bid;
-    }
-    return spread;
-  }
-
-  double job_share(std::int32_t job) const {
-    double share = 0.0;
-    for (std::int32_t k = p_.job_bid_begin[job]; k < p_.job_bid_begin[job + 1]; ++k)
-      share += lp_.value(p_.job_bids[k]);
-    return share;
-  }
-
-  // A job that the LP starts only in part (Σ x of its bids fractional): the most nearly
-  // started one (ties: the lower index); -1 when every job is started wholly or not at all.
-  std::int32_t branching_job() const {
-    std::int32_t chosen = -1;
-    double best_share = 0.0;
-    for (std::int32_t j = 0; j < p_.jobs; ++j) {
-      if (job_row_[j] < 0) continue;
-      const double share = job_share(j);
-      if (share < kIntegral || share > 1.0 - kIntegral) continue;
-      if (chosen < 0 || share > best_share + 1e-9) {
-        chosen = j;
-        best_share = share;
-      }
-    }
-    return chosen;
-  }
-
-  // The fractional bid closest to 1 (ties: the more valuable, then the lower index); -1
-  // when the LP solution is integral.
-  std::int32_t branching_column() const {
-    std::int32_t chosen = -1;
-    double best_x = 0.0;
-    for (std::int32_t c = 0; c < p_.bid_count(); ++c) {
-      const double x = lp_.value(c);
-      if (x < kIntegral || x > 1.0 - kIntegral) continue;
-      if (chosen < 0 || x > best_x + 1e-9 ||
-          (x > best_x - 1e-9 && p_.value[c] > p_.value[chosen])) {
-        chosen = c;
-        best_x = x;
-      }
-    }
-    return chosen;
-  }
 
   void adopt_integral() {
     std::vector<std::int32_t> choice(p_.jobs, -1);
