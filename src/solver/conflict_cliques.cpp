@@ -26,8 +26,18 @@ class WorkMeter {
 
 using Adjacency = std::vector<std::vector<std::int32_t>>;
 
-// Pairs of one job's usable bids, and pairs of bids that overflow a capacity row together.
-// False when the limit stopped it (the graph is then incomplete and unused).
+// A capacity row's bids by amount, largest first (ties: the lower bid).
+struct RowEntry {
+  double amount;
+  std::int32_t bid;
+};
+
+// Pairs of one job's usable bids, and pairs of bids that overflow a capacity row together,
+// each list sorted and without repeats. Bids over runs of nodes (windows captured from
+// replays) share dozens of rows, so a pair is met on many of them: each bid's partners are
+// collected once, by a stamp, instead of a list of every meeting sorted afterwards (which
+// took most of the time on such windows). False when the limit stopped it (the graph is
+// then incomplete and unused).
 bool build_conflicts(const CompactProblem& p, const std::vector<CapacityRowView>& rows,
                      WorkMeter& meter, Adjacency& adj) {
   adj.assign(static_cast<std::size_t>(p.bid_count()), {});
@@ -41,28 +51,37 @@ bool build_conflicts(const CompactProblem& p, const std::vector<CapacityRowView>
       for (std::int32_t b : bids)
         if (a != b) adj[a].push_back(b);
   }
-  std::vector<std::pair<double, std::int32_t>> by_amount;
-  for (const CapacityRowView& view : rows) {
-    const MipRow& row = *view.row;
-    const auto n = static_cast<std::int64_t>(row.columns.size());
-    if (!meter.afford(2 * n)) return false;
-    by_amount.clear();
-    for (std::size_t k = 0; k < row.columns.size(); ++k)
-      by_amount.emplace_back(-row.coefficients[k], row.columns[k]);
-    std::sort(by_amount.begin(), by_amount.end());
-    const auto capacity = static_cast<double>(view.capacity);
-    for (std::size_t x = 0; x < by_amount.size(); ++x)
-      for (std::size_t y = x + 1; y < by_amount.size(); ++y) {
-        if (-by_amount[x].first - by_amount[y].first <= capacity) break;  // amounts descend
-        if (!meter.afford(2)) return false;
-        adj[by_amount[x].second].push_back(by_amount[y].second);
-        adj[by_amount[y].second].push_back(by_amount[x].second);
-      }
+  std::vector<std::vector<RowEntry>> by_amount(rows.size());
+  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> places(adj.size());  // (row, position)
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const MipRow& row = *rows[r].row;
+    if (!meter.afford(2 * static_cast<std::int64_t>(row.columns.size()))) return false;
+    for (std::size_t k = 0; k < row.columns.size(); ++k) by_amount[r].push_back({row.coefficients[k], row.columns[k]});
+    std::sort(by_amount[r].begin(), by_amount[r].end(), [](const RowEntry& x, const RowEntry& y) {
+      return x.amount > y.amount || (x.amount == y.amount && x.bid < y.bid);
+    });
+    for (std::size_t k = 0; k < by_amount[r].size(); ++k)
+      places[by_amount[r][k].bid].emplace_back(static_cast<std::int32_t>(r), static_cast<std::int32_t>(k));
   }
-  for (auto& list : adj) {
+  std::vector<std::int32_t> seen(adj.size(), -1);  // == a: already a partner of bid a
+  for (std::int32_t a = 0; a < p.bid_count(); ++a) {
+    std::vector<std::int32_t>& list = adj[a];
+    for (std::int32_t b : list) seen[b] = a;
+    for (const auto& [r, position] : places[a]) {
+      const std::vector<RowEntry>& entries = by_amount[static_cast<std::size_t>(r)];
+      const double room = static_cast<double>(rows[static_cast<std::size_t>(r)].capacity) - entries[position].amount;
+      for (std::int32_t k = 0; k < static_cast<std::int32_t>(entries.size()); ++k) {
+        if (entries[k].amount <= room) break;  // amounts descend: no later bid overflows with a
+        if (k == position) continue;
+        if (!meter.afford(1)) return false;
+        if (seen[entries[k].bid] != a) {
+          seen[entries[k].bid] = a;
+          list.push_back(entries[k].bid);
+        }
+      }
+    }
     if (!meter.afford(static_cast<std::int64_t>(list.size()) + 1)) return false;
     std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
   }
   return true;
 }

@@ -2,7 +2,7 @@
 // pairwise, by job or by a capacity row), of at least 3 bids of at least 2 jobs, found once;
 // the work limit is kept, and a smaller limit finds a prefix of a larger one's cliques; a
 // triangle of bids on three nodes that no single row excludes is found; every step of the
-// greedy clique is charged.
+// greedy clique is charged; a pair of bids that overflow many rows together is listed once.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -122,6 +122,35 @@ TEST(ConflictCliques, ChargesEveryStepOfTheGreedyClique) {
              + (n - 1)       // the chosen bid's conflicts marked
              + 1 + (n - 1);  // the chosen bid dropped from the candidates' counts
   EXPECT_EQ(found.work, graph + seeds_order + links + steps + n /* the clique sorted */);
+}
+
+// Three one-bid jobs, each bid on the same ten nodes of one core: every two bids overflow
+// all ten rows together. Each pair is listed once, not once a row: each bid visits its two
+// partners on every row (one unit a visit), and its list of two is charged once.
+TEST(ConflictCliques, APairMetOnManyRowsIsListedOnce) {
+  WindowProblem w = testing::uniform_problem(3, 10, {1});
+  for (std::int32_t j = 0; j < 3; ++j) add_bid(w, j, 10.0 - j, testing::node_range(0, 10), {1});
+  std::vector<MipRow> rows(10);
+  std::vector<CapacityRowView> views;
+  for (MipRow& row : rows) {
+    row.columns = {0, 1, 2};
+    row.coefficients = {1.0, 1.0, 1.0};
+    row.upper = 1.0;
+    views.push_back({&row, 1});
+  }
+  const CompactProblem p = compact_used_nodes(w);
+  const ConflictCliques found = conflict_cliques(p, views, 1'000'000);
+  ASSERT_EQ(found.cliques.size(), 1u);
+  EXPECT_EQ(found.cliques[0], (std::vector<std::int32_t>{0, 1, 2}));
+  const std::int64_t graph = 3           // each job's one bid
+                             + 10 * 2 * 3  // each row sorted by amount
+                             + 3 * 10 * 2  // each bid's two partners on each row
+                             + 3 * (2 + 1);  // each bid's list of two
+  const std::int64_t greedy = (2 + 2 + 2)      // the seed's candidates and their conflicts
+                              + 2 * 2 + 2 + 3  // a step over two candidates
+                              + 2 * 1 + 2 + 3  // a step over one
+                              + 3;             // the clique sorted
+  EXPECT_EQ(found.work, graph + 3 /* the seeds' order */ + greedy);
 }
 
 }  // namespace
