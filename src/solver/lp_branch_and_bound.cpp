@@ -24,9 +24,9 @@ namespace hs::solver {
 
 namespace {
 
-// Conflict cliques (conflict_cliques.hpp): entries touched per effort unit (an entry is 2-3
-// ns, timed on bench windows; a unit of the tree 25-45 ns), and the share of the budget left
-// they may take.
+// Conflict cliques (conflict_cliques.hpp): entries touched per effort unit (an entry is 1-4
+// ns, timed in session 44 on bench and captured windows; a unit of the tree 25-45 ns), and
+// the share of the budget left they may take.
 constexpr std::int64_t kCliqueWorkPerUnit = 12;
 constexpr std::int64_t kCliqueShare = 8;
 
