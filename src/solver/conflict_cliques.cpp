@@ -32,15 +32,14 @@ struct RowEntry {
   std::int32_t bid;
 };
 
-// Pairs of one job's usable bids, and pairs of bids that overflow a capacity row together,
-// each list sorted and without repeats. Bids over runs of nodes (windows captured from
-// replays) share dozens of rows, so a pair is met on many of them: each bid's partners are
-// collected once, by a stamp, instead of a list of every meeting sorted afterwards (which
-// took most of the time on such windows). False when the limit stopped it (the graph is
-// then incomplete and unused).
-bool build_conflicts(const CompactProblem& p, const std::vector<CapacityRowView>& rows,
-                     WorkMeter& meter, Adjacency& adj) {
-  adj.assign(static_cast<std::size_t>(p.bid_count()), {});
+// The capacity rows by amount, and where each bid sits in them.
+struct SortedRows {
+  std::vector<std::vector<RowEntry>> by_amount;                       // per row
+  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> places;  // per bid: (row, position)
+};
+
+// Each pair of one job's usable bids.
+bool add_job_pairs(const CompactProblem& p, WorkMeter& meter, Adjacency& adj) {
   for (std::int32_t j = 0; j < p.jobs; ++j) {
     std::vector<std::int32_t> bids;
     for (std::int32_t k = p.job_bid_begin[j]; k < p.job_bid_begin[j + 1]; ++k)
@@ -51,35 +50,63 @@ bool build_conflicts(const CompactProblem& p, const std::vector<CapacityRowView>
       for (std::int32_t b : bids)
         if (a != b) adj[a].push_back(b);
   }
-  std::vector<std::vector<RowEntry>> by_amount(rows.size());
-  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> places(adj.size());  // (row, position)
+  return true;
+}
+
+bool sort_rows(const std::vector<CapacityRowView>& rows, std::size_t bids, WorkMeter& meter,
+               SortedRows& sorted) {
+  sorted.by_amount.assign(rows.size(), {});
+  sorted.places.assign(bids, {});
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const MipRow& row = *rows[r].row;
     if (!meter.afford(2 * static_cast<std::int64_t>(row.columns.size()))) return false;
-    for (std::size_t k = 0; k < row.columns.size(); ++k) by_amount[r].push_back({row.coefficients[k], row.columns[k]});
-    std::sort(by_amount[r].begin(), by_amount[r].end(), [](const RowEntry& x, const RowEntry& y) {
+    std::vector<RowEntry>& entries = sorted.by_amount[r];
+    for (std::size_t k = 0; k < row.columns.size(); ++k) entries.push_back({row.coefficients[k], row.columns[k]});
+    std::sort(entries.begin(), entries.end(), [](const RowEntry& x, const RowEntry& y) {
       return x.amount > y.amount || (x.amount == y.amount && x.bid < y.bid);
     });
-    for (std::size_t k = 0; k < by_amount[r].size(); ++k)
-      places[by_amount[r][k].bid].emplace_back(static_cast<std::int32_t>(r), static_cast<std::int32_t>(k));
+    for (std::size_t k = 0; k < entries.size(); ++k)
+      sorted.places[entries[k].bid].emplace_back(static_cast<std::int32_t>(r), static_cast<std::int32_t>(k));
   }
-  std::vector<std::int32_t> seen(adj.size(), -1);  // == a: already a partner of bid a
+  return true;
+}
+
+// Adds to bid a's list the bids that overflow a row of a's together with it and that the
+// list does not hold yet (`seen[b] == a`: b is on it), one unit a bid visited.
+bool add_row_partners(std::int32_t a, const std::vector<CapacityRowView>& rows, const SortedRows& sorted,
+                      WorkMeter& meter, std::vector<std::int32_t>& seen, std::vector<std::int32_t>& list) {
+  for (const auto& [r, position] : sorted.places[a]) {
+    const std::vector<RowEntry>& entries = sorted.by_amount[static_cast<std::size_t>(r)];
+    const double room = static_cast<double>(rows[static_cast<std::size_t>(r)].capacity) - entries[position].amount;
+    for (std::int32_t k = 0; k < static_cast<std::int32_t>(entries.size()); ++k) {
+      if (entries[k].amount <= room) break;  // amounts descend: no later bid overflows with a
+      if (k == position) continue;
+      if (!meter.afford(1)) return false;
+      if (seen[entries[k].bid] != a) {
+        seen[entries[k].bid] = a;
+        list.push_back(entries[k].bid);
+      }
+    }
+  }
+  return true;
+}
+
+// Pairs of one job's usable bids, and pairs of bids that overflow a capacity row together,
+// each list sorted and without repeats. Bids over runs of nodes (windows captured from
+// replays) share dozens of rows, so a pair is met on many of them: each bid's partners are
+// collected once, by a stamp, instead of a list of every meeting sorted afterwards (which
+// took most of the time on such windows). False when the limit stopped it (the graph is
+// then incomplete and unused).
+bool build_conflicts(const CompactProblem& p, const std::vector<CapacityRowView>& rows,
+                     WorkMeter& meter, Adjacency& adj) {
+  adj.assign(static_cast<std::size_t>(p.bid_count()), {});
+  SortedRows sorted;
+  if (!add_job_pairs(p, meter, adj) || !sort_rows(rows, adj.size(), meter, sorted)) return false;
+  std::vector<std::int32_t> seen(adj.size(), -1);
   for (std::int32_t a = 0; a < p.bid_count(); ++a) {
     std::vector<std::int32_t>& list = adj[a];
     for (std::int32_t b : list) seen[b] = a;
-    for (const auto& [r, position] : places[a]) {
-      const std::vector<RowEntry>& entries = by_amount[static_cast<std::size_t>(r)];
-      const double room = static_cast<double>(rows[static_cast<std::size_t>(r)].capacity) - entries[position].amount;
-      for (std::int32_t k = 0; k < static_cast<std::int32_t>(entries.size()); ++k) {
-        if (entries[k].amount <= room) break;  // amounts descend: no later bid overflows with a
-        if (k == position) continue;
-        if (!meter.afford(1)) return false;
-        if (seen[entries[k].bid] != a) {
-          seen[entries[k].bid] = a;
-          list.push_back(entries[k].bid);
-        }
-      }
-    }
+    if (!add_row_partners(a, rows, sorted, meter, seen, list)) return false;
     if (!meter.afford(static_cast<std::int64_t>(list.size()) + 1)) return false;
     std::sort(list.begin(), list.end());
   }
