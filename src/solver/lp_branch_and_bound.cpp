@@ -656,7 +656,7 @@ class LpSearch {
   // estimated, is chosen.
   Choice reliability_branch(double bound, std::vector<Fix>& path) {
     Choice choice;
-    const double floor = 1e-6 * std::max(1.0, std::fabs(bound));
+    const double floor = loss_floor(bound);
     std::vector<Candidate> candidates = ranked_candidates(floor);
     if (candidates.empty()) return choice;  // integral: the branch stays empty
     choice.branch = Branch{-1, candidates.front().column};
@@ -707,6 +707,17 @@ class LpSearch {
     Choice choice;
     choice.outcome = Strong::Stopped;
     return choice;
+  }
+
+  // The least loss a branching is scored with: a millionth of the node's gap to the
+  // incumbent, the room its subtree has to close. Not of its bound: windows captured from
+  // `eurora` replays are worth 2^32 a job plus preferences of a few units, and once the job
+  // count is settled the losses that tell bids apart are those few units against a bound of
+  // 3 x 10^10. A floor of a millionth of the bound (3 x 10^4) made every candidate tie, so
+  // the lowest-numbered bid was branched on (docs/solver.md, "The branching floor follows
+  // the gap").
+  double loss_floor(double bound) const {
+    return 1e-6 * std::max(bound - best_value_, 1e-9 * std::fabs(bound));
   }
 
   // A candidate's score: the product of its two losses, each at least `floor` (so a

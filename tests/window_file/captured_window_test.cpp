@@ -26,5 +26,22 @@ TEST(CapturedWindowFiles, RootCutsPastAPlateauProveAnEuroraWindow) {
   EXPECT_LE(r.effort, 8'000'000);
 }
 
+// Pass 46,887 of the same month: 108 jobs, 256 bids, 7 start, on four alike 16-core nodes
+// with two GPUs each. Every job is worth 2^32 plus a preference of a few units, so once the
+// root's cuts settle the count at 7 its LP is 321 units (10^-8) above the answer, and the
+// tree has to tell near-identical jobs apart by those units. While reliability branching
+// floored each loss at a millionth of the node's bound (3 x 10^4 units), every candidate
+// scored the same: 1,914 nodes and 34 M units left the gap at 227. With the floor a
+// millionth of the node's gap, 1,097 nodes prove it (CBC's optimum, 30,193,269,395.257).
+TEST(CapturedWindowFiles, BranchingTellsPreferencesApartOnAnEuroraWindow) {
+  if (!solver::clp_available()) GTEST_SKIP() << "built without COIN-OR CLP";
+  const window_file::WindowFile file = window_file::read_window_file(kWindows + "eurora-aucsched2-pass-046887.json");
+  ASSERT_EQ(file.problem.bids.size(), 256u);
+  const solver::SolveResult r = solver::make_window_solver("exact")->solve(file.problem, {});
+  EXPECT_EQ(r.status, solver::SolveStatus::Optimal) << r.solution.objective << " within " << r.bound;
+  EXPECT_NEAR(r.solution.objective, 30193269395.257, 0.01);
+  EXPECT_LE(r.effort, 20'000'000);
+}
+
 }  // namespace
 }  // namespace hs
