@@ -11,6 +11,13 @@ namespace {
 
 const std::string kWindows = std::string(HETSCHED_SOURCE_DIR) + "/tests/data/windows/";
 
+// The window saved as `name` (it must hold `bids` bids), solved by `exact` at its defaults.
+solver::SolveResult solve_exactly(const std::string& name, std::size_t bids) {
+  const window_file::WindowFile file = window_file::read_window_file(kWindows + name);
+  EXPECT_EQ(file.problem.bids.size(), bids);
+  return solver::make_window_solver("exact")->solve(file.problem, {});
+}
+
 // Pass 76,299 of the `eurora` month under AUCSCHED2 (`hetsched simulate --workload eurora
 // --cluster eurora --scheduler aucsched2 --dump-windows DIR`): 200 jobs, 352 bids, 4 start.
 // With the job count row the root LP is worth exactly 7 jobs, and CGL's first two rounds
@@ -19,9 +26,7 @@ const std::string kWindows = std::string(HETSCHED_SOURCE_DIR) + "/tests/data/win
 // first flat one, the tree ran to its cap (34.8 M units) with its bound 50 % above the answer.
 TEST(CapturedWindowFiles, RootCutsPastAPlateauProveAnEuroraWindow) {
   if (!solver::clp_available()) GTEST_SKIP() << "built without COIN-OR CLP";
-  const window_file::WindowFile file = window_file::read_window_file(kWindows + "eurora-aucsched2-pass-076299.json");
-  ASSERT_EQ(file.problem.bids.size(), 352u);
-  const solver::SolveResult r = solver::make_window_solver("exact")->solve(file.problem, {});
+  const solver::SolveResult r = solve_exactly("eurora-aucsched2-pass-076299.json", 352);
   EXPECT_EQ(r.status, solver::SolveStatus::Optimal) << r.solution.objective << " within " << r.bound;
   EXPECT_LE(r.effort, 8'000'000);
 }
@@ -35,9 +40,7 @@ TEST(CapturedWindowFiles, RootCutsPastAPlateauProveAnEuroraWindow) {
 // millionth of the node's gap, 1,097 nodes prove it (CBC's optimum, 30,193,269,395.257).
 TEST(CapturedWindowFiles, BranchingTellsPreferencesApartOnAnEuroraWindow) {
   if (!solver::clp_available()) GTEST_SKIP() << "built without COIN-OR CLP";
-  const window_file::WindowFile file = window_file::read_window_file(kWindows + "eurora-aucsched2-pass-046887.json");
-  ASSERT_EQ(file.problem.bids.size(), 256u);
-  const solver::SolveResult r = solver::make_window_solver("exact")->solve(file.problem, {});
+  const solver::SolveResult r = solve_exactly("eurora-aucsched2-pass-046887.json", 256);
   EXPECT_EQ(r.status, solver::SolveStatus::Optimal) << r.solution.objective << " within " << r.bound;
   EXPECT_NEAR(r.solution.objective, 30193269395.257, 0.01);
   EXPECT_LE(r.effort, 20'000'000);
