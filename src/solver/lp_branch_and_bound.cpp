@@ -784,7 +784,6 @@ class LpSearch {
     return {Side::RowLower, job_row_[b.job], 1.0};
   }
 
-
   void adopt_integral() {
     std::vector<std::int32_t> choice(p_.jobs, -1);
     for (std::int32_t c = 0; c < p_.bid_count(); ++c)
