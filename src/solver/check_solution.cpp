@@ -1,6 +1,7 @@
 // Independent of every solver: re-derives node loads from the problem's bids.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "solver/window_problem.hpp"
@@ -122,6 +123,27 @@ std::optional<std::string> check_solution(const WindowProblem& problem,
   if (auto defect = check_choice(problem, solution)) return defect;
   if (auto defect = check_capacity(problem, solution)) return defect;
   return check_objective(problem, solution);
+}
+
+std::optional<std::string> check_claims(const WindowProblem& problem, const SolveResult& result,
+                                        double optimum) {
+  if (result.call != CallStatus::Ok) return "the call failed: " + result.message;
+  if (auto defect = check_solution(problem, result.solution)) return "the answer: " + *defect;
+  double largest = 0.0;
+  for (const Bid& bid : problem.bids) largest = std::max(largest, std::fabs(bid.value));
+  const double tolerance = 1e-9 * (std::fabs(optimum) + largest);
+  const auto show = [](double v) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", v);
+    return std::string(text);
+  };
+  const std::string against = " the optimum " + show(optimum);
+  if (result.solution.objective > optimum + tolerance)
+    return "objective " + show(result.solution.objective) + " above" + against;
+  if (result.bound < optimum - tolerance) return "bound " + show(result.bound) + " below" + against;
+  if (result.status == SolveStatus::Optimal && result.solution.objective < optimum - tolerance)
+    return "called optimal at " + show(result.solution.objective) + ", below" + against;
+  return std::nullopt;
 }
 
 }  // namespace hs::solver

@@ -133,6 +133,13 @@ struct SolverOptions {
 std::optional<std::string> check_solution(const WindowProblem& problem,
                                           const WindowSolution& solution);
 
+// A solver's claims against the window's optimum, known from elsewhere (an exhaustive search
+// or CBC): the call worked, the answer passes check_solution, it is not above the optimum,
+// the bound is not below it, and an answer called optimal is the optimum. Within 10^-9 of
+// the optimum plus the largest bid value. Audits only (bench_solver_audit).
+std::optional<std::string> check_claims(const WindowProblem& problem, const SolveResult& result,
+                                        double optimum);
+
 class WindowSolver {
  public:
   virtual ~WindowSolver() = default;
