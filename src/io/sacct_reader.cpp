@@ -42,11 +42,17 @@ std::vector<std::string_view> split_bars(std::string_view line) {
   return parts;
 }
 
+// Fields the reader does not use whose values are free text, so may hold a '|'.
+constexpr std::array<const char*, 9> kUnusedTextFields = {
+    "Comment", "AdminComment", "SystemComment", "WorkDir", "SubmitLine", "Reason", "WCKey",
+    "Container", "Extra"};
+
 // Where each used column sits in a record (-1 = absent), and how many fields a record has.
 struct Header {
   std::array<int, kColumnCount> at{};
   std::size_t fields = 0;
   std::vector<std::string> unused;
+  std::vector<std::size_t> text_fields;  // positions of fields that may hold a '|'
 };
 
 int column_of(std::string_view name) {
@@ -75,6 +81,10 @@ Header read_header(std::string_view line, const InputLocation& where) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     const std::string_view name = trim(names[i]);
     const int c = column_of(name);
+    const bool text = c == kJobName || c == kConstraints ||
+                      std::any_of(kUnusedTextFields.begin(), kUnusedTextFields.end(),
+                                  [&](const char* t) { return iequals(name, t); });
+    if (text) h.text_fields.push_back(i);
     if (c < 0) {
       h.unused.emplace_back(name);
       continue;
@@ -255,17 +265,32 @@ Time read_limit(const Record& r) {
   return parse_slurm_time(text, r.where, "Timelimit", true);
 }
 
+// Slurm accepted every constraint in its accounting, so none ends the read. Its matching OR
+// `[a|b]` (one of them for every node) is read as `a|b` (node by node), which lets the nodes
+// differ; the forms the model does not have (counts, parentheses, & mixed with |) are
+// dropped, so the job may use any node of its partition. Both counted and noted.
+void read_constraint(const Record& r, NodeConstraint& constraint, SacctLoad& load) {
+  ++load.constraints;
+  const std::string_view text = r[kConstraints];
+  if (!parse_node_constraint(text, constraint)) return;
+  constraint = {};
+  if (text.size() > 2 && text.front() == '[' && text.back() == ']' &&
+      !parse_node_constraint(text.substr(1, text.size() - 2), constraint)) {
+    ++load.constraints_relaxed;
+    return;
+  }
+  constraint = {};
+  if (load.constraints_dropped++ == 0)
+    load.first_dropped_constraint = "line " + std::to_string(r.where.line) + ", '" + std::string(text) + "'";
+}
+
 void read_labels(const Record& r, Job& job, SacctLoad& load) {
   job.name = std::string(r[kJobName]);
   job.user = std::string(r[kUser]);
   const std::string_view partition = r[kPartition];
   if (partition.find(',') != std::string_view::npos) ++load.partition_lists;
   job.partition = std::string(partition.substr(0, partition.find(',')));
-  if (r.has(kConstraints)) {
-    ++load.constraints;
-    if (auto problem = parse_node_constraint(r[kConstraints], job.req.edit_node_rules().constraint))
-      throw InputError(r.where, "Constraints", std::string(r[kConstraints]), *problem);
-  }
+  if (r.has(kConstraints)) read_constraint(r, job.req.edit_node_rules().constraint, load);
   if (r[kState].starts_with("TIMEOUT")) ++load.timeouts;
 }
 
@@ -295,6 +320,57 @@ void skip_bad_field_count(const Record& r, Reader& reader) {
   for (Column c : {kJobId, kJobIdRaw})
     if (r.header.at[c] >= 0 && static_cast<std::size_t>(r.header.at[c]) < r.fields.size())
       see_id(trim(r.fields[r.header.at[c]]), reader);
+}
+
+// The fields with `extra` of them, from `at` on, joined back into one (they are views into
+// one line, split at single '|').
+std::vector<std::string_view> join_fields(const std::vector<std::string_view>& fields, std::size_t at,
+                                          std::size_t extra) {
+  std::vector<std::string_view> out(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(at));
+  const std::string_view last = fields[at + extra];
+  out.emplace_back(fields[at].data(), static_cast<std::size_t>(last.data() + last.size() - fields[at].data()));
+  out.insert(out.end(), fields.begin() + static_cast<std::ptrdiff_t>(at + extra + 1), fields.end());
+  return out;
+}
+
+// Whether every value the reader uses reads (the record's decisions are not counted).
+bool reads_cleanly(const Record& r) {
+  try {
+    SacctLoad scratch;
+    Job job;
+    if (!r.has(kJobId) && !r.has(kJobIdRaw)) return false;
+    job_id(r);
+    read_times(r, scratch);
+    read_request(r, job, scratch);
+    read_limit(r);
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+bool same_used_values(const Record& a, const Record& b) {
+  for (int c = 0; c < kColumnCount; ++c)
+    if (a[static_cast<Column>(c)] != b[static_cast<Column>(c)]) return false;
+  return true;
+}
+
+// sacct --parsable2 does not escape a '|' inside a value: `-C "a|b"` or a job named "a|b"
+// gives a record with more fields than the header. The fields are joined back when exactly
+// one free-text field (Header::text_fields) can take the extra ones and leave every used
+// value readable; when none can, or two readings differ in a used value, nullopt.
+std::optional<std::vector<std::string_view>> rejoin_split_text(const Record& r) {
+  if (r.fields.size() <= r.header.fields) return std::nullopt;
+  const std::size_t extra = r.fields.size() - r.header.fields;
+  std::optional<Record> found;
+  for (std::size_t at : r.header.text_fields) {
+    Record candidate{r.header, join_fields(r.fields, at, extra), r.where};
+    if (!reads_cleanly(candidate)) continue;
+    if (found && !same_used_values(*found, candidate)) return std::nullopt;
+    if (!found) found.emplace(std::move(candidate));
+  }
+  if (!found) return std::nullopt;
+  return std::move(found->fields);
 }
 
 void read_record(const Record& r, Reader& reader) {
@@ -338,8 +414,16 @@ void add_notes(const Reader& reader, SacctLoad& load) {
   note(load.still_running, "records skipped: started but not ended (End Unknown)");
   note(load.no_submit, "records skipped: Submit unknown");
   note(load.no_cpus, "records skipped: no CPU count (ReqTRES cpu, ReqCPUS, NCPUS)");
-  note(load.bad_field_count, "records skipped: field count differs from the header's (first: line " +
-                                 std::to_string(load.first_bad_field_line) + "; a '|' in a name?)");
+  note(load.bad_field_count, "records skipped: field count differs from the header's and no single "
+                             "text field explains it (first: line " +
+                                 std::to_string(load.first_bad_field_line) + ")");
+  note(load.rejoined_fields, "records read with a '|' inside a name, constraint or comment "
+                             "(fields joined back)");
+  note(load.constraints_relaxed, "jobs: Constraints [a|b] (one choice for all nodes) read as a|b "
+                                 "(node by node)");
+  note(load.constraints_dropped, "jobs: Constraints the model does not have (counts, parentheses, "
+                                 "& mixed with |) dropped, the job may use any node (first: " +
+                                     load.first_dropped_constraint + ")");
   note(load.duplicate_ids, "records skipped: JobID seen before");
   note(load.renumbered, "array tasks / het components numbered from " +
                             std::to_string(reader.max_id + 1) + " in file order (no JobIDRaw)");
@@ -392,8 +476,13 @@ SacctLoad read_sacct(const std::string& path) {
     ++reader.load.records;
     Record record{*header, split_bars(line), where};
     if (record.fields.size() != header->fields) {
-      skip_bad_field_count(record, reader);
-      continue;
+      auto rejoined = rejoin_split_text(record);
+      if (!rejoined) {
+        skip_bad_field_count(record, reader);
+        continue;
+      }
+      record.fields = std::move(*rejoined);
+      ++reader.load.rejoined_fields;
     }
     read_record(record, reader);
   }

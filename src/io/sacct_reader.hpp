@@ -8,7 +8,11 @@
 //   started, not ended (End Unknown)                   -> skipped, `still_running`
 //   Submit unknown                                     -> skipped, `no_submit`
 //   no CPU count (ReqTRES cpu, ReqCPUS, NCPUS)         -> skipped, `no_cpus`
-//   field count differs from the header's              -> skipped, `bad_field_count`
+//   more fields than the header's: a '|' inside one
+//     free-text field (name, -C a|b, comment)          -> joined back, `rejoined_fields`
+//   field count differs otherwise                      -> skipped, `bad_field_count`
+//   Constraints [a|b]                                  -> read as a|b, `constraints_relaxed`
+//   Constraints the model lacks (a*2, parentheses)     -> dropped, `constraints_dropped`
 //   JobID seen before                                  -> skipped, `duplicate_ids`
 //   array tasks (12_3) and het components (12+1)      -> kept; numbered above the largest
 //                                                         id unless JobIDRaw gives one
@@ -45,6 +49,10 @@ struct SacctLoad {
   std::int64_t runtime_over_limit = 0;
   std::int64_t partition_lists = 0;  // "a,b": the first taken
   std::int64_t constraints = 0;      // jobs with Constraints, kept as -C
+  std::int64_t constraints_relaxed = 0;  // of those, [a|b] read as a|b
+  std::int64_t constraints_dropped = 0;  // of those, forms the model does not have, dropped
+  std::string first_dropped_constraint;  // "line L, 'text'"
+  std::int64_t rejoined_fields = 0;  // records with a '|' inside a text field, joined back
   std::vector<std::string> unused_fields;  // header fields the reader does not use
   std::vector<std::string> notes;
 };

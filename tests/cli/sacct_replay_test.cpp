@@ -29,13 +29,13 @@ TEST(SacctReplay, DumpReplaysUnderTheSlurmModel) {
     const Outcome o = run({"simulate", "--cluster", kTinyCluster, "--workload", kDump,
                            "--scheduler", scheduler, "--out", dir});
     ASSERT_EQ(o.code, kExitOk) << o.err << o.out;
-    EXPECT_NE(o.out.find("(16 jobs, seed"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("(19 jobs, seed"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("checker    OK"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("input      " + kDump + ": 3 records skipped: never started"),
               std::string::npos)
         << o.out;
     const std::vector<std::string> jobs = csv_lines(read_file(dir + "/jobs.csv"));
-    ASSERT_EQ(jobs.size(), 17u);  // header + 16 jobs
+    ASSERT_EQ(jobs.size(), 20u);  // header + 19 jobs
     for (std::size_t i = 1; i < jobs.size(); ++i)
       EXPECT_EQ(jobs[i].find("rejected"), std::string::npos) << jobs[i];
     const std::string manifest = read_file(dir + "/run.json");

@@ -28,6 +28,7 @@ using testing::write_file;
 //  21-22 het job 112+0, 112+1   23 113 no ReqTRES   24 114 typed GPUs only
 //  25 115 cpu=32,node=1 given 2 nodes   26-27 116 twice (sacct -D)
 //  28 117 cancelled pending, Start = End, NodeList "None assigned"   29 118 '|' in its name
+//  30 95 -C "[haswell|cpu]" (a '|' too)   31 96 -C "haswell*2"   32 97 cut short
 const std::string kDump = "tests/io/data/sacct_smalltree.txt";
 
 std::string read_whole(const std::string& path) {
@@ -43,12 +44,13 @@ const Job& job_with_id(const Workload& w, std::int64_t id) {
 
 TEST(SacctReader, CountsEveryDecision) {
   const SacctLoad load = read_sacct(source_path(kDump));
-  EXPECT_EQ(load.records, 28);
+  EXPECT_EQ(load.records, 31);
   EXPECT_EQ(load.steps, 6);
   EXPECT_EQ(load.never_started, 3);
   EXPECT_EQ(load.still_running, 1);
   EXPECT_EQ(load.bad_field_count, 1);
-  EXPECT_EQ(load.first_bad_field_line, 29);
+  EXPECT_EQ(load.first_bad_field_line, 32);
+  EXPECT_EQ(load.rejoined_fields, 2);
   EXPECT_EQ(load.duplicate_ids, 1);
   EXPECT_EQ(load.no_submit, 0);
   EXPECT_EQ(load.no_cpus, 0);
@@ -59,9 +61,11 @@ TEST(SacctReader, CountsEveryDecision) {
   EXPECT_EQ(load.timeouts, 1);
   EXPECT_EQ(load.runtime_over_limit, 1);
   EXPECT_EQ(load.partition_lists, 1);
-  EXPECT_EQ(load.constraints, 1);
+  EXPECT_EQ(load.constraints, 3);
+  EXPECT_EQ(load.constraints_relaxed, 1);
+  EXPECT_EQ(load.constraints_dropped, 1);
   EXPECT_EQ(job_with_id(load.workload, 110).req.node_rules().constraint.text(), "haswell");
-  EXPECT_EQ(load.workload.jobs.size(), 16u);
+  EXPECT_EQ(load.workload.jobs.size(), 19u);
   EXPECT_EQ(load.records, static_cast<std::int64_t>(load.workload.jobs.size()) + load.steps +
                               load.never_started + load.still_running + load.bad_field_count +
                               load.duplicate_ids);
@@ -78,7 +82,12 @@ TEST(SacctReader, NotesNameEachDecision) {
   };
   EXPECT_TRUE(has("3 records skipped: never started"));
   EXPECT_TRUE(has("6 job steps skipped"));
-  EXPECT_TRUE(has("1 records skipped: field count differs from the header's (first: line 29"));
+  EXPECT_TRUE(has("1 records skipped: field count differs from the header's and no single text "
+                  "field explains it (first: line 32)"));
+  EXPECT_TRUE(has("2 records read with a '|' inside a name, constraint or comment"));
+  EXPECT_TRUE(has("1 jobs: Constraints [a|b] (one choice for all nodes) read as a|b"));
+  EXPECT_TRUE(has("1 jobs: Constraints the model does not have (counts, parentheses, & mixed with |) "
+                  "dropped, the job may use any node (first: line 31, 'haswell*2')"));
   EXPECT_FALSE(has("gres of several types"));
   EXPECT_TRUE(has("4 array tasks / het components numbered from 119"));
   EXPECT_TRUE(has("submit times relative to 2026-01-05T10:00:00"));
@@ -173,7 +182,7 @@ TEST(SacctReader, LoadWorkloadFileRecognisesTheHeaderPlainOrGzip) {
   gzclose(out);
   for (const std::string& path : {plain, gz}) {
     const Workload w = load_workload_file(path);
-    EXPECT_EQ(w.jobs.size(), 16u) << path;
+    EXPECT_EQ(w.jobs.size(), 19u) << path;
     EXPECT_TRUE(std::is_sorted(w.jobs.begin(), w.jobs.end(), [](const Job& a, const Job& b) {
       return a.submit < b.submit;
     }));
@@ -224,6 +233,38 @@ TEST(SacctReader, BadValuesNameFileLineFieldAndValue) {
   expect_bad(kHeader, "7|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T09:00:00|10|cpu=1||",
              "End", "2026-01-05T09:00:00");
   expect_bad(kHeader, kGood + "10|cpu=1||", "JobID", "");
+}
+
+// sacct --parsable2 leaves a '|' inside a value unescaped; the record is read with the extra
+// fields joined back into the one text field that leaves every used value readable.
+TEST(SacctReader, APipeInsideANameOrConstraintIsJoinedBack) {
+  const Workload w = read_sacct(source_path(kDump)).workload;
+  EXPECT_EQ(job_with_id(w, 118).name, "a|b");
+  EXPECT_EQ(job_with_id(w, 118).user, "ivan");
+  const Job& either = job_with_id(w, 95);
+  EXPECT_EQ(either.name, "either");
+  EXPECT_EQ(either.req.node_rules().constraint.text(), "haswell|cpu");
+  EXPECT_TRUE(either.req.node_rules().constraint.any);
+  EXPECT_EQ(either.run_time, 60);
+  const Job& pair = job_with_id(w, 96);
+  EXPECT_TRUE(pair.req.node_rules().constraint.empty());
+  EXPECT_EQ(pair.req.nodes_min, 2);
+}
+
+// Two text fields that could each take the extra field and read differently: the record is
+// skipped, not guessed.
+TEST(SacctReader, AnAmbiguousSplitIsSkippedAndCounted) {
+  const auto dir = scratch_dir("sacct-ambiguous");
+  const std::string path = write_file(
+      dir / "a.txt",
+      "JobID|JobName|Comment|Submit|Start|End|NCPUS\n"
+      "7|x|y|z|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:01:00|1\n"
+      "8|p|q|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:01:00|1\n");
+  const SacctLoad load = read_sacct(path);
+  EXPECT_EQ(load.bad_field_count, 1);
+  EXPECT_EQ(load.first_bad_field_line, 2);
+  ASSERT_EQ(load.workload.jobs.size(), 1u);
+  EXPECT_EQ(load.workload.jobs[0].id, 8);
 }
 
 TEST(SacctReader, HeaderWithoutNeededFieldsIsAnError) {
