@@ -36,6 +36,11 @@ std::string read_whole(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// `text` written as a dump in a scratch directory of its own, then read.
+SacctLoad read_dump_text(const std::string& name, const std::string& text) {
+  return read_sacct(write_file(scratch_dir("sacct-" + name) / "dump.txt", text));
+}
+
 const Job& job_with_id(const Workload& w, std::int64_t id) {
   const auto it = std::find_if(w.jobs.begin(), w.jobs.end(), [&](const Job& j) { return j.id == id; });
   if (it == w.jobs.end()) throw std::runtime_error("no job " + std::to_string(id));
@@ -254,13 +259,11 @@ TEST(SacctReader, APipeInsideANameOrConstraintIsJoinedBack) {
 // Two text fields that could each take the extra field and read differently: the record is
 // skipped, not guessed.
 TEST(SacctReader, AnAmbiguousSplitIsSkippedAndCounted) {
-  const auto dir = scratch_dir("sacct-ambiguous");
-  const std::string path = write_file(
-      dir / "a.txt",
+  const SacctLoad load = read_dump_text(
+      "ambiguous",
       "JobID|JobName|Comment|Submit|Start|End|NCPUS\n"
       "7|x|y|z|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:01:00|1\n"
       "8|p|q|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:01:00|1\n");
-  const SacctLoad load = read_sacct(path);
   EXPECT_EQ(load.bad_field_count, 1);
   EXPECT_EQ(load.first_bad_field_line, 2);
   ASSERT_EQ(load.workload.jobs.size(), 1u);
@@ -279,14 +282,12 @@ TEST(SacctReader, HeaderWithoutNeededFieldsIsAnError) {
 }
 
 TEST(SacctReader, ElapsedGivesTheRunTimeWithoutEnd) {
-  const auto dir = scratch_dir("sacct-elapsed");
-  const std::string path = write_file(
-      dir / "e.txt",
+  const SacctLoad load = read_dump_text(
+      "elapsed",
       "JobIDRaw|Submit|Start|Elapsed|NCPUS|Timelimit\n"
       "40|2026-01-05T10:00:00|2026-01-05T10:00:10|1-02:03:04|3|UNLIMITED\n"
       "41|Unknown|2026-01-05T10:00:10|00:00:10|3|10\n"
       "42|2026-01-05T10:00:00|2026-01-05T10:00:10|00:00:10|0|10\n");
-  const SacctLoad load = read_sacct(path);
   ASSERT_EQ(load.workload.jobs.size(), 1u);
   const Job& j = load.workload.jobs[0];
   EXPECT_EQ(j.id, 40);
@@ -298,14 +299,12 @@ TEST(SacctReader, ElapsedGivesTheRunTimeWithoutEnd) {
 }
 
 TEST(SacctReader, JobIdRawKeepsSlurmsOwnIdsForArrayTasks) {
-  const auto dir = scratch_dir("sacct-raw");
-  const std::string path = write_file(
-      dir / "r.txt",
+  const SacctLoad load = read_dump_text(
+      "raw",
       "JobID|JobIDRaw|Submit|Start|End|NCPUS\n"
       "50_1|51|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:01:00|1\n"
       "50_1.batch|51.batch|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:01:00|1\n"
       "50_2|50|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:02:00|1\n");
-  const SacctLoad load = read_sacct(path);
   ASSERT_EQ(load.workload.jobs.size(), 2u);
   EXPECT_EQ(load.workload.jobs[0].id, 51);
   EXPECT_EQ(load.workload.jobs[1].id, 50);
