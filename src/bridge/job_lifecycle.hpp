@@ -8,6 +8,10 @@
 //     └───restore─── Interrupted <──────────────┘ (re-hold first)
 //   Queued ──never runnable──> Refused (stays held; the reason is written into Slurm)
 //
+// A running job that Slurm requeues (its node failed, or `scontrol requeue`) is pending and
+// pinned again, so it reads as Released; its grace ran out long ago, so it is held again
+// with its request restored and planned anew (tests/live/bridge_faults.sh).
+//
 // The phase is read from Slurm every cycle (job state, hold, and the bridge's record in the
 // job's AdminComment, job_marker.hpp), never kept only in memory, so a restarted bridge
 // resumes where the previous one stopped. Each transition is a list of scontrol commands

@@ -202,6 +202,28 @@ bash "$LABSH" restart-controller 8
 check 'bridge_alive' "the bridge waited out the controller outage"
 check 'wait_quiet 120 $NEVER' "jobs submitted before the outage all ran"
 
+say "case: a node fails under a running job, and an operator requeues another"
+# Slurm requeues both with a begin time about 2 minutes on; the bridge must hold them again
+# with their request restored (not leave them pinned to the nodes they ran on), and run them
+# once that time has come (checked with the final records, after the next case).
+victim_node=$(submit -n 8 -t 2 --wrap "sleep 60")
+requeued=$(submit -n 8 -t 2 --wrap "sleep 60")
+for _ in $(seq 1 20); do
+  [[ "$(squeue -h -j "$victim_node,$requeued" -t R -o %i | wc -l)" -eq 2 ]] && break; sleep 1
+done
+failed_node=$(squeue -h -j "$victim_node" -o %N)
+check '[[ -n "$failed_node" ]]' "both jobs were started by the bridge (the first on ${failed_node:-nothing})"
+scontrol update NodeName="$failed_node" State=DOWN Reason=live-node-failure
+scontrol requeue "$requeued"
+sleep 14   # the grace (8 s) and a cycle or two
+for id in $victim_node $requeued; do
+  check '[[ "$(squeue -h -j $id -o %T/%r)" == PENDING/JobHeldUser ]] &&
+         scontrol show job $id | grep -q "ReqNodeList=(null)"' \
+    "job $id is held again with its request restored ($(squeue -h -j $id -o %T/%r))"
+done
+scontrol update NodeName="$failed_node" State=RESUME 2>/dev/null   # unless ReturnToService=2 did
+REQUEUED="$victim_node $requeued"
+
 say "case: 200 held jobs at once"
 big_mark=$(wc -l < "$OUT/cycles.jsonl")
 for i in $(seq 1 200); do submit -n $(( i % 8 + 1 )) -t 1 --wrap "sleep 1" >/dev/null; done
@@ -229,7 +251,12 @@ for id in $NEVER; do
 done
 kill "$BRIDGE_PID"; wait "$BRIDGE_PID" 2>/dev/null; BRIDGE_PID=""
 JOBCOMP=$LAB/jobcomp.txt
-dupes=$(grep -o '^JobId=[0-9]*' "$JOBCOMP" | sort | uniq -d | wc -l)
+# A requeued job has a record of each run; only its last is its end.
+for id in $REQUEUED; do
+  check '[[ "$(grep -E "^JobId=$id " "$JOBCOMP" | tail -1 | grep -o "JobState=[A-Z_]*")" == JobState=COMPLETED ]]' \
+    "the requeued job $id ran again and completed ($(grep -cE "^JobId=$id " "$JOBCOMP") records)"
+done
+dupes=$(grep -o '^JobId=[0-9]*' "$JOBCOMP" | grep -v -w -E "JobId=($(echo $REQUEUED | tr ' ' '|'))" | sort | uniq -d | wc -l)
 check '[[ $dupes -eq 0 ]]' "every job ended exactly once ($(grep -c ^JobId= "$JOBCOMP") records)"
 left=$(squeue -h -o %i | grep -v -w -E "$(echo $NEVER | tr ' ' '|')" | wc -l)
 check '[[ $left -eq 0 ]]' "nothing left pending or running but the never-runnable jobs ($left)"
@@ -241,7 +268,7 @@ while read -r id nodes; do
   ran=$(scontrol show hostnames "$nodes" | paste -sd,)
   [[ "$ran" == "$chosen" ]] || { mismatch=$((mismatch + 1)); say "job $id chose $chosen, ran on $ran"; }
 done < <(grep -o '^JobId=[0-9]* .*NodeList=[^ ]*' "$JOBCOMP" | grep -v 'JobState=CANCELLED' |
-         sed -E 's/JobId=([0-9]+) .*NodeList=([^ ]*)/\1 \2/')
+         sed -E 's/JobId=([0-9]+) .*NodeList=([^ ]*)/\1 \2/' | tac | sort -s -u -k1,1n)   # each job's last run
 check '[[ $mismatch -eq 0 && $chosen_total -gt 200 ]]' "every bridge-started job ran on its chosen nodes ($chosen_total jobs, $mismatch not)"
 echo "live: $passes passed, $failures failed"
 [[ $failures -eq 0 ]]
