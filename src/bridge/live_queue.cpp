@@ -359,14 +359,27 @@ void LiveQueue::block_nodes(Pass& pass, const SlurmView& view) {
 
 // A released job keeps its planned resources while Slurm starts it. Past the grace, or when
 // its nodes were taken or became unusable, it is held again with its request restored.
+namespace {
+
+// A released job that ran and that Slurm put back in the queue (its node failed, or
+// `scontrol requeue`): Slurm delays a requeued job's begin time past the release.
+bool requeued_after_release(const LiveJob& live, const JobMarker& marker) {
+  return live.restarts > 0 && live.eligible_epoch > marker.at;
+}
+
+}  // namespace
+
 void LiveQueue::follow_released(Pass& pass, const LiveJob& live, const JobMarker& marker) {
   const JobRef ref = register_job(live);
   const std::string id = std::to_string(live.id);
   Allocation planned = planned_allocation(live);
   std::string why;
   if (pass.now - std::max(marker.at, grace_floor_) > start_grace_) {
-    why = "released at " + clock_text(marker.at) + " but not started by Slurm within " +
-          std::to_string(start_grace_) + " s (" + live.reason + ")";
+    why = requeued_after_release(live, marker)
+              ? "requeued by Slurm after it ran (Restarts=" + std::to_string(live.restarts) + ", " +
+                    live.reason + ")"
+              : "released at " + clock_text(marker.at) + " but not started by Slurm within " +
+                    std::to_string(start_grace_) + " s (" + live.reason + ")";
   } else if (planned.shares.size() != live.req_nodes.size()) {
     why = "its planned nodes are not all in the cluster file";
   } else {

@@ -176,6 +176,7 @@ void apply_field(const LineReader& in, const Field& f, LiveJob& job) {
   else if (k == "HetJobId") job.het_job_id = in.integer(f, 1);
   else if (k == "Dependency") job.dependency = f.value == "(null)" ? "" : f.value;
   else if (k == "EligibleTime") job.eligible_epoch = parse_slurm_timestamp(f.value);
+  else if (k == "Restarts") job.restarts = static_cast<std::int32_t>(in.integer(f, 0));
   else if (k == "EndTime") job.end_epoch = parse_slurm_timestamp(f.value);
   else if (k == "Features") job.features = f.value == "(null)" ? "" : f.value;
   else if (k == "ExcNodeList") {

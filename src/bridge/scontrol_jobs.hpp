@@ -55,6 +55,7 @@ struct LiveJob {
   std::int64_t het_job_id = 0;       // HetJobId; 0: not a component of a heterogeneous job
   std::string dependency;            // Dependency as printed; "" when none
   std::int64_t eligible_epoch = -1;  // EligibleTime (--begin); -1: Unknown
+  std::int32_t restarts = 0;         // Restarts: how often Slurm requeued it
   std::int64_t end_epoch = -1;       // EndTime of an ended job; -1 otherwise
   std::string features;              // Features (-C); "" when none
   std::vector<std::string> exclude_nodes;  // ExcNodeList (-x), expanded

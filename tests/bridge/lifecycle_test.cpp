@@ -248,6 +248,27 @@ TEST(JobLifecycle, AControllerOutageDoesNotEatTheStartGrace) {
   EXPECT_EQ(run.bridge.cycle(lab_now() + 75).reheld, 1u);  // a full grace after the outage
 }
 
+// A job the bridge started that Slurm then requeued (its node failed, or an operator's
+// `scontrol requeue`): pending again, still pinned, with a begin time Slurm moved past the
+// release. It is held again with its request restored at once, and the log says why.
+TEST(JobLifecycle, ARequeuedJobIsHeldAgainWithItsRequestRestored) {
+  LiveBridge run({14, 15});
+  ASSERT_EQ(run.bridge.cycle(lab_now()).started, 1u);
+  const std::string id = "15";
+  ASSERT_FALSE(job_line(run.slurm, 15).req_nodes.empty());
+  run.slurm.set_field(id, "Restarts", "1");
+  run.slurm.set_field(id, "Reason", "BeginTime");
+  run.slurm.set_field(id, "EligibleTime", "2026-11-22T10:25:10");  // now + 3 min
+  const CycleReport report = run.bridge.cycle(lab_now() + 60);
+  EXPECT_EQ(report.reheld, 1u);
+  ASSERT_FALSE(report.log.empty());
+  EXPECT_NE(report.log.front().find("requeued by Slurm after it ran (Restarts=1, BeginTime)"),
+            std::string::npos) << report.log.front();
+  const LiveJob after = job_line(run.slurm, 15);
+  EXPECT_EQ(after.reason, "JobHeldUser");
+  EXPECT_TRUE(after.req_nodes.empty());  // the original request: no node list
+}
+
 TEST(JobLifecycle, OverbookedRunningJobsAndUnknownNodesAreConflictsNotCrashes) {
   LiveBridge run({14, 15});
   std::string twice = only_jobs({14});
