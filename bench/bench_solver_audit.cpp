@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/mip_model.hpp"
+#include "solver/reference_optimum.hpp"
 #include "solver/solvers.hpp"
 #include "solver/varied_windows.hpp"
 #include "solver/window_lp.hpp"
@@ -93,27 +93,6 @@ double percentile(std::vector<double> values, double q) {
   return values[static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5)];
 }
 
-struct Reference {
-  double optimum = 0.0;
-  const char* who = "";
-  double seconds = 0.0;  // wall time (CBC runs in a child process)
-};
-
-// The window's optimum and who proved it, or nothing when neither reference settles it.
-std::optional<Reference> reference_optimum(const WindowProblem& p, const Config& config) {
-  if (p.job_count <= 16) {
-    const SolveResult r = make_window_solver("exhaustive")->solve(p, {});
-    if (r.call == CallStatus::Ok && r.status == SolveStatus::Optimal)
-      return Reference{r.solution.objective, "exhaustive", r.seconds};
-  }
-  if (!cbc_available()) return std::nullopt;
-  SolverOptions o;
-  o.time_limit_s = config.cbc_limit_s;
-  const SolveResult r = make_window_solver("cbc")->solve(p, o);
-  if (r.call != CallStatus::Ok || r.status != SolveStatus::Optimal) return std::nullopt;
-  return Reference{r.solution.objective, "cbc", r.seconds};
-}
-
 const char* size_name(VariedWindowSize size) { return size == VariedWindowSize::Medium ? "medium" : "small"; }
 
 void write_window(const Config& config, std::uint64_t seed, const WindowProblem& p) {
@@ -128,10 +107,10 @@ void write_window(const Config& config, std::uint64_t seed, const WindowProblem&
 bool audit_window(std::uint64_t seed, const Config& config, const std::vector<Setting>& runs,
                   std::vector<Tally>& tallies, std::vector<double>& cbc_seconds) {
   const WindowProblem p = make_varied_window(seed, config.size);
-  const std::optional<Reference> reference = reference_optimum(p, config);
+  const std::optional<ReferenceOptimum> reference = reference_optimum(p, config.cbc_limit_s);
   if (!reference) return false;
-  const double optimum = reference->optimum;
-  if (reference->who[0] == 'c') cbc_seconds.push_back(reference->seconds);
+  const double optimum = reference->value;
+  if (std::strcmp(reference->solver, "cbc") == 0) cbc_seconds.push_back(reference->seconds);
   const double tolerance = 1e-9 * (std::fabs(optimum) + 1.0);
   bool missed = false;
   for (std::size_t k = 0; k < runs.size(); ++k) {
@@ -148,13 +127,13 @@ bool audit_window(std::uint64_t seed, const Config& config, const std::vector<Se
     if (auto defect = check_claims(p, r, optimum)) {
       ++t.defects;
       std::printf("DEFECT seed %llu %s: %s (%s; %d jobs, %d nodes, %d dims, %zu bids)\n",
-                  static_cast<unsigned long long>(seed), runs[k].label, defect->c_str(), reference->who,
+                  static_cast<unsigned long long>(seed), runs[k].label, defect->c_str(), reference->solver,
                   p.job_count, p.node_count, p.dims, p.bids.size());
     }
     if (config.per_window)
       std::printf("# %llu %s %.17g %.17g %s %.3f %.17g %s %.3f\n", static_cast<unsigned long long>(seed),
                   runs[k].label, r.solution.objective, r.bound,
-                  hs::window_file::solve_status_name(r.status).c_str(), cpu, optimum, reference->who,
+                  hs::window_file::solve_status_name(r.status).c_str(), cpu, optimum, reference->solver,
                   reference->seconds);
   }
   if (missed && !config.write_dir.empty()) write_window(config, seed, p);

@@ -357,8 +357,6 @@ void LiveQueue::block_nodes(Pass& pass, const SlurmView& view) {
   }
 }
 
-// A released job keeps its planned resources while Slurm starts it. Past the grace, or when
-// its nodes were taken or became unusable, it is held again with its request restored.
 namespace {
 
 // A released job that ran and that Slurm put back in the queue (its node failed, or
@@ -369,6 +367,8 @@ bool requeued_after_release(const LiveJob& live, const JobMarker& marker) {
 
 }  // namespace
 
+// A released job keeps its planned resources while Slurm starts it. Past the grace, or when
+// its nodes were taken or became unusable, it is held again with its request restored.
 void LiveQueue::follow_released(Pass& pass, const LiveJob& live, const JobMarker& marker) {
   const JobRef ref = register_job(live);
   const std::string id = std::to_string(live.id);

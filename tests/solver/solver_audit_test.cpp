@@ -4,7 +4,10 @@
 // optimal that is not. bench_solver_audit runs the same audit on more and larger windows.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "solver/mip_model.hpp"
+#include "solver/reference_optimum.hpp"
 #include "solver/solvers.hpp"
 #include "solver/varied_windows.hpp"
 #include "solver/window_lp.hpp"
@@ -13,16 +16,10 @@ namespace hs::solver {
 namespace {
 
 // The optimum by exhaustive search (at most 16 jobs) or by CBC; false when neither proves it.
-bool reference_optimum(const WindowProblem& p, double& optimum) {
-  if (p.job_count <= 16) {
-    const SolveResult r = make_window_solver("exhaustive")->solve(p, {});
-    optimum = r.solution.objective;
-    return r.status == SolveStatus::Optimal;
-  }
-  if (!cbc_available()) return false;
-  const SolveResult r = make_window_solver("cbc")->solve(p, SolverOptions{0, 20.0, 1});
-  optimum = r.solution.objective;
-  return r.call == CallStatus::Ok && r.status == SolveStatus::Optimal;
+bool proven_optimum(const WindowProblem& p, double& optimum) {
+  const std::optional<ReferenceOptimum> reference = solver::reference_optimum(p, 20.0);
+  optimum = reference ? reference->value : 0.0;
+  return reference.has_value();
 }
 
 TEST(SolverAudit, NoSolverClaimsMoreThanItHasOnWindowsOfManyShapes) {
@@ -48,7 +45,7 @@ TEST(SolverAudit, NoSolverClaimsMoreThanItHasOnWindowsOfManyShapes) {
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     const WindowProblem p = make_varied_window(seed, VariedWindowSize::Small);
     double optimum = 0.0;
-    if (!reference_optimum(p, optimum)) continue;
+    if (!proven_optimum(p, optimum)) continue;
     ++audited;
     for (const Run& run : runs) {
       const SolveResult r = make_window_solver(run.solver)->solve(p, run.options);
@@ -67,7 +64,7 @@ TEST(SolverAudit, NoSolverClaimsMoreThanItHasOnWindowsOfManyShapes) {
 TEST(SolverAudit, CheckClaimsFindsAFalseBoundAndAFalseProof) {
   const WindowProblem p = make_varied_window(3, VariedWindowSize::Small);
   double optimum = 0.0;
-  ASSERT_TRUE(reference_optimum(p, optimum));
+  ASSERT_TRUE(proven_optimum(p, optimum));
   ASSERT_GT(optimum, 0.0);
   SolveResult r = make_window_solver("lagrangian")->solve(p, {});
   ASSERT_FALSE(check_claims(p, r, optimum));
