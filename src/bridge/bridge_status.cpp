@@ -29,6 +29,8 @@ std::string detail(const LiveJob& live, const Observation& seen, const JobDirect
     }
     case Phase::Running:
       return "running";
+    case Phase::Unmanaged:
+      return held_by_its_owner(live) ? "held by its user; their release gives it back to the bridge" : "";
     default:
       return "";
   }
@@ -56,7 +58,11 @@ std::string status_text(const SlurmView& view, const std::string& partition, Tim
   std::size_t unmanaged = 0;
   for (const LiveJob& live : view.jobs)
     if (live.pending() && observe(live, partition).phase == Phase::Unmanaged) ++unmanaged;
-  out << "partition  " << (partition.empty() ? "(all)" : partition) << "\n"
+  out << "partition  " << (partition.empty() ? "(all)" : partition);
+  for (const LivePartition& p : view.partitions)
+    if (p.name == partition && !partition_closed_reason(p).empty())
+      out << " (" << p.state << ": Slurm starts none of its jobs; the bridge waits)";
+  out << "\n"
       << "queued " << count[Phase::Queued] << ", released " << count[Phase::Released]
       << ", interrupted " << count[Phase::Interrupted] << ", running " << count[Phase::Running]
       << ", pending outside the bridge " << unmanaged << "\n";

@@ -45,9 +45,14 @@ Observation observe(const LiveJob& live, const std::string& partition) {
     return seen;
   }
   if (pinned) seen.phase = Phase::Interrupted;
+  else if (held_by_its_owner(live)) return seen;  // theirs until they release it
   else if (live.held_by_user() || seen.marker) seen.phase = Phase::Queued;
   // else: held by an operator, not by the bridge: theirs to release.
   return seen;
+}
+
+bool held_by_its_owner(const LiveJob& live) {
+  return live.held() && live.comment.rfind(kUserHoldComment, 0) == 0;
 }
 
 Observation observe_shadow(const LiveJob& live, const std::string& partition) {

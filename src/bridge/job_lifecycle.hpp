@@ -8,6 +8,10 @@
 //     └───restore─── Interrupted <──────────────┘ (re-hold first)
 //   Queued ──never runnable──> Refused (stays held; the reason is written into Slurm)
 //
+// A job its owner holds (`sbatch -H`, `scontrol hold`) is marked in its Comment by
+// job_submit.lua (kUserHoldComment): the bridge leaves it held, restoring its request first
+// if it was pinned, until the owner's release, which the script turns back into a bridge hold.
+//
 // A running job that Slurm requeues (its node failed, or `scontrol requeue`) is pending and
 // pinned again, so it reads as Released; its grace ran out long ago, so it is held again
 // with its request restored and planned anew (tests/live/bridge_faults.sh).
@@ -28,7 +32,7 @@
 namespace hs::bridge {
 
 enum class Phase {
-  Unmanaged,    // not the bridge's: another partition, released by its user, held by an operator
+  Unmanaged,    // not the bridge's: another partition, released or held by its user, held by an operator
   Queued,       // held for the bridge with its own request: the scheduler decides its start
   Interrupted,  // held with its request still pinned: a start or re-hold was cut short
   Released,     // pinned and released: Slurm should start it on the chosen nodes
@@ -89,6 +93,10 @@ std::vector<Step> hand_over_steps(const std::string& target);
 // so that squeue shows the reason and nothing of the user's is lost.
 constexpr const char* kRefusalCommentPrefix = "[hetsched] ";
 constexpr const char* kUserCommentMark = " | was: ";
+// What job_submit.lua puts before the user's comment (as above) when the job's owner holds
+// it: the one field a user may change that the bridge reads (AdminComment is an operator's).
+constexpr const char* kUserHoldComment = "[hetsched] held by its user";
+bool held_by_its_owner(const LiveJob& live);
 // The user's own comment inside a Comment the bridge may have wrapped.
 std::string user_comment(const std::string& comment);
 

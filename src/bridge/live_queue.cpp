@@ -174,6 +174,7 @@ struct LiveQueue::Pass {
   Time now;
   std::vector<RunningEntry> running;
   std::set<NodeIndex> blocked;
+  std::string partition_closed;  // why Slurm starts none of the partition's jobs ("DOWN"), or ""
 };
 
 namespace {
@@ -295,6 +296,9 @@ void LiveQueue::conflict(LiveSnapshot& snap, const std::string& key, const std::
 // or association limit, a partition that is down) would otherwise take the resources planned
 // for it, the whole grace long, cycle after cycle.
 void LiveQueue::note_unstarted_release(const LiveJob& live, Time now) {
+  // The partition's state is read every cycle: no release is made while it is closed, so a
+  // release it caught is not the job's to pay for with a pause.
+  if (live.reason == "PartitionDown" || live.reason == "PartitionInactive") return;
   ReleaseRetry& r = release_retries_[live.id];
   ++r.failures;
   r.reason = live.reason;
@@ -436,8 +440,10 @@ void LiveQueue::refuse(Pass& pass, const LiveJob& live, const std::optional<JobM
                        const std::string& reason) {
   const std::string id = std::to_string(live.id);
   pass.snap.refused.push_back("job " + id + ": " + reason);
+  // The Comment too: its owner's hold and release (job_submit.lua) put their own comment back.
   const bool recorded = marker && marker->phase == MarkedPhase::Refused &&
-                        marker->reason == sanitize_reason(reason);
+                        marker->reason == sanitize_reason(reason) &&
+                        live.comment.rfind(kRefusalCommentPrefix + std::string("never runnable: "), 0) == 0;
   if (!recorded)
     pass.snap.repairs.push_back({live.id, refuse_steps(live, reason, pass.now),
                                  "job " + id + ": can never run here: " + reason +
@@ -463,7 +469,11 @@ void LiveQueue::consider_queued(Pass& pass, const LiveJob& live,
     pass.snap.repairs.push_back(hand_over_repair(live, *why));
     return;
   }
-  std::optional<std::string> wait = verdict.kind == Eligibility::Waits ? verdict.why : release_pause(live, pass.now);
+  std::optional<std::string> wait;
+  if (verdict.kind == Eligibility::Waits) wait = verdict.why;
+  if (!wait && !pass.partition_closed.empty())
+    wait = "partition " + partition_ + " is " + pass.partition_closed + " (Slurm starts none of its jobs)";
+  if (!wait) wait = release_pause(live, pass.now);
   if (wait) {
     pass.snap.waiting.push_back("job " + id + ": " + *wait);
     // Said once per reason (a countdown is not a new reason).
@@ -481,6 +491,8 @@ void LiveQueue::consider_queued(Pass& pass, const LiveJob& live,
 
 LiveSnapshot LiveQueue::update(const SlurmView& view, Time now) {
   Pass pass(cluster_, now);
+  for (const LivePartition& p : view.partitions)
+    if (p.name == partition_) pass.partition_closed = partition_closed_reason(p);
   directory_.read(view.jobs);
   std::vector<std::pair<const LiveJob*, Observation>> later;
   for (const LiveJob& live : view.jobs) {

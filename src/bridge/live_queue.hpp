@@ -28,6 +28,7 @@ struct SlurmView {
   std::vector<LiveJob> jobs;
   std::vector<LiveNode> nodes;               // empty: node states unknown (all usable)
   std::vector<LiveReservation> reservations;
+  std::vector<LivePartition> partitions;     // empty: partition states unknown (all schedulable)
 };
 
 // Commands a job's lifecycle needs before this cycle schedules, and why.

@@ -66,6 +66,10 @@ std::string ScontrolProcess::list_reservations() {
   return listing({"scontrol", "show", "reservation", "--oneliner"});
 }
 
+std::string ScontrolProcess::list_partitions() {
+  return listing({"scontrol", "show", "partition", "--oneliner"});
+}
+
 bool ScontrolProcess::run(const std::vector<std::string>& argv, std::string& error) {
   std::string line;
   for (const std::string& a : argv) line += (line.empty() ? "" : " ") + a;

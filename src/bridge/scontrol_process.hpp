@@ -14,6 +14,7 @@ class ScontrolProcess : public SlurmCommands {
   std::string list_jobs() override;
   std::string list_nodes() override;
   std::string list_reservations() override;
+  std::string list_partitions() override;
   bool run(const std::vector<std::string>& argv, std::string& error) override;
 
  private:

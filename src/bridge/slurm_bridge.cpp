@@ -73,6 +73,7 @@ SlurmView SlurmBridge::read_slurm() const {
   view.jobs = parse_scontrol_jobs(slurm_.list_jobs(), name);
   view.nodes = parse_scontrol_nodes(slurm_.list_nodes(), name);
   view.reservations = parse_scontrol_reservations(slurm_.list_reservations(), name);
+  view.partitions = parse_scontrol_partitions(slurm_.list_partitions(), name);
   return view;
 }
 

@@ -38,6 +38,8 @@ class SlurmCommands {
   virtual std::string list_nodes() { return ""; }
   // `scontrol show reservation --oneliner`; "" when there are none.
   virtual std::string list_reservations() { return ""; }
+  // `scontrol show partition --oneliner`; "" when partition states are not known.
+  virtual std::string list_partitions() { return ""; }
   // Names the listings in error messages.
   virtual std::string listing_name() const { return "scontrol show"; }
   // Runs one scontrol command; false (with `error` set) when it failed.

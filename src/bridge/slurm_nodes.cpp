@@ -86,6 +86,25 @@ std::vector<LiveNode> parse_scontrol_nodes(std::string_view text, const std::str
   return nodes;
 }
 
+std::string partition_closed_reason(const LivePartition& partition) {
+  return partition.state == "UP" || partition.state == "DRAIN" ? "" : partition.state;
+}
+
+std::vector<LivePartition> parse_scontrol_partitions(std::string_view text, const std::string& source) {
+  std::vector<LivePartition> partitions;
+  for_each_record(text, [&](long line, const std::vector<Field>& fields) {
+    LivePartition p;
+    for (const Field& f : fields) {
+      if (f.key == "PartitionName") p.name = f.value;
+      else if (f.key == "State") p.state = f.value;
+    }
+    if (p.name.empty()) throw InputError({source, line}, "PartitionName", "", "line has no PartitionName");
+    if (p.state.empty()) throw InputError({source, line}, "State", "", "partition " + p.name + " has no State");
+    partitions.push_back(std::move(p));
+  });
+  return partitions;
+}
+
 std::vector<LiveReservation> parse_scontrol_reservations(std::string_view text,
                                                          const std::string& source) {
   std::vector<LiveReservation> reservations;

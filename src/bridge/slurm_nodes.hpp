@@ -1,7 +1,7 @@
 #pragma once
-// Node states and advance reservations of a live Slurm, as `scontrol show node --oneliner`
-// and `scontrol show reservation --oneliner` print them. The bridge starts jobs only on
-// nodes Slurm would give a new job now.
+// Node states, advance reservations and partition states of a live Slurm, as
+// `scontrol show node|reservation|partition --oneliner` print them. The bridge starts jobs
+// only on nodes Slurm would give a new job now, in a partition Slurm schedules.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -31,5 +31,16 @@ struct LiveReservation {
 
 std::vector<LiveReservation> parse_scontrol_reservations(std::string_view text,
                                                          const std::string& source);
+
+struct LivePartition {
+  std::string name;
+  std::string state;  // UP, DOWN, DRAIN, INACTIVE
+};
+
+// Why Slurm would start no job of the partition now ("DOWN", "INACTIVE"), or "" when it
+// would (UP, and DRAIN, which refuses new jobs but still runs those queued).
+std::string partition_closed_reason(const LivePartition& partition);
+
+std::vector<LivePartition> parse_scontrol_partitions(std::string_view text, const std::string& source);
 
 }  // namespace hs::bridge

@@ -16,6 +16,7 @@ class FakeSlurm : public SlurmCommands {
   std::string table;
   std::string nodes;
   std::string reservations;
+  std::string partitions;
   std::vector<std::vector<std::string>> commands;
   std::set<std::string> fail_when;  // a command containing one of these fails
   bool down = false;                // the controller does not answer
@@ -26,6 +27,7 @@ class FakeSlurm : public SlurmCommands {
   }
   std::string list_nodes() override { return nodes; }
   std::string list_reservations() override { return reservations; }
+  std::string list_partitions() override { return partitions; }
   bool run(const std::vector<std::string>& argv, std::string& error) override {
     commands.push_back(argv);
     std::string line;

@@ -2,7 +2,8 @@
 // lab (data/listing.txt: job 14 runs on n1 with 6 cores and both GPUs; 15: -N 2 -n 16;
 // 16: -N 1-2 -n 4 --gres=gpu:1 with hetsched:gpu=1-2; 17: -n 64, never runnable) and the
 // lab's node and reservation listings (data/nodes.txt: n2 drained, n3 in the active
-// reservation r1, n4 down; data/reservations.txt: r1 on n3 now, r2 on n4 in an hour).
+// reservation r1, n4 down; data/reservations.txt: r1 on n3 now, r2 on n4 in an hour;
+// data/partitions.txt: lab and debug, both UP).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -127,6 +128,15 @@ TEST(JobLifecycle, PhasesReadFromSlurm) {
   EXPECT_EQ(observe(j, "").phase, Phase::Released);
   j.admin_comment.clear();
   EXPECT_EQ(observe(j, "").phase, Phase::Unmanaged);  // Slurm's own pending job
+  // Its owner's hold, marked by job_submit.lua: theirs, unless a pinned request needs restoring.
+  j.reason = "JobHeldUser";
+  j.comment = std::string(kUserHoldComment) + " | was: hetsched:gpu%3D1-2";
+  j.admin_comment = encode_marker({MarkedPhase::Held, 1, {}, ""});
+  EXPECT_EQ(observe(j, "").phase, Phase::Unmanaged);
+  j.admin_comment = encode_marker({MarkedPhase::Pinned, 1, {"1-4", "4", "4", "1", "", ""}, ""});
+  EXPECT_EQ(observe(j, "").phase, Phase::Interrupted);
+  j.comment.clear();
+  j.admin_comment.clear();
   j.state = "RUNNING";
   EXPECT_EQ(observe(j, "").phase, Phase::Running);
   j.state = "CANCELLED";
@@ -294,6 +304,93 @@ TEST(JobLifecycle, AnOperatorsHoldIsLeftAloneAndReservationJobsGoToSlurm) {
   EXPECT_EQ(report.pending, 0u);
   ASSERT_EQ(run.slurm.commands.size(), 1u);
   EXPECT_EQ(run.slurm.commands[0], (std::vector<std::string>{"scontrol", "release", "16"}));
+}
+
+// `sbatch -H` or `scontrol hold` by the job's owner: job_submit.lua marks the Comment; the
+// bridge must not start the job until the owner releases it (the script then unmarks it).
+TEST(JobLifecycle, AJobItsOwnerHoldsWaitsForTheirRelease) {
+  LiveBridge run({14, 15});
+  const std::string held = std::string(kUserHoldComment) + " | was: x%3Dy";
+  run.slurm.set_field("15", "Comment", held);
+  run.slurm.set_field("15", "AdminComment", encode_marker({MarkedPhase::Held, 0, {}, ""}));
+  const CycleReport report = run.bridge.cycle(lab_now());
+  EXPECT_EQ(report.started, 0u);
+  EXPECT_EQ(report.pending, 0u);
+  EXPECT_TRUE(run.slurm.commands.empty());
+  SlurmView view;
+  view.jobs = parse_scontrol_jobs(run.slurm.table, "fake");
+  const std::string status = status_text(view, "", lab_now(), 8);
+  EXPECT_NE(status.find("15  unmanaged  held by its user"), std::string::npos) << status;
+  run.slurm.set_field("15", "Comment", "x=y");  // released by its owner
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 1).started, 1u);
+}
+
+// The owner holds a job the bridge has just released onto its nodes: the request the user
+// submitted is put back, and the job then waits for its owner.
+TEST(JobLifecycle, APinnedJobItsOwnerHoldsGetsItsRequestBackAndWaits) {
+  LiveBridge run({14, 15});
+  ASSERT_EQ(run.bridge.cycle(lab_now()).started, 1u);
+  ASSERT_FALSE(job_line(run.slurm, 15).req_nodes.empty());
+  run.slurm.set_field("15", "Reason", "JobHeldUser");
+  run.slurm.set_field("15", "Priority", "0");
+  run.slurm.set_field("15", "Comment", kUserHoldComment);
+  run.bridge.cycle(lab_now() + 1);
+  const LiveJob restored = job_line(run.slurm, 15);
+  EXPECT_TRUE(restored.req_nodes.empty());
+  EXPECT_TRUE(restored.held_by_user());
+  EXPECT_EQ(restored.comment, kUserHoldComment);
+  run.slurm.commands.clear();
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 2).started, 0u);
+  EXPECT_TRUE(run.slurm.commands.empty());
+}
+
+// A partition set DOWN or INACTIVE: Slurm would start none of its jobs, so the bridge
+// releases none (before, each job went out, sat with PartitionDown, came back held after
+// the grace, and then waited out a doubling pause once the partition was up again).
+TEST(JobLifecycle, NothingIsReleasedWhileThePartitionIsClosed) {
+  BridgeOptions options;
+  options.partition = "lab";
+  LiveBridge run({14, 15}, options);
+  // Captured from the lab (partitions lab and debug, both UP); lab's state set as the test needs.
+  const std::string captured = text::read_text_file(kData + "partitions.txt");
+  const auto lab_in_state = [&](const std::string& state) {
+    std::string text = captured;
+    text.replace(text.find("State=UP"), 8, "State=" + state);
+    return text;
+  };
+  ASSERT_EQ(parse_scontrol_partitions(captured, "p").size(), 2u);
+  run.slurm.partitions = lab_in_state("DOWN");
+  CycleReport report = run.bridge.cycle(lab_now());
+  EXPECT_EQ(report.started, 0u);
+  EXPECT_TRUE(run.slurm.commands.empty());
+  ASSERT_FALSE(report.log.empty());
+  EXPECT_NE(report.log.front().find("partition lab is DOWN"), std::string::npos) << report.log.front();
+  SlurmView view;
+  view.jobs = parse_scontrol_jobs(run.slurm.table, "fake");
+  view.partitions = parse_scontrol_partitions(run.slurm.partitions, "fake");
+  const std::string status = status_text(view, "lab", lab_now(), 8);
+  EXPECT_NE(status.find("partition  lab (DOWN: Slurm starts none of its jobs"), std::string::npos) << status;
+  run.slurm.partitions = lab_in_state("INACTIVE");
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 1).started, 0u);
+  run.slurm.partitions = lab_in_state("DRAIN");  // Slurm runs what is queued
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 2).started, 1u);
+  EXPECT_THROW(parse_scontrol_partitions("PartitionName=lab Nodes=n1\n", "p"), InputError);
+}
+
+// A partition closed after a release: the job is held again after the grace, without the
+// pause a release Slurm refused for the job's own sake gets.
+TEST(JobLifecycle, AReleaseCaughtByAClosedPartitionGetsNoPause) {
+  BridgeOptions options;
+  options.partition = "lab";
+  options.start_grace = 8;
+  LiveBridge run({14, 15}, options);
+  for (int round = 0; round < 2; ++round) {
+    const Time t = lab_now() + round * 20;
+    ASSERT_EQ(run.bridge.cycle(t).started, 1u) << round;
+    run.slurm.set_field("15", "Reason", "PartitionDown");
+    EXPECT_EQ(run.bridge.cycle(t + 10).reheld, 1u) << round;
+  }
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 40).started, 1u);  // no pause after two in a row
 }
 
 // Regression (live fault matrix): the reason is shown in the Comment, the user's own

@@ -32,6 +32,8 @@ teardown() {
 trap teardown EXIT
 
 sed 's/^local managed = .*/local managed = { lab = true }/' "$ROOT/scripts/bridge/job_submit.lua" > "$OUT/job_submit.lua"
+# A second partition on the same nodes, `debug`, which no bridge manages (jobs move there and back).
+export LAB_PARTITIONS=$'PartitionName=lab Nodes=n[1-8] Default=YES MaxTime=INFINITE State=UP\nPartitionName=debug Nodes=n[1-8] MaxTime=INFINITE State=UP'
 LAB_JOB_SUBMIT_LUA=$OUT/job_submit.lua LAB_NODE_FEATURES=a100:2 bash "$LABSH" start 8 8 2 || { echo "lab did not start"; exit 1; }
 source <(bash "$LABSH" env)
 cp "$HERE/fault_scontrol.sh" "$OUT/faultbin/scontrol"
@@ -182,6 +184,73 @@ check '! grep -q "job $op_held: " "$OUT/bridge.log"' "the bridge never pinned or
 scontrol release "$op_held"
 check 'wait_quiet 60 $NEVER' "once root released it, Slurm ran it"
 check 'grep -q "JobId=$op_held .*JobState=COMPLETED" "$LAB/jobcomp.txt"' "the job root held and released completed"
+
+say "case: jobs their owner holds (sbatch -H, scontrol hold, also once pinned) wait for the owner's release"
+# As an ordinary user (nobody): job_submit.lua marks the owner's hold in the Comment, which
+# the bridge reads. The bridge is stopped while the jobs are submitted and held, and killed
+# once at the release of the third (pinned, still held), so that no start can race a hold.
+as_owner() { runuser -u nobody -- env SLURM_CONF="$SLURM_CONF" "$@"; }
+owner_submit() { as_owner sbatch --parsable -o /dev/null --chdir /tmp "$@" | cut -d';' -f1; }
+kill "$BRIDGE_PID" 2>/dev/null; wait "$BRIDGE_PID" 2>/dev/null
+held_at_submit=$(owner_submit -H -n 2 -t 1 --comment "own=note" --wrap "sleep 1")
+held_later=$(owner_submit -n 2 -t 1 --wrap "sleep 1")
+as_owner scontrol hold "$held_later"
+pinned=$(owner_submit -n 2 -t 1 --wrap "sleep 1")
+rm -f "$OUT/fault.once"
+HETSCHED_FAULT="release $pinned" HETSCHED_FAULT_ONCE="$OUT/fault.once" start_bridge
+for _ in $(seq 1 20); do bridge_alive || break; sleep 1; done
+check '! bridge_alive && scontrol show job $pinned | grep -q "ReqNodeList=n"' "job $pinned was pinned, and the bridge killed before its release"
+as_owner scontrol hold "$pinned"
+start_bridge
+sleep 8   # the machine is idle: the bridge would have started all three by now
+OWNED="$held_at_submit $held_later $pinned"
+for id in $OWNED; do
+  check '[[ "$(squeue -h -j $id -o %T/%r)" == PENDING/JobHeldUser && "$(squeue -h -j $id -o %k)" == "[hetsched] held by its user"* ]] &&
+         ! grep -q "job $id: started on" "$OUT/bridge.log"' \
+    "job $id stays held by its owner ($(squeue -h -j $id -o %T/%r), $(squeue -h -j $id -o %k))"
+done
+check 'scontrol show job $pinned | grep -q "ReqNodeList=(null)"' "the pinned job's request was restored"
+for id in $OWNED; do as_owner scontrol release "$id"; done
+check 'scontrol show job -o $held_at_submit | grep -q " Comment=own=note "' "its owner's comment is back after the release"
+check 'wait_quiet 60 $NEVER' "once their owner released them, the bridge ran them"
+for id in $OWNED; do
+  check 'grep -q "JobId=$id .*JobState=COMPLETED" "$LAB/jobcomp.txt" && grep -q "job $id: started on" "$OUT/bridge.log"' \
+    "job $id completed, started by the bridge"
+done
+
+say "case: jobs their owner moves out of the managed partition and into it (scontrol update Partition=)"
+# With the bridge stopped: a job moved out to `debug` must not stay held where no bridge
+# looks (Slurm runs it there); one moved in from `debug` must wait for the bridge, which
+# starts it at its begin time.
+kill "$BRIDGE_PID" 2>/dev/null; wait "$BRIDGE_PID" 2>/dev/null
+moved_out=$(owner_submit -n 2 -t 1 --wrap "sleep 1")
+as_owner scontrol update JobId="$moved_out" Partition=debug
+moved_in_at=$(date +%s)
+moved_in=$(owner_submit -p debug -n 2 -t 1 --begin=now+12 --wrap "sleep 1")
+as_owner scontrol update JobId="$moved_in" Partition=lab
+for _ in $(seq 1 15); do grep -q "JobId=$moved_out .*JobState=COMPLETED" "$LAB/jobcomp.txt" && break; sleep 1; done
+check 'grep -q "JobId=$moved_out .*JobState=COMPLETED.*Partition=debug" "$LAB/jobcomp.txt"' \
+  "the job moved out ran in debug without the bridge"
+check '[[ "$(squeue -h -j $moved_in -o %P/%T/%r)" == lab/PENDING/JobHeldUser ]]' \
+  "the job moved in is held for the bridge ($(squeue -h -j $moved_in -o %P/%T/%r))"
+start_bridge
+check 'wait_quiet 60 $NEVER' "the bridge ran the job moved in"
+read -r moved_in_start _ _ < <(record "$moved_in")
+check 'grep -q "job $moved_in: started on" "$OUT/bridge.log" && (( moved_in_start >= moved_in_at + 12 ))' \
+  "the bridge started it at its begin time (+$(( moved_in_start - moved_in_at )) s)"
+
+say "case: the managed partition set DOWN for maintenance, then UP"
+scontrol update PartitionName=lab State=DOWN
+down_mark=$(wc -l < "$OUT/bridge.log")
+while_down="$(submit -n 2 -t 1 --wrap "sleep 1") $(submit -n 4 -t 1 --wrap "sleep 1")"
+sleep 12   # past the grace (8 s): a release Slurm cannot start would show by now
+released_while_down=$(tail -n +"$down_mark" "$OUT/bridge.log" | grep -c -E "started on|not started by Slurm")
+check '[[ $released_while_down -eq 0 ]] && tail -n +"$down_mark" "$OUT/bridge.log" | grep -q "partition lab is DOWN"' \
+  "nothing was released while the partition was down ($released_while_down releases), and the bridge said why"
+scontrol update PartitionName=lab State=UP
+up_at=$(date +%s)
+wait_quiet 30 $NEVER; quiet=$?
+check '[[ $quiet -eq 0 ]]' "once it was up, its jobs ran ($(( $(date +%s) - up_at )) s)"
 
 for step in "AdminComment=hetsched:v1;phase=pinned" "release" "Priority="; do
   say "case: kill -9 of the bridge at '$step', then a restart"
