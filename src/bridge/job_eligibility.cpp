@@ -29,22 +29,47 @@ std::optional<std::int64_t> number(std::string_view text) {
   return v;
 }
 
-// Whether an ArrayTaskId text ("3", "0-9%2", "1,4-6") holds task `t`.
-bool holds_task(std::string_view tasks, std::int64_t t) {
+struct TaskRange {
+  std::int64_t lo = 0, hi = 0, step = 1;
+};
+
+// The ranges of an ArrayTaskId text ("3", "0-9%2", "1,4-6", "1-9:2"), as printed; a
+// malformed item is skipped.
+std::vector<TaskRange> task_ranges(std::string_view tasks) {
+  std::vector<TaskRange> ranges;
   tasks = tasks.substr(0, tasks.find('%'));
   while (!tasks.empty()) {
     const std::size_t comma = tasks.find(',');
     std::string_view item = tasks.substr(0, comma);
     tasks = comma == std::string_view::npos ? std::string_view{} : tasks.substr(comma + 1);
+    const std::size_t colon = item.find(':');
+    const auto step = colon == std::string_view::npos ? std::optional<std::int64_t>(1) : number(item.substr(colon + 1));
+    item = item.substr(0, colon);
     const std::size_t dash = item.find('-');
     const auto lo = number(item.substr(0, dash));
     const auto hi = dash == std::string_view::npos ? lo : number(item.substr(dash + 1));
-    if (lo && hi && *lo <= t && t <= *hi) return true;
+    if (lo && hi && step && *step > 0 && *lo <= *hi) ranges.push_back({*lo, *hi, *step});
   }
+  return ranges;
+}
+
+bool holds_task(std::string_view tasks, std::int64_t t) {
+  for (const TaskRange& r : task_ranges(tasks))
+    if (r.lo <= t && t <= r.hi && (t - r.lo) % r.step == 0) return true;
   return false;
 }
 
 }  // namespace
+
+std::vector<std::int64_t> first_array_tasks(std::string_view tasks, std::size_t count) {
+  std::vector<std::int64_t> out;
+  for (const TaskRange& r : task_ranges(tasks))
+    for (std::int64_t t = r.lo; out.size() < count; t += r.step) {
+      out.push_back(t);
+      if (r.hi - t < r.step) break;  // the range's last (no overflow near the top of int64)
+    }
+  return out;
+}
 
 void JobDirectory::add_member(const Facts& f) {
   if (f.array_job_id <= 0) return;
@@ -93,6 +118,15 @@ const JobDirectory::Facts* JobDirectory::task(std::int64_t array_id, std::int64_
     holder = f;
   }
   return holder;
+}
+
+int JobDirectory::held_split_tasks(std::int64_t array_id) const {
+  int held = 0;
+  for (const Facts* f : records_of(array_id))
+    if (f->array_job_id == array_id && f->pending && f->held &&
+        f->array_tasks.find_first_not_of("0123456789") == std::string::npos)
+      ++held;
+  return held;
 }
 
 int JobDirectory::active_tasks(std::int64_t array_id) const {

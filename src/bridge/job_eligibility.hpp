@@ -57,6 +57,8 @@ class JobDirectory {
   const Facts* task(std::int64_t array_id, std::int64_t task) const;
   // Running or released (pending, not held) records of array `array_id`.
   int active_tasks(std::int64_t array_id) const;
+  // Held records of array `array_id` that hold one task each (split off its record).
+  int held_split_tasks(std::int64_t array_id) const;
 
  private:
   static constexpr std::size_t kEndedKept = 200'000;  // memory bound; forgotten ones count as purged
@@ -65,6 +67,9 @@ class JobDirectory {
   std::multimap<std::int64_t, std::int64_t> array_members_;  // array id -> listed or ended ids
   void add_member(const Facts& f);
 };
+
+// The first `count` tasks an ArrayTaskId text holds ("4-9%2": 4, 5, ...), in the order printed.
+std::vector<std::int64_t> first_array_tasks(std::string_view tasks, std::size_t count);
 
 EligibilityVerdict judge_eligibility(const LiveJob& job, const JobDirectory& jobs, Time now);
 

@@ -149,6 +149,13 @@ std::vector<Step> accept_steps(const LiveJob& live, Time now) {
   return steps;
 }
 
+std::vector<Step> split_task_steps(std::int64_t array_id, const std::vector<std::int64_t>& tasks, Time now) {
+  std::vector<Step> steps;
+  for (std::int64_t t : tasks)  // each on its own: a task gone meanwhile does not stop the rest
+    steps.push_back(mark(std::to_string(array_id) + "_" + std::to_string(t), {MarkedPhase::Held, now, {}, ""}, false));
+  return steps;
+}
+
 std::vector<Step> hand_over_steps(const std::string& target) {
   return {{{"scontrol", "release", target}, true}};
 }

@@ -84,6 +84,11 @@ std::vector<Step> refuse_steps(const LiveJob& live, const std::string& reason, T
 // Refused -> Queued after the user changed the request: the bridge's record says held again
 // and its Comment is cleared.
 std::vector<Step> accept_steps(const LiveJob& live, Time now);
+// An array's record holds its pending tasks as one job, started one task per cycle (by its
+// first task's name). The first update naming another task makes Slurm split that task into a
+// job of its own; marking tasks `tasks` held by the bridge does that, so that the next cycle
+// sees them as queued jobs and may start several.
+std::vector<Step> split_task_steps(std::int64_t array_id, const std::vector<std::int64_t>& tasks, Time now);
 // A held job that asks an advance reservation, or of a kind the bridge cannot pin
 // (job_eligibility.hpp), is Slurm's to place: released unpinned.
 std::vector<Step> hand_over_steps(const std::string& target);

@@ -175,6 +175,8 @@ struct LiveQueue::Pass {
   std::vector<RunningEntry> running;
   std::set<NodeIndex> blocked;
   std::string partition_closed;  // why Slurm starts none of the partition's jobs ("DOWN"), or ""
+  std::map<std::int64_t, int> array_slack;  // throttled array -> tasks it may still queue
+  int splits_left = kSplitsPerCycle;
 };
 
 namespace {
@@ -312,6 +314,40 @@ std::optional<std::string> LiveQueue::release_pause(const LiveJob& live, Time no
   return "Slurm did not start it at its last " + std::to_string(it->second.failures) +
          " releases (" + it->second.reason + "); released again in " +
          std::to_string(it->second.not_before - now) + " s";
+}
+
+// A throttled array (`%N`) may queue no more tasks in one pass than N minus those active:
+// with tasks split off (split_ahead), several could otherwise start together past N.
+std::optional<std::string> LiveQueue::throttle_wait(Pass& pass, const LiveJob& live) const {
+  if (live.array_job_id <= 0 || live.array_throttle <= 0) return std::nullopt;
+  auto [slack, fresh] = pass.array_slack.try_emplace(
+      live.array_job_id, live.array_throttle - directory_.active_tasks(live.array_job_id));
+  if (slack->second-- > 0) return std::nullopt;
+  return "array " + std::to_string(live.array_job_id) + " runs its limit of " +
+         std::to_string(live.array_throttle) + " tasks at once";
+}
+
+// An array's record starts one task per cycle; its next tasks are split off as held jobs
+// of their own, so that the next cycle can start several (as many as its throttle leaves).
+void LiveQueue::split_ahead(Pass& pass, const LiveJob& live) {
+  if (shadow_ || !live.holds_several_tasks() || pass.splits_left <= 0) return;
+  const int held = directory_.held_split_tasks(live.array_job_id);
+  int room = std::min(kSplitAhead - held, pass.splits_left);
+  if (live.array_throttle > 0)  // the record's own task and the held ones come first
+    room = std::min(room, live.array_throttle - directory_.active_tasks(live.array_job_id) - 1 - held);
+  if (room <= 0) return;
+  std::vector<std::int64_t> tasks = first_array_tasks(live.array_tasks, static_cast<std::size_t>(room) + 1);
+  if (tasks.size() < 2) return;
+  tasks.erase(tasks.begin());  // the record's own, started by its name
+  pass.splits_left -= static_cast<int>(tasks.size());
+  const std::string array = std::to_string(live.array_job_id);
+  const std::string first = array + "_" + std::to_string(tasks.front());
+  const std::string what = tasks.size() == 1
+      ? "task " + first + " split off as a job of its own"
+      : std::to_string(tasks.size()) + " tasks (" + first + " to " + array + "_" +
+            std::to_string(tasks.back()) + ") split off as jobs of their own";
+  pass.snap.repairs.push_back({live.id, split_task_steps(live.array_job_id, tasks, pass.now),
+                               "array " + array + ": " + what + ", held for the bridge", false});
 }
 
 void LiveQueue::take_running(Pass& pass, const LiveJob& live) {
@@ -474,6 +510,7 @@ void LiveQueue::consider_queued(Pass& pass, const LiveJob& live,
   if (!wait && !pass.partition_closed.empty())
     wait = "partition " + partition_ + " is " + pass.partition_closed + " (Slurm starts none of its jobs)";
   if (!wait) wait = release_pause(live, pass.now);
+  if (!wait) wait = throttle_wait(pass, live);
   if (wait) {
     pass.snap.waiting.push_back("job " + id + ": " + *wait);
     // Said once per reason (a countdown is not a new reason).
@@ -487,6 +524,7 @@ void LiveQueue::consider_queued(Pass& pass, const LiveJob& live,
     pass.snap.repairs.push_back({live.id, accept_steps(live, pass.now),
                                  "job " + id + ": its request changed; queued again"});
   pass.snap.pending.push_back(ref);
+  split_ahead(pass, live);
 }
 
 LiveSnapshot LiveQueue::update(const SlurmView& view, Time now) {

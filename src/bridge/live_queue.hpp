@@ -36,6 +36,7 @@ struct Repair {
   std::int64_t job = 0;
   std::vector<Step> steps;
   std::string why;
+  bool counted = true;  // in the cycle's repaired / held-again counts (splitting an array is not)
 };
 
 // Releases a held job unpinned to Slurm's own scheduler, saying why.
@@ -121,6 +122,8 @@ class LiveQueue {
   void conflict(LiveSnapshot& snap, const std::string& key, const std::string& text);
   void note_unstarted_release(const LiveJob& live, Time now);
   std::optional<std::string> release_pause(const LiveJob& live, Time now) const;
+  std::optional<std::string> throttle_wait(Pass& pass, const LiveJob& live) const;
+  void split_ahead(Pass& pass, const LiveJob& live);
 
   const Cluster& cluster_;
   std::string partition_;
@@ -145,6 +148,10 @@ class LiveQueue {
   };
   std::map<std::int64_t, ReleaseRetry> release_retries_;
   static constexpr Time kMaxReleasePause = 600;
+  // Array tasks split off ahead (split_ahead): at most this many held per array, and this
+  // many split per cycle (one scontrol command each).
+  static constexpr int kSplitAhead = 32;
+  static constexpr int kSplitsPerCycle = 64;
   std::set<NodeIndex> previous_blocked_;
   Time grace_floor_ = 0;  // start graces count from here at the earliest (end of an outage)
   std::vector<JobRef> previous_pending_;

@@ -72,6 +72,10 @@ struct LiveJob {
   bool holds_resources() const { return state == "RUNNING" || state == "COMPLETING" ||
                                         state == "SUSPENDED"; }
   bool ended() const { return !pending() && !holds_resources() && state != "CONFIGURING"; }
+  // An array's record that still holds several pending tasks ("4-9%2").
+  bool holds_several_tasks() const {
+    return array_job_id > 0 && array_tasks.find_first_not_of("0123456789") != std::string::npos;
+  }
   // What scontrol commands name: "12", or "7_3" for the first pending task of array 7 (a
   // command on an array's record would act on every task it still holds).
   std::string target() const;

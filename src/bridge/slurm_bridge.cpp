@@ -97,7 +97,7 @@ int SlurmBridge::run_steps(const std::vector<Step>& steps, CycleReport& report) 
 void SlurmBridge::repair(const Repair& r, CycleReport& report) {
   const int failed = run_steps(r.steps, report);
   report.log.push_back(r.why + (failed < 0 ? "" : " -- not done, retried next cycle"));
-  if (failed >= 0) return;
+  if (failed >= 0 || !r.counted) return;
   const bool rehold = !r.steps.empty() && r.steps.front().argv.size() > 1 && r.steps.front().argv[1] == "uhold";
   ++(rehold ? report.reheld : report.repaired);
 }

@@ -200,6 +200,44 @@ TEST(JobKinds, EachKindGetsTheRightTreatmentInACycle) {
     }
 }
 
+// An array's record starts one task per cycle; its next tasks are split off (held, with the
+// bridge's record) so that the next cycle may start several, never past the throttle.
+TEST(JobKinds, AnArraysNextTasksAreSplitOffAndItsThrottleHolds) {
+  KindsBridge run({36, 43});
+  run.slurm.set_field("36", "ArrayTaskId", "0,2-5:3,7");
+  run.slurm.set_field("36", "ArrayTaskThrottle", "0");
+  run.slurm.set_field("43", "ArrayTaskThrottle", "0");
+  const CycleReport report = run.bridge.cycle(kinds_now());
+  EXPECT_TRUE(pinned(run.slurm, "36_0"));
+  EXPECT_TRUE(pinned(run.slurm, "36_1"));
+  std::vector<std::string> split;
+  for (const auto& c : run.slurm.commands)
+    if (c.size() == 4 && c[3].rfind("AdminComment=hetsched:v1;phase=held;", 0) == 0) split.push_back(c[2]);
+  EXPECT_EQ(split, (std::vector<std::string>{"JobId=36_2", "JobId=36_5", "JobId=36_7"}));
+  EXPECT_EQ(report.repaired, 0u);  // splitting is not a repair
+  bool said = false;
+  for (const std::string& line : report.log) said |= line == "array 36: 3 tasks (36_2 to 36_7) split off as jobs of their own, held for the bridge";
+  EXPECT_TRUE(said) << ::testing::PrintToString(report.log);
+
+  // Throttle 2, nothing active, the record and three split tasks queued: two start.
+  KindsBridge throttled({36, 43});
+  std::string task = test::lines_of(kinds_table(), {43});
+  for (const char* id : {"44", "45"}) {
+    std::string copy = task;
+    copy.replace(copy.find("JobId=43 "), 9, std::string("JobId=") + id + " ");
+    throttled.slurm.table += copy;
+    throttled.slurm.set_field(id, "ArrayTaskId", id == std::string("44") ? "2" : "3");
+  }
+  throttled.slurm.set_field("36", "ArrayTaskId", "0,4-5%2");
+  const CycleReport limited = throttled.bridge.cycle(kinds_now());
+  int started = 0;
+  for (const char* target : {"36_0", "36_1", "36_2", "36_3"}) started += pinned(throttled.slurm, target);
+  EXPECT_EQ(started, 2);
+  EXPECT_EQ(limited.started, 2u);
+  for (const auto& c : throttled.slurm.commands)
+    EXPECT_FALSE(c.size() == 4 && c[3].rfind("AdminComment=hetsched:v1;phase=held;", 0) == 0) << c[2];
+}
+
 // The Slurm model honours --exclusive, -x and -w: such jobs are pinned, an exclusive one to
 // whole nodes without a core count that would change its tasks.
 TEST(JobKinds, TheSlurmModelPinsExclusiveJobsToWholeNodes) {
