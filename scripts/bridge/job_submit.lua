@@ -14,7 +14,8 @@ local held_marker = "hetsched:v1;phase=held;at=0"
 -- What an operator's hold leaves in AdminComment instead of the bridge's record.
 local operator_note = "held by an operator (was waiting for the hetsched bridge)"
 
--- A hold by the job's owner (`sbatch -H`, `scontrol hold`) is written into the job's Comment,
+-- A hold by the job's owner (`scontrol hold` once submitted; `sbatch -H` hands a job to the
+-- bridge, as it does where this script is not installed) is written into the job's Comment,
 -- the one field the bridge reads that a user may change (AdminComment is an operator's):
 --   "[hetsched] held by its user" [" | was: " + the user's own comment, '%' and '=' escaped]
 -- the form of the bridge's own refusals (src/bridge/job_lifecycle.hpp), so squeue shows it.
@@ -64,9 +65,6 @@ end
 function slurm_job_submit(job_desc, part_list, submit_uid)
   local name = managed_partition(job_desc.partition)
   if name ~= nil then
-    if job_desc.priority == 0 then  -- sbatch -H: its user's hold, until they release it
-      job_desc.comment = held_by_user_comment(job_desc.comment)
-    end
     job_desc.priority = 0
     job_desc.admin_comment = held_marker
     slurm.log_info("hetsched: job from uid %d held for the bridge (partition %s)", submit_uid, name)

@@ -8,7 +8,7 @@
 //     └───restore─── Interrupted <──────────────┘ (re-hold first)
 //   Queued ──never runnable──> Refused (stays held; the reason is written into Slurm)
 //
-// A job its owner holds (`sbatch -H`, `scontrol hold`) is marked in its Comment by
+// A job its owner holds once submitted (`scontrol hold`) is marked in its Comment by
 // job_submit.lua (kUserHoldComment): the bridge leaves it held, restoring its request first
 // if it was pinned, until the owner's release, which the script turns back into a bridge hold.
 //

@@ -306,7 +306,7 @@ TEST(JobLifecycle, AnOperatorsHoldIsLeftAloneAndReservationJobsGoToSlurm) {
   EXPECT_EQ(run.slurm.commands[0], (std::vector<std::string>{"scontrol", "release", "16"}));
 }
 
-// `sbatch -H` or `scontrol hold` by the job's owner: job_submit.lua marks the Comment; the
+// `scontrol hold` by the job's owner: job_submit.lua marks the Comment; the
 // bridge must not start the job until the owner releases it (the script then unmarks it).
 TEST(JobLifecycle, AJobItsOwnerHoldsWaitsForTheirRelease) {
   LiveBridge run({14, 15});
