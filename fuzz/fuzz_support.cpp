@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bridge/job_eligibility.hpp"
 #include "bridge/scontrol_jobs.hpp"
 #include "bridge/slurm_nodes.hpp"
 #include "io/job_file.hpp"
@@ -148,7 +149,11 @@ const std::map<std::string, Target>& targets() {
       {"swf_gzip", swf_gzip},
       {"job_file", [](std::string_view b) { read_job_file(write_scratch("workload.jobs", b)); }},
       {"sacct", [](std::string_view b) { read_sacct(write_scratch("dump.sacct", b)); }},
-      {"scontrol_jobs", [](std::string_view b) { bridge::parse_scontrol_jobs(b, "<fuzz>"); }},
+      {"scontrol_jobs",
+       [](std::string_view b) {
+         for (const auto& job : bridge::parse_scontrol_jobs(b, "<fuzz>"))
+           bridge::first_array_tasks(job.array_tasks, 64);  // what the bridge splits ahead
+       }},
       {"scontrol_nodes",
        [](std::string_view b) {
          for (const auto& node : bridge::parse_scontrol_nodes(b, "<fuzz>"))
