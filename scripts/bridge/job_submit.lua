@@ -155,6 +155,10 @@ function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
   elseif job_desc.priority == release_priority and by_owner and
          starts_with(job_rec.comment, user_hold_comment) then
     released_by_owner(job_desc, job_rec, in_managed)
+  elseif job_desc.comment ~= nil and starts_with(job_rec.comment, user_hold_comment) and
+         not starts_with(job_desc.comment, user_hold_comment) then
+    -- A new comment while its owner holds it: kept behind the mark, which must stay.
+    job_desc.comment = held_by_user_comment(job_desc.comment)
   end
   return slurm.SUCCESS
 end
