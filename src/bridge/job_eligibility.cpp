@@ -61,6 +61,10 @@ bool holds_task(std::string_view tasks, std::int64_t t) {
 
 }  // namespace
 
+std::string throttle_reason(std::int64_t array_id, std::int32_t throttle) {
+  return "array " + std::to_string(array_id) + " runs its limit of " + std::to_string(throttle) + " tasks at once";
+}
+
 std::vector<std::int64_t> first_array_tasks(std::string_view tasks, std::size_t count) {
   std::vector<std::int64_t> out;
   for (const TaskRange& r : task_ranges(tasks))
@@ -269,8 +273,7 @@ EligibilityVerdict judge_eligibility(const LiveJob& job, const JobDirectory& job
     return {Eligibility::Waits, "waits for its begin time (" + std::to_string(job.eligible_epoch - now) + " s)"};
   if (job.array_job_id > 0 && job.array_throttle > 0 &&
       jobs.active_tasks(job.array_job_id) >= job.array_throttle)
-    return {Eligibility::Waits, "array " + std::to_string(job.array_job_id) + " runs its limit of " +
-                                    std::to_string(job.array_throttle) + " tasks at once"};
+    return {Eligibility::Waits, throttle_reason(job.array_job_id, job.array_throttle)};
   return {};
 }
 

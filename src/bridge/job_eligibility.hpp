@@ -68,6 +68,9 @@ class JobDirectory {
   void add_member(const Facts& f);
 };
 
+// Why a task of array `array_id` waits: `throttle` (%N) of its tasks run or are in flight.
+std::string throttle_reason(std::int64_t array_id, std::int32_t throttle);
+
 // The first `count` tasks an ArrayTaskId text holds ("4-9%2": 4, 5, ...), in the order printed.
 std::vector<std::int64_t> first_array_tasks(std::string_view tasks, std::size_t count);
 

@@ -136,7 +136,7 @@ std::string user_comment(const std::string& comment) {
 
 std::vector<Step> refuse_steps(const LiveJob& live, const std::string& reason, Time now) {
   const std::string own = user_comment(live.comment);
-  std::string shown = std::string(kRefusalCommentPrefix) + "never runnable: " + sanitize_reason(reason);
+  std::string shown = kRefusalComment + sanitize_reason(reason);
   if (!own.empty()) shown += kUserCommentMark + escape_equals(own);
   return {mark(live.target(), {MarkedPhase::Refused, now, {}, reason}),
           update(live.target(), {"Comment=" + shown}, false)};

@@ -97,6 +97,7 @@ std::vector<Step> hand_over_steps(const std::string& target);
 //   "[hetsched] never runnable: REASON" [" | was: " + the user's own comment]
 // so that squeue shows the reason and nothing of the user's is lost.
 constexpr const char* kRefusalCommentPrefix = "[hetsched] ";
+constexpr const char* kRefusalComment = "[hetsched] never runnable: ";
 constexpr const char* kUserCommentMark = " | was: ";
 // What job_submit.lua puts before the user's comment (as above) when the job's owner holds
 // it: the one field a user may change that the bridge reads (AdminComment is an operator's).

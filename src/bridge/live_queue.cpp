@@ -323,8 +323,7 @@ std::optional<std::string> LiveQueue::throttle_wait(Pass& pass, const LiveJob& l
   auto [slack, fresh] = pass.array_slack.try_emplace(
       live.array_job_id, live.array_throttle - directory_.active_tasks(live.array_job_id));
   if (slack->second-- > 0) return std::nullopt;
-  return "array " + std::to_string(live.array_job_id) + " runs its limit of " +
-         std::to_string(live.array_throttle) + " tasks at once";
+  return throttle_reason(live.array_job_id, live.array_throttle);
 }
 
 // An array's record starts one task per cycle; its next tasks are split off as held jobs
@@ -479,7 +478,7 @@ void LiveQueue::refuse(Pass& pass, const LiveJob& live, const std::optional<JobM
   // The Comment too: its owner's hold and release (job_submit.lua) put their own comment back.
   const bool recorded = marker && marker->phase == MarkedPhase::Refused &&
                         marker->reason == sanitize_reason(reason) &&
-                        live.comment.rfind(kRefusalCommentPrefix + std::string("never runnable: "), 0) == 0;
+                        live.comment.rfind(kRefusalComment, 0) == 0;
   if (!recorded)
     pass.snap.repairs.push_back({live.id, refuse_steps(live, reason, pass.now),
                                  "job " + id + ": can never run here: " + reason +
