@@ -148,6 +148,7 @@ struct DependencyItem {
   std::string type;
   std::string target;  // "12", "12_3", "12_*"
   std::int64_t delay_s = 0;
+  std::string mark;    // Slurm's own verdict on the part: "failed", "fulfilled", "unfulfilled"
 };
 
 // Met / Unmet / Impossible for one condition on a set of records (one job, or an array's).
@@ -177,6 +178,10 @@ Cond condition_on(const std::string& type, const std::vector<const JobDirectory:
 }
 
 Cond condition(const DependencyItem& item, const JobDirectory& jobs, Time now) {
+  // Slurm's "(failed)" is final and outlives the named job's record, which a restarted
+  // bridge may never have seen; its "(fulfilled)" likewise.
+  if (item.mark == "failed") return Cond::Impossible;
+  if (item.mark == "fulfilled") return Cond::Met;
   const std::size_t underscore = item.target.find('_');
   const auto id = number(std::string_view(item.target).substr(0, underscore));
   if (!id) return Cond::Unknown;
@@ -192,7 +197,11 @@ Cond condition(const DependencyItem& item, const JobDirectory& jobs, Time now) {
 
 // "afterok:12_*(unfulfilled)" or "after:5+10:6" -> items; false when it cannot be read.
 bool read_part(std::string part, std::vector<DependencyItem>& items) {
-  if (const std::size_t paren = part.find('('); paren != std::string::npos) part.resize(paren);
+  std::string mark;
+  if (const std::size_t paren = part.find('('); paren != std::string::npos) {
+    mark = part.substr(paren + 1, part.find(')', paren) - paren - 1);
+    part.resize(paren);
+  }
   const std::size_t colon = part.find(':');
   if (colon == std::string::npos) return false;
   const std::string type = part.substr(0, colon);
@@ -201,7 +210,7 @@ bool read_part(std::string part, std::vector<DependencyItem>& items) {
     const std::size_t next = rest.find(':');
     std::string_view one = rest.substr(0, next);
     rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next + 1);
-    DependencyItem item{type, std::string(one.substr(0, one.find('+'))), 0};
+    DependencyItem item{type, std::string(one.substr(0, one.find('+'))), 0, mark};
     if (const std::size_t plus = one.find('+'); plus != std::string_view::npos) {
       const auto minutes = number(one.substr(plus + 1));
       if (!minutes) return false;
@@ -213,7 +222,7 @@ bool read_part(std::string part, std::vector<DependencyItem>& items) {
   return !items.empty();
 }
 
-// The dependency without Slurm's "(unfulfilled)" marks, which it does not update on held jobs.
+// The dependency without Slurm's "(unfulfilled)" marks, which it updates on held jobs late.
 std::string without_marks(const std::string& text) {
   std::string out;
   int depth = 0;

@@ -1,15 +1,17 @@
 #pragma once
 // Whether Slurm would start a queued job of the bridge if the bridge released it now. Slurm
-// re-evaluates neither the dependencies nor the array throttle of a held job (its listing
-// keeps "(unfulfilled)" after the job it waits for has ended), so the bridge judges them
-// from the listing itself: otherwise a released job would sit in Slurm's queue on resources
-// the plan kept for it, and be held again after the start grace, over and over.
+// re-evaluates a held job's dependencies late (its listing keeps "(unfulfilled)" for tens of
+// seconds after the job it waits for has ended) and never its array throttle, so the bridge
+// judges them from the listing itself: otherwise a released job would sit in Slurm's queue on
+// resources the plan kept for it, and be held again after the start grace, over and over.
 //
 // Dependencies follow Slurm 22.05's rules (`sbatch --dependency`): after (the job started or
 // ended), afterany (ended), afterok (ended COMPLETED), afternotok (ended otherwise), each with
 // an optional "+minutes" delay, on plain jobs, array tasks ("12_3") and whole arrays
-// ("12_*"); "," joins conditions that must all hold, "?" conditions of which one must. A job
-// no longer listed and never seen ended counts as satisfying, as in Slurm (it was purged).
+// ("12_*"); "," joins conditions that must all hold, "?" conditions of which one must. Once
+// Slurm has marked a condition "(failed)" or "(fulfilled)", its mark decides: it outlives the
+// named job's record. A job no longer listed, never seen ended and not marked counts as
+// satisfying, as in Slurm (it was purged).
 // Other kinds (singleton, aftercorr, afterburstbuffer, expand) are Slurm's to decide.
 #include <cstdint>
 #include <map>

@@ -84,8 +84,8 @@ TEST(JobKinds, TheListingSaysWhatKindEachJobIs) {
   EXPECT_FALSE(find(jobs, 38).exclusive);
 }
 
-// Slurm leaves a held job's dependency "(unfulfilled)" whatever becomes of the job it names,
-// so the verdict comes from that job's own state.
+// Slurm leaves a held job's dependency "(unfulfilled)" for tens of seconds after the job it
+// names has ended, so the verdict comes from that job's own state until Slurm marks it.
 TEST(JobKinds, DependenciesAreJudgedFromTheJobsTheyName) {
   std::vector<LiveJob> jobs = parse_scontrol_jobs(kinds_table(), "kinds");
   JobDirectory dir;
@@ -110,10 +110,17 @@ TEST(JobKinds, DependenciesAreJudgedFromTheJobsTheyName) {
     if (j.id != 33) later.push_back(j);
   dir.read(later);
   EXPECT_EQ(judge_eligibility(find(later, 34), dir, now).kind, Eligibility::Never);
-  // Never seen at all (a restarted bridge after the purge): lifted, as Slurm lifts it.
+  // Never seen at all (a restarted bridge after the purge): lifted, as Slurm lifts it...
   JobDirectory fresh;
   fresh.read(later);
   EXPECT_EQ(judge_eligibility(find(later, 34), fresh, now).kind, Eligibility::Now);
+  // ...unless Slurm had marked it first, as it does within a minute of the end (seen on the
+  // lab: "afternotok:1(failed)" on a held job, long after job 1 was purged).
+  for (LiveJob& j : later)
+    if (j.id == 34) j.dependency = "afterok:33(failed)";
+  const EligibilityVerdict marked = judge_eligibility(find(later, 34), fresh, now);
+  EXPECT_EQ(marked.kind, Eligibility::Never);
+  EXPECT_EQ(marked.why, "dependency afterok:33 can never be satisfied");
 }
 
 TEST(JobKinds, DependencyKindsDelaysArraysAndCombinations) {
@@ -140,6 +147,10 @@ TEST(JobKinds, DependencyKindsDelaysArraysAndCombinations) {
   EXPECT_EQ(verdict("afterok:36_1(unfulfilled)"), Eligibility::Waits);  // split off, held
   EXPECT_EQ(verdict("afterok:36_4(unfulfilled)"), Eligibility::Waits);  // inside the array's record
   EXPECT_EQ(verdict("afterok:999(unfulfilled)"), Eligibility::Now);     // purged
+  EXPECT_EQ(verdict("afternotok:999(failed)"), Eligibility::Never);       // purged, Slurm's mark
+  EXPECT_EQ(verdict("afterok:35(fulfilled)"), Eligibility::Now);         // Slurm's mark decides
+  EXPECT_EQ(verdict("afterok:35(failed)?afterany:33(unfulfilled)"), Eligibility::Now);
+  EXPECT_EQ(verdict("afterok:35(failed)?afterok:999(failed)"), Eligibility::Never);
   EXPECT_EQ(verdict("singleton(unfulfilled)"), Eligibility::SlurmOnly);
   EXPECT_EQ(verdict("aftercorr:36_*(unfulfilled)"), Eligibility::SlurmOnly);
   // Every task of the array ended: one failure makes afterok impossible, afternotok met.

@@ -34,6 +34,9 @@ trap teardown EXIT
 sed 's/^local managed = .*/local managed = { lab = true }/' "$ROOT/scripts/bridge/job_submit.lua" > "$OUT/job_submit.lua"
 # A second partition on the same nodes, `debug`, which no bridge manages (jobs move there and back).
 export LAB_PARTITIONS=$'PartitionName=lab Nodes=n[1-8] Default=YES MaxTime=INFINITE State=UP\nPartitionName=debug Nodes=n[1-8] MaxTime=INFINITE State=UP'
+# Ended jobs leave Slurm's listing after a minute, not the default five, so that the restarts
+# below meet dependencies on jobs already purged (the bridge then reads Slurm's own marks).
+export LAB_EXTRA_CONF="MinJobAge=60"
 LAB_JOB_SUBMIT_LUA=$OUT/job_submit.lua LAB_NODE_FEATURES=a100:2 bash "$LABSH" start 8 8 2 || { echo "lab did not start"; exit 1; }
 source <(bash "$LABSH" env)
 cp "$HERE/fault_scontrol.sh" "$OUT/faultbin/scontrol"
@@ -320,6 +323,7 @@ say "final checks from Slurm's own records"
 check 'bridge_alive' "the bridge never exited"
 for id in $NEVER; do
   check '[[ "$(squeue -h -j $id -o %k)" == "[hetsched] never runnable:"* ]]' "job $id stays held with its reason in squeue ($(squeue -h -j $id -o %k))"
+  check '! grep -q "job $id: started on" "$OUT/bridge.log"' "no bridge, restarted or not, ever released job $id"
 done
 kill "$BRIDGE_PID"; wait "$BRIDGE_PID" 2>/dev/null; BRIDGE_PID=""
 JOBCOMP=$LAB/jobcomp.txt
