@@ -94,6 +94,20 @@ std::string unmodelled_tres(const LiveJob& live) {
   return "";
 }
 
+// Slurm gives a job of the partition between MinNodes and MaxNodes nodes, whatever the job
+// leaves open; a start pinned outside that range would stay pending (PartitionNodeLimit).
+// (A request's nodes_max 0 with nodes_min k means exactly k nodes, node_range().) Returns
+// whether MaxNodes took nodes away from the request.
+bool fit_node_count(const LivePartition& partition, JobRequest& r) {
+  bool capped = false;
+  if (partition.max_nodes > 0 && (r.nodes_max > partition.max_nodes || (r.nodes_min == 0 && r.nodes_max == 0))) {
+    capped = r.nodes_max > partition.max_nodes;
+    r.nodes_max = partition.max_nodes;
+  }
+  if (partition.min_nodes > r.nodes_min) r.nodes_min = partition.min_nodes;
+  return capped;
+}
+
 }  // namespace
 
 Repair hand_over_repair(const LiveJob& live, const std::string& why) {
@@ -163,7 +177,7 @@ Job job_from_live(const LiveJob& live, const LiveMemory& memory, const std::stri
 
 LiveQueue::LiveQueue(const Cluster& cluster, std::string partition, bool memory_consumable,
                      Time start_grace)
-    : cluster_(cluster), partition_(std::move(partition)),
+    : cluster_(cluster), bound_cluster_(cluster), partition_(std::move(partition)),
       memory_(LiveMemory::of(cluster, memory_consumable)), start_grace_(start_grace) {
   for (NodeIndex n = 0; n < cluster.node_count(); ++n) node_index_[cluster.nodes[n].name] = n;
 }
@@ -208,7 +222,7 @@ JobRef LiveQueue::register_job(const LiveJob& live) {
     plain.comment.clear();
     job = job_from_live(plain, memory_, partition_);  // refusal() names the comment
   }
-  bind_to_cluster(cluster_, job);
+  bind_to_cluster(bound_cluster_, job);
   job.run_time = job.req.time_limit;  // as bound: the partition's default, or the planning limit
   const auto ref = static_cast<JobRef>(workload_.jobs.size());
   workload_.jobs.push_back(std::move(job));
@@ -225,9 +239,17 @@ std::optional<std::string> LiveQueue::refusal(const LiveJob& live, JobRef ref) {
   } catch (const InputError& e) {
     return "comment '" + user_comment(live.comment) + "': " + e.problem();
   }
-  std::optional<std::string> reason = bind_to_cluster(cluster_, job);
+  std::string capped_by;  // the partition limit that narrowed the request, if any
+  if (auto it = partitions_.find(job.partition); it != partitions_.end()) {
+    const std::string why = partition_limit_reason(it->second, live.time_limit, live.nodes_min, live.nodes_max);
+    if (!why.empty()) return why;
+    if (fit_node_count(it->second, job.req))
+      capped_by = " (partition " + it->first + "'s MaxNodes " + std::to_string(it->second.max_nodes) + ")";
+  }
+  std::optional<std::string> reason = bind_to_cluster(bound_cluster_, job);
   job.run_time = job.req.time_limit;  // as bound: the partition's default, or the planning limit
-  if (!reason) reason = never_runnable_reason(cluster_, job);
+  if (!reason) reason = never_runnable_reason(bound_cluster_, job);
+  if (reason) *reason += capped_by;
   workload_.jobs[ref] = std::move(job);
   if (reason) return reason;
   auto by_scheduler = scheduler_refusals_.find(live.id);
@@ -528,8 +550,13 @@ void LiveQueue::consider_queued(Pass& pass, const LiveJob& live,
 
 LiveSnapshot LiveQueue::update(const SlurmView& view, Time now) {
   Pass pass(cluster_, now);
-  for (const LivePartition& p : view.partitions)
+  partitions_.clear();
+  for (const LivePartition& p : view.partitions) {
+    partitions_[p.name] = p;
     if (p.name == partition_) pass.partition_closed = partition_closed_reason(p);
+  }
+  for (Partition& p : bound_cluster_.partitions)
+    if (auto it = partitions_.find(p.name); it != partitions_.end()) p.max_time = it->second.max_time;
   directory_.read(view.jobs);
   std::vector<std::pair<const LiveJob*, Observation>> later;
   for (const LiveJob& live : view.jobs) {

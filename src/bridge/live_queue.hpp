@@ -126,6 +126,9 @@ class LiveQueue {
   void split_ahead(Pass& pass, const LiveJob& live);
 
   const Cluster& cluster_;
+  // The same cluster with its partitions' MaxTime as Slurm lists them now (an operator may
+  // have changed them since slurm.conf was read): what a job's request is bound against.
+  Cluster bound_cluster_;
   std::string partition_;
   LiveMemory memory_;
   Time start_grace_;
@@ -135,6 +138,7 @@ class LiveQueue {
   std::map<std::string, NodeIndex> node_index_;
   Workload workload_;
   JobDirectory directory_;  // every job's state, for dependencies and array throttles
+  std::map<std::string, LivePartition> partitions_;  // by name, as last listed: their limits
   std::map<std::int64_t, JobRef> ref_of_id_;
   std::map<std::int64_t, LiveJob> latest_;
   std::map<std::int64_t, Allocation> planned_;                 // released jobs' exact allocations

@@ -1,11 +1,13 @@
 #include "bridge/slurm_nodes.hpp"
 
 #include <array>
+#include <charconv>
 #include <utility>
 
 #include "bridge/scontrol_fields.hpp"
 #include "bridge/scontrol_jobs.hpp"
 #include "io/hostlist.hpp"
+#include "io/slurm_time.hpp"
 #include "util/error.hpp"
 
 namespace hs::bridge {
@@ -90,13 +92,46 @@ std::string partition_closed_reason(const LivePartition& partition) {
   return partition.state == "UP" || partition.state == "DRAIN" ? "" : partition.state;
 }
 
+std::string partition_limit_reason(const LivePartition& partition, Time time_limit,
+                                   std::int32_t nodes_min, std::int32_t nodes_max) {
+  const std::string of = " partition " + partition.name + "'s ";
+  if (partition.max_time != kNoTime && time_limit != kNoTime && time_limit > partition.max_time)
+    return "time limit " + format_slurm_time(time_limit) + " is above" + of + "MaxTime " +
+           format_slurm_time(partition.max_time) + " (Slurm keeps it pending: PartitionTimeLimit)";
+  if (partition.max_nodes > 0 && nodes_min > partition.max_nodes)
+    return "needs at least " + std::to_string(nodes_min) + " nodes, above" + of + "MaxNodes " +
+           std::to_string(partition.max_nodes) + " (Slurm keeps it pending: PartitionNodeLimit)";
+  if (nodes_max > 0 && nodes_max < partition.min_nodes)
+    return "takes at most " + std::to_string(nodes_max) + " nodes, below" + of + "MinNodes " +
+           std::to_string(partition.min_nodes) + " (Slurm keeps it pending: PartitionNodeLimit)";
+  return "";
+}
+
+namespace {
+
+std::int32_t node_limit(const Field& f, const InputLocation& where) {
+  if (f.value == "UNLIMITED") return 0;
+  std::int32_t n = 0;
+  const char* last = f.value.data() + f.value.size();
+  const auto [ptr, ec] = std::from_chars(f.value.data(), last, n);
+  if (ec != std::errc() || ptr != last || n < 0)
+    throw InputError(where, f.key, f.value, "expected a node count or UNLIMITED");
+  return n;
+}
+
+}  // namespace
+
 std::vector<LivePartition> parse_scontrol_partitions(std::string_view text, const std::string& source) {
   std::vector<LivePartition> partitions;
   for_each_record(text, [&](long line, const std::vector<Field>& fields) {
+    const InputLocation where{source, line};
     LivePartition p;
     for (const Field& f : fields) {
       if (f.key == "PartitionName") p.name = f.value;
       else if (f.key == "State") p.state = f.value;
+      else if (f.key == "MaxTime") p.max_time = parse_slurm_time(f.value, where, f.key, true);
+      else if (f.key == "MaxNodes") p.max_nodes = node_limit(f, where);
+      else if (f.key == "MinNodes") p.min_nodes = node_limit(f, where);
     }
     if (p.name.empty()) throw InputError({source, line}, "PartitionName", "", "line has no PartitionName");
     if (p.state.empty()) throw InputError({source, line}, "State", "", "partition " + p.name + " has no State");

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/types.hpp"
+
 namespace hs::bridge {
 
 struct LiveNode {
@@ -34,12 +36,21 @@ std::vector<LiveReservation> parse_scontrol_reservations(std::string_view text,
 
 struct LivePartition {
   std::string name;
-  std::string state;  // UP, DOWN, DRAIN, INACTIVE
+  std::string state;           // UP, DOWN, DRAIN, INACTIVE
+  Time max_time = kNoTime;     // MaxTime; kNoTime: UNLIMITED
+  std::int32_t max_nodes = 0;  // MaxNodes a job may use; 0: UNLIMITED
+  std::int32_t min_nodes = 0;  // MinNodes a job must use
 };
 
 // Why Slurm would start no job of the partition now ("DOWN", "INACTIVE"), or "" when it
 // would (UP, and DRAIN, which refuses new jobs but still runs those queued).
 std::string partition_closed_reason(const LivePartition& partition);
+
+// Why Slurm leaves a job of the partition pending whatever is free (its reasons
+// PartitionTimeLimit and PartitionNodeLimit), or "": its time limit above MaxTime, at least
+// more nodes than MaxNodes, or at most fewer than MinNodes. `nodes_max` 0: no upper bound.
+std::string partition_limit_reason(const LivePartition& partition, Time time_limit,
+                                   std::int32_t nodes_min, std::int32_t nodes_max);
 
 std::vector<LivePartition> parse_scontrol_partitions(std::string_view text, const std::string& source);
 

@@ -377,6 +377,52 @@ TEST(JobLifecycle, NothingIsReleasedWhileThePartitionIsClosed) {
   EXPECT_THROW(parse_scontrol_partitions("PartitionName=lab Nodes=n1\n", "p"), InputError);
 }
 
+// A job beyond the partition's MaxTime or MaxNodes would stay pending whatever the bridge
+// did (PartitionTimeLimit, PartitionNodeLimit, seen on the lab): refused with the reason, and
+// queued again once the limit allows it. A job left free in its node count is planned on no
+// more nodes than MaxNodes, since a start pinned on more would stay pending too.
+TEST(JobLifecycle, ThePartitionsTimeAndNodeLimitsAreSlurms) {
+  BridgeOptions options;
+  options.partition = "lab";
+  LiveBridge run({14, 15}, options);
+  const std::string captured = text::read_text_file(kData + "partitions.txt");
+  const auto lab_with = [&](const std::string& max_time, const std::string& max_nodes) {
+    std::string text = captured;
+    text.replace(text.find("MaxNodes=UNLIMITED MaxTime=UNLIMITED"), 36,
+                 "MaxNodes=" + max_nodes + " MaxTime=" + max_time);
+    return text;
+  };
+  run.slurm.partitions = lab_with("00:04:00", "UNLIMITED");  // job 15 asks 5 minutes
+  CycleReport report = run.bridge.cycle(lab_now());
+  EXPECT_EQ(report.started, 0u);
+  EXPECT_NE(job_line(run.slurm, 15).comment.find("above partition lab's MaxTime 00:04:00"), std::string::npos)
+      << job_line(run.slurm, 15).comment;
+  run.slurm.partitions = lab_with("UNLIMITED", "1");  // job 15 asks 2 nodes
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 1).started, 0u);
+  EXPECT_NE(job_line(run.slurm, 15).comment.find("above partition lab's MaxNodes 1"), std::string::npos)
+      << job_line(run.slurm, 15).comment;
+  run.slurm.partitions = lab_with("00:05:00", "2");
+  EXPECT_EQ(run.bridge.cycle(lab_now() + 2).started, 1u);
+
+  // 12 cores on 1 to 4 nodes of 8 cores: two nodes, so MaxNodes=1 leaves it nowhere to run.
+  LiveBridge free_count({14, 15}, options);
+  free_count.slurm.set_field("15", "NumNodes", "1-4");
+  free_count.slurm.set_field("15", "NumCPUs", "12");
+  free_count.slurm.set_field("15", "NumTasks", "12");
+  free_count.slurm.partitions = lab_with("UNLIMITED", "1");
+  EXPECT_EQ(free_count.bridge.cycle(lab_now()).started, 0u);
+  EXPECT_EQ(job_line(free_count.slurm, 15).comment,
+            "[hetsched] never runnable: needs 12 cores, the best 1 eligible nodes have 8 (partition lab's MaxNodes 1)");
+  free_count.slurm.partitions = lab_with("UNLIMITED", "UNLIMITED");
+  const CycleReport lifted = free_count.bridge.cycle(lab_now() + 1);
+  EXPECT_EQ(lifted.started, 1u) << lifted.json();
+  const std::vector<LivePartition> listed = parse_scontrol_partitions(lab_with("1-00:00:00", "3"), "p");
+  EXPECT_EQ(listed.front().max_time, 86400);
+  EXPECT_EQ(listed.front().max_nodes, 3);
+  EXPECT_EQ(listed.back().max_nodes, 0);
+  EXPECT_THROW(parse_scontrol_partitions(lab_with("UNLIMITED", "x"), "p"), InputError);
+}
+
 // A partition closed after a release: the job is held again after the grace, without the
 // pause a release Slurm refused for the job's own sake gets.
 TEST(JobLifecycle, AReleaseCaughtByAClosedPartitionGetsNoPause) {

@@ -258,6 +258,30 @@ up_at=$(date +%s)
 wait_quiet 30 $NEVER; quiet=$?
 check '[[ $quiet -eq 0 ]]' "once it was up, its jobs ran ($(( $(date +%s) - up_at )) s)"
 
+say "case: an operator lowers the partition's MaxTime and MaxNodes, then raises them"
+# Slurm keeps a job beyond them pending (PartitionTimeLimit, PartitionNodeLimit): the bridge
+# refuses it with that reason instead of releasing it again and again, plans a job free in
+# its node count on at most MaxNodes nodes, and reads the limits again every cycle.
+scontrol update PartitionName=lab MaxTime=5 MaxNodes=2
+limits_mark=$(wc -l < "$OUT/bridge.log")
+too_long=$(submit -n 1 -t 10 --wrap "sleep 1")
+too_wide=$(submit -N 3 -n 3 -t 1 --wrap "sleep 1")
+spread=$(submit -N 1-8 -n 12 -t 1 --wrap "sleep 2")
+sleep 6
+for id in $too_long $too_wide; do
+  check '[[ "$(squeue -h -j $id -o %T/%k)" == "PENDING/[hetsched] never runnable: "*"(Slurm keeps it pending: Partition"* ]] &&
+         ! tail -n +"$limits_mark" "$OUT/bridge.log" | grep -q "job $id: started on"' \
+    "job $id waits held with the partition's limit named ($(squeue -h -j $id -o %k))"
+done
+scontrol update PartitionName=lab MaxTime=UNLIMITED MaxNodes=UNLIMITED
+check 'wait_quiet 30 $NEVER' "once the limits were raised, the jobs ran"
+spread_nodes=$(grep -o "JobId=$spread .*" "$LAB/jobcomp.txt" | grep -o "NodeCnt=[0-9]*" | cut -d= -f2)
+check '[[ "$spread_nodes" == 2 ]]' "the job free in its node count ran on MaxNodes nodes (${spread_nodes:-none})"
+for id in $too_long $too_wide; do
+  check 'grep -q "JobId=$id .*JobState=COMPLETED" "$LAB/jobcomp.txt" && grep -q "job $id: started on" "$OUT/bridge.log"' \
+    "job $id completed, started by the bridge"
+done
+
 for step in "AdminComment=hetsched:v1;phase=pinned" "release" "Priority="; do
   say "case: kill -9 of the bridge at '$step', then a restart"
   kill "$BRIDGE_PID" 2>/dev/null; wait "$BRIDGE_PID" 2>/dev/null
