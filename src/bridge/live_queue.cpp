@@ -475,10 +475,12 @@ std::string LiveQueue::holders_of(const Pass& pass, const Allocation& planned) c
   return text.empty() ? "by a layout Slurm chose" : "by " + text;
 }
 
-// Why Slurm, not the bridge, must place a held job: an advance reservation, a kind of job
-// the bridge cannot pin, or node features the cluster file cannot match.
+// Why Slurm, not the bridge, must place a held job: an advance reservation, licenses (which
+// Slurm counts and the model does not: a start while they are taken would stay pending), a
+// kind of job the bridge cannot pin, or node features the cluster file cannot match.
 std::optional<std::string> LiveQueue::slurms_own(const LiveJob& live, const EligibilityVerdict& verdict) const {
   if (!live.reservation.empty()) return "asks reservation " + live.reservation;
+  if (!live.licenses.empty()) return "asks licenses " + live.licenses + " (Slurm counts them)";
   if (verdict.kind == Eligibility::SlurmOnly) return verdict.why;
   if (const std::string tres = unmodelled_tres(live); !tres.empty()) return "the request " + tres + " is not modelled";
   if (live.features.empty()) return std::nullopt;

@@ -140,6 +140,7 @@ void apply_field(const LineReader& in, const Field& f, LiveJob& job) {
   else if (k == "Comment") job.comment = f.value == "(null)" ? "" : f.value;
   else if (k == "AdminComment") job.admin_comment = f.value == "(null)" ? "" : f.value;
   else if (k == "Reservation") job.reservation = f.value == "(null)" ? "" : f.value;
+  else if (k == "Licenses") job.licenses = f.value == "(null)" ? "" : f.value;
   else if (k == "Priority") job.priority = in.integer(f, 0);
   else if (k == "NumTasks" && f.value != "N/A") job.num_tasks = static_cast<std::int32_t>(in.integer(f, 0));
   else if (k == "MinCPUsNode") job.min_cpus_node = static_cast<std::int32_t>(in.integer(f, 0));

@@ -27,6 +27,7 @@ struct LiveJob {
   std::string comment;
   std::string admin_comment;   // the bridge's record (job_marker.hpp), or a site's text
   std::string reservation;     // "" when the job asks none
+  std::string licenses;        // Licenses (-L), e.g. "matlab:2"; "" when none
   std::int64_t priority = -1;  // 0: held
   std::int64_t submit_epoch = 0;
   std::int64_t start_epoch = -1;  // -1: not started (StartTime Unknown or in the future)

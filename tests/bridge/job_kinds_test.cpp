@@ -211,6 +211,21 @@ TEST(JobKinds, EachKindGetsTheRightTreatmentInACycle) {
     }
 }
 
+// Licenses (-L) are Slurm's to count: a start pinned while they are taken would stay pending
+// (Reason=Licenses, seen on the lab), so such a job goes to Slurm unpinned.
+TEST(JobKinds, AJobAskingLicensesIsSlurms) {
+  KindsBridge run({33, 38});
+  run.slurm.set_field("38", "Licenses", "matlab");
+  const CycleReport report = run.bridge.cycle(kinds_now());
+  EXPECT_TRUE(released(run.slurm, "38"));
+  EXPECT_FALSE(pinned(run.slurm, "38"));
+  bool said = false;
+  for (const std::string& line : report.log)
+    said = said || line.find("job 38: asks licenses matlab (Slurm counts them); released to Slurm's own scheduler") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_EQ(parse_scontrol_jobs(run.slurm.table, "t").back().licenses, "matlab");
+}
+
 // An array's record starts one task per cycle; its next tasks are split off (held, with the
 // bridge's record) so that the next cycle may start several, never past the throttle.
 TEST(JobKinds, AnArraysNextTasksAreSplitOffAndItsThrottleHolds) {
