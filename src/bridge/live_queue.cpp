@@ -177,7 +177,7 @@ Job job_from_live(const LiveJob& live, const LiveMemory& memory, const std::stri
 
 LiveQueue::LiveQueue(const Cluster& cluster, std::string partition, bool memory_consumable,
                      Time start_grace)
-    : cluster_(cluster), bound_cluster_(cluster), partition_(std::move(partition)),
+    : cluster_(cluster), bound_cluster_(cluster), runnable_(bound_cluster_), partition_(std::move(partition)),
       memory_(LiveMemory::of(cluster, memory_consumable)), start_grace_(start_grace) {
   for (NodeIndex n = 0; n < cluster.node_count(); ++n) node_index_[cluster.nodes[n].name] = n;
 }
@@ -248,7 +248,7 @@ std::optional<std::string> LiveQueue::refusal(const LiveJob& live, JobRef ref) {
   }
   std::optional<std::string> reason = bind_to_cluster(bound_cluster_, job);
   job.run_time = job.req.time_limit;  // as bound: the partition's default, or the planning limit
-  if (!reason) reason = never_runnable_reason(bound_cluster_, job);
+  if (!reason) reason = runnable_.reason(job);
   if (reason) *reason += capped_by;
   workload_.jobs[ref] = std::move(job);
   if (reason) return reason;

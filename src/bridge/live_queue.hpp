@@ -18,6 +18,7 @@
 #include "bridge/slurm_nodes.hpp"
 #include "model/cluster.hpp"
 #include "model/job.hpp"
+#include "model/request_fit.hpp"
 #include "sim/cluster_state.hpp"
 #include "sim/scheduler.hpp"
 
@@ -76,6 +77,8 @@ class LiveQueue {
   // `partition`: only jobs of this partition are the bridge's (empty = all).
   LiveQueue(const Cluster& cluster, std::string partition, bool memory_consumable = false,
             Time start_grace = kDefaultStartGrace);
+  LiveQueue(const LiveQueue&) = delete;  // runnable_ refers to bound_cluster_
+  LiveQueue& operator=(const LiveQueue&) = delete;
   LiveSnapshot update(const SlurmView& view, Time now);
   // The exact allocation of a job just released (the listing gives only its node list
   // and per-node minimum).
@@ -129,6 +132,7 @@ class LiveQueue {
   // The same cluster with its partitions' MaxTime as Slurm lists them now (an operator may
   // have changed them since slurm.conf was read): what a job's request is bound against.
   Cluster bound_cluster_;
+  RunnableMemo runnable_;  // whether a request could ever run on it, kept per request shape
   std::string partition_;
   LiveMemory memory_;
   Time start_grace_;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdio>
 #include <ctime>
+#include <map>
 
 #include "io/hostlist.hpp"
 #include "io/job_options.hpp"
@@ -132,7 +133,7 @@ class LineReader {
 };
 
 void apply_field(const LineReader& in, const Field& f, LiveJob& job) {
-  const std::string& k = f.key;
+  const std::string_view k = f.key;  // compares the length first: a job line has ~60 fields
   if (k == "JobId") job.id = in.integer(f, 1);
   else if (k == "JobState") job.state = f.value;
   else if (k == "Reason") job.reason = f.value;
@@ -188,7 +189,7 @@ void apply_field(const LineReader& in, const Field& f, LiveJob& job) {
   else if (k == "TresPerTask") job.gres_per_task = in.gres_list(f);
   else if (k == "TresPerSocket" || k == "CpusPerTres" || k == "MemPerTres") {
     const char* option = k == "CpusPerTres" ? "--cpus-per-gpu" : k == "MemPerTres" ? "--mem-per-gpu" : "--gpus-per-socket";
-    job.other_tres += (job.other_tres.empty() ? "" : ", ") + std::string(option) + " (" + k + "=" + f.value + ")";
+    job.other_tres += (job.other_tres.empty() ? "" : ", ") + std::string(option) + " (" + f.key + "=" + f.value + ")";
   }
   else if (k == "OverSubscribe") job.exclusive = f.value == "NO" || f.value == "USER" || f.value == "MCS";
 }
@@ -202,21 +203,51 @@ std::string LiveJob::target() const {
   return std::to_string(array_job_id) + "_" + array_tasks.substr(0, digits);
 }
 
-std::int64_t parse_slurm_timestamp(std::string_view text) {
+namespace {
+
+// The epoch of a local "YYYY-MM-DDTHH" hour. mktime reads the time zone again on every call
+// (a stat of /etc/localtime, most of a listing's reading time), so each hour is asked once;
+// the hours Slurm prints in one listing are few.
+std::int64_t local_hour_epoch(int year, int month, int day, int hour) {
+  static thread_local std::map<std::int64_t, std::int64_t> known;
+  const std::int64_t key = ((std::int64_t{year} * 100 + month) * 100 + day) * 100 + hour;
+  if (auto it = known.find(key); it != known.end()) return it->second;
   std::tm tm{};
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  const std::string s(text);
-  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d", &year, &month, &day, &hour, &minute,
-                  &second) != 6)
-    return -1;
   tm.tm_year = year - 1900;
   tm.tm_mon = month - 1;
   tm.tm_mday = day;
   tm.tm_hour = hour;
-  tm.tm_min = minute;
-  tm.tm_sec = second;
   tm.tm_isdst = -1;  // Slurm prints local time; mktime makes it comparable with time()
-  return static_cast<std::int64_t>(std::mktime(&tm));
+  const std::int64_t epoch = static_cast<std::int64_t>(std::mktime(&tm));
+  if (known.size() >= 4096) known.clear();
+  known.emplace(key, epoch);
+  return epoch;
+}
+
+// The number of `width` digits at `at` in `text`, or -1.
+int digits_at(std::string_view text, std::size_t at, std::size_t width) {
+  if (at + width > text.size()) return -1;
+  int value = 0;
+  for (std::size_t i = at; i < at + width; ++i) {
+    if (text[i] < '0' || text[i] > '9') return -1;
+    value = value * 10 + (text[i] - '0');
+  }
+  return value;
+}
+
+}  // namespace
+
+std::int64_t parse_slurm_timestamp(std::string_view text) {
+  // YYYY-MM-DDTHH:MM:SS, exactly as Slurm prints it.
+  if (text.size() != 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+      text[16] != ':')
+    return -1;
+  const int year = digits_at(text, 0, 4), month = digits_at(text, 5, 2), day = digits_at(text, 8, 2);
+  const int hour = digits_at(text, 11, 2), minute = digits_at(text, 14, 2), second = digits_at(text, 17, 2);
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 ||
+      minute < 0 || minute > 59 || second < 0 || second > 60)
+    return -1;
+  return local_hour_epoch(year, month, day, hour) + minute * 60 + second;
 }
 
 std::vector<LiveJob> parse_scontrol_jobs(std::string_view text, const std::string& source) {

@@ -4,6 +4,8 @@
 // with the comment hetsched:gpu=1-2; 17: -n 64, more than the cluster has).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -93,6 +95,26 @@ TEST(ScontrolJobs, ReadsRunningAndHeldJobsOfTheRealListing) {
   EXPECT_EQ(big.nodes_max, 0);  // Slurm's minimum, no maximum
   EXPECT_EQ(big.time_limit, kNoTime);
   EXPECT_FALSE(by_id.at(12).holds_resources());  // completed: its node details are ignored
+}
+
+// Slurm's local timestamps, read without asking mktime for each (it reads the time zone
+// again every call): the same epochs as mktime gives, and -1 for anything else.
+TEST(ScontrolJobs, TimestampsAreLocalTimeAsMktimeReadsThem) {
+  for (const char* text : {"2026-11-22T10:22:00", "2026-11-22T10:59:59", "2026-11-22T11:00:00",
+                           "2026-03-29T01:30:00", "2026-10-25T02:30:00", "2027-02-28T23:59:60",
+                           "1970-01-02T00:00:00"}) {
+    std::tm tm{};
+    ASSERT_EQ(std::sscanf(text, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                          &tm.tm_min, &tm.tm_sec), 6);
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    tm.tm_isdst = -1;
+    EXPECT_EQ(parse_slurm_timestamp(text), static_cast<std::int64_t>(std::mktime(&tm))) << text;
+  }
+  EXPECT_EQ(parse_slurm_timestamp("2026-11-22T10:22:01") - parse_slurm_timestamp("2026-11-22T10:21:00"), 61);
+  for (const char* bad : {"Unknown", "None", "", "2026-11-22 10:22:00", "2026-13-01T00:00:00",
+                          "2026-11-22T24:00:00", "2026-11-22T10:22", "2026-11-22T10:22:00Z", "2026-1x-22T10:22:00"})
+    EXPECT_EQ(parse_slurm_timestamp(bad), -1) << bad;
 }
 
 TEST(ScontrolJobs, EmptyTableAndMalformedFields) {
