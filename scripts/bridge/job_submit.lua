@@ -28,6 +28,10 @@ local user_comment_mark = " | was: "
 -- `scontrol release` asks this priority.
 local release_priority = 4294967295
 
+-- ESLURM_TRANSITION_STATE_NO_UPDATE (slurm_errno.h; not among the lua plug-in's constants):
+-- scontrol says "Job can not be altered now, try again later".
+local try_again_later = 2020
+
 local function starts_with(text, prefix)
   return text ~= nil and string.sub(text, 1, #prefix) == prefix
 end
@@ -139,8 +143,21 @@ local function moved(job_desc, job_rec, modify_uid)
   return true
 end
 
+-- A job the bridge has pinned to the nodes it chose (from its release to its start, about a
+-- second, or until the bridge restores the request of a start cut short) would take that
+-- request out of the managed partitions, where no bridge restores it: such a move waits.
+local function leaves_while_pinned(job_desc, job_rec)
+  return managed_partition(job_rec.partition) ~= nil and managed_partition(job_desc.partition) == nil and
+         starts_with(job_rec.admin_comment, "hetsched:v1;phase=pinned")
+end
+
 function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
   local pending = job_rec.job_state % 256 == 0  -- JOB_PENDING, below the state's flag bits
+  if job_desc.partition ~= nil and pending and leaves_while_pinned(job_desc, job_rec) then
+    slurm.log_info("hetsched: job %u not moved out of partition %s: pinned by the bridge", job_rec.job_id,
+                   job_rec.partition)
+    return try_again_later  -- (slurm.log_user is not supported in job_modify)
+  end
   if job_desc.partition ~= nil and pending and moved(job_desc, job_rec, modify_uid) then
     return slurm.SUCCESS
   end

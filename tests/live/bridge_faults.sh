@@ -204,6 +204,10 @@ rm -f "$OUT/fault.once"
 HETSCHED_FAULT="release $pinned" HETSCHED_FAULT_ONCE="$OUT/fault.once" start_bridge
 for _ in $(seq 1 20); do bridge_alive || break; sleep 1; done
 check '! bridge_alive && scontrol show job $pinned | grep -q "ReqNodeList=n"' "job $pinned was pinned, and the bridge killed before its release"
+# Moved out now, it would take the pinned request where no bridge restores it: the move waits.
+moved_pinned=$(as_owner scontrol update JobId="$pinned" Partition=debug 2>&1)
+check '[[ "$moved_pinned" == *"try again later"* && "$(squeue -h -j $pinned -o %P)" == lab ]]' \
+  "its owner cannot move the pinned job out of the managed partition ($moved_pinned)"
 as_owner scontrol hold "$pinned"
 start_bridge
 sleep 8   # the machine is idle: the bridge would have started every job by now
