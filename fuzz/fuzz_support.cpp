@@ -161,6 +161,11 @@ const std::map<std::string, Target>& targets() {
        }},
       {"scontrol_reservations",
        [](std::string_view b) { bridge::parse_scontrol_reservations(b, "<fuzz>"); }},
+      {"scontrol_partitions",
+       [](std::string_view b) {
+         for (const auto& p : bridge::parse_scontrol_partitions(b, "<fuzz>"))
+           bridge::partition_limit_reason(p, 3600, 2, 4);  // what the bridge asks of each
+       }},
       {"window_file", window_file_target},
       {"window_solve", window_solve_target},
   };

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 all=(slurm_conf gres_conf topology_conf swf swf_gzip job_file sacct scontrol_jobs scontrol_nodes
-     scontrol_reservations window_file window_solve)
+     scontrol_reservations scontrol_partitions window_file window_solve)
 [[ $# -gt 0 ]] && targets=("$@") || targets=("${all[@]}")
 dir=${HETSCHED_FUZZ_DIR:-build-fuzz}
 
@@ -37,6 +37,7 @@ seed_files() {
     scontrol_jobs) pattern='listing*.txt' ;;
     scontrol_nodes) pattern='nodes*.txt' ;;
     scontrol_reservations) pattern='reservations*.txt' ;;
+    scontrol_partitions) pattern='partitions*.txt' ;;
     window_file | window_solve) pattern='*.json' ;;
   esac
   local seed_dir=$1
