@@ -8,7 +8,7 @@
 # LAB_SELECT_PARAMS (default CR_Core, e.g. CR_Core_Memory) and LAB_EXTRA_CONF (extra
 # slurm.conf lines, e.g. DefMemPerCPU=250) vary the configuration; LAB_PARTITIONS (lines)
 # replaces the one partition `lab` of all nodes; LAB_NODE_FEATURES=F:K gives nodes n1..nK
-# the node feature F (for -C).
+# the node feature F (for -C); LAB_THREADS_PER_CORE (default 1) sets the nodes' ThreadsPerCore.
 # After `start`, `source <(lab.sh env)` points sbatch/squeue/sacct at the lab.
 # Needs root and the packages slurmctld slurmd slurm-client munge (scripts/slurm-lab/install.sh).
 set -euo pipefail
@@ -23,7 +23,7 @@ node_lines() {
   local nodes=$1 half=$2 gpus=$3 spec=${LAB_NODE_FEATURES:-} featured=0 first=1
   local feature=${spec%%:*}
   [[ -n "$spec" ]] && featured=$(( ${spec##*:} < nodes ? ${spec##*:} : nodes ))
-  local common="NodeHostname=$HOST NodeAddr=127.0.0.1 Sockets=2 CoresPerSocket=$half ThreadsPerCore=1 RealMemory=4000 Gres=gpu:$gpus"
+  local common="NodeHostname=$HOST NodeAddr=127.0.0.1 Sockets=2 CoresPerSocket=$half ThreadsPerCore=${LAB_THREADS_PER_CORE:-1} RealMemory=4000 Gres=gpu:$gpus"
   if (( featured > 0 )); then
     echo "NodeName=n[1-$featured] $common Port=[$(( PORT_BASE + 1 ))-$(( PORT_BASE + featured ))] Features=$feature"
     first=$(( featured + 1 ))

@@ -62,7 +62,8 @@ SlurmBridge::SlurmBridge(const Cluster& cluster, Scheduler& scheduler, SlurmComm
       scheduler_(scheduler),
       slurm_(slurm),
       options_(options),
-      queue_(cluster, options.partition, options.memory_consumable, options.start_grace) {
+      queue_(cluster, options.partition, options.memory_consumable, options.start_grace),
+      threads_per_core_(cluster.nodes.size(), 1) {
   queue_.set_shadow(options.shadow);
   queue_.set_support(scheduler.supports(), scheduler.name());
 }
@@ -102,18 +103,41 @@ void SlurmBridge::repair(const Repair& r, CycleReport& report) {
   ++(rehold ? report.reheld : report.repaired);
 }
 
+void SlurmBridge::read_threads_per_core(const std::vector<LiveNode>& nodes) {
+  std::map<std::string_view, std::int32_t> listed;
+  for (const LiveNode& n : nodes) listed[n.name] = n.threads_per_core;
+  for (NodeIndex i = 0; i < cluster_.node_count(); ++i)
+    if (auto it = listed.find(cluster_.nodes[i].name); it != listed.end()) threads_per_core_[i] = it->second;
+}
+
+// What Slurm will hold for `alloc`: with whole cores, each node's share rounded up to whole
+// cores of that node (seen on a lab of ThreadsPerCore=2: -n 3 on one node got 4 CPUs).
+Allocation SlurmBridge::as_slurm_allocates(const Allocation& alloc) const {
+  Allocation held = alloc;
+  if (!options_.whole_cores) return held;
+  for (NodeShare& share : held.shares) {
+    const std::int32_t threads = threads_per_core_[share.node];
+    if (threads <= 1 || share.cores % threads == 0) continue;
+    share.cores = std::min(cluster_.nodes[share.node].cores, (share.cores / threads + 1) * threads);
+  }
+  return held;
+}
+
 void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time now,
                         CycleReport& report) {
   const Job& job = queue_.workload().jobs[decision.job];
   std::optional<std::string> problem = allocation_violates_request(cluster_, job, decision.alloc);
-  if (!problem && !free.can_hold(decision.alloc)) problem = "exceeds what is free now";
+  const Allocation held = as_slurm_allocates(decision.alloc);
+  if (!problem && !free.can_hold(held))
+    problem = held.shares == decision.alloc.shares ? "exceeds what is free now"
+                                                   : "exceeds what is free now, counted in whole cores";
   if (problem) {
     ++report.proposals_refused;
     report.log.push_back("job " + std::to_string(job.id) + ": proposal refused: " + *problem);
     return;
   }
   if (options_.shadow) {
-    free.take(decision.alloc);
+    free.take(held);
     report.predicted += predict(decision, now);
     return;
   }
@@ -126,11 +150,11 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
     report.log.push_back("job " + std::to_string(job.id) + ": start failed; left held with its request");
     return;
   }
-  free.take(decision.alloc);
-  queue_.mark_started(decision.job, decision.alloc);
+  free.take(held);
+  queue_.mark_started(decision.job, held);
   ++report.started;
   std::string where;
-  for (const NodeShare& share : decision.alloc.shares)
+  for (const NodeShare& share : held.shares)
     where += (where.empty() ? "" : " ") + cluster_.nodes[share.node].name + ":" +
              std::to_string(share.cores) + "c";
   report.log.push_back("job " + std::to_string(job.id) + ": started on " + where);
@@ -169,6 +193,7 @@ CycleReport SlurmBridge::cycle(Time now) {
     throw;
   }
   if (std::exchange(slurm_was_down_, false)) queue_.outage_ended(now);
+  if (options_.whole_cores) read_threads_per_core(view.nodes);
   LiveSnapshot snap = queue_.update(view, now);
   report.listed = view.jobs.size();
   if (options_.shadow) record_actual_starts(view);

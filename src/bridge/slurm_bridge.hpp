@@ -51,6 +51,9 @@ struct BridgeOptions {
   bool memory_consumable = false;   // the live Slurm's SelectTypeParameters count memory
   Time start_grace = LiveQueue::kDefaultStartGrace;
   bool shadow = false;              // decide and record only; no job is held or started
+  // Slurm allocates whole cores (SelectTypeParameters CR_Core*, CR_Socket*): on a node of
+  // ThreadsPerCore > 1 a share of 3 CPUs holds 2 cores, 4 CPUs.
+  bool whole_cores = false;
 };
 
 struct CycleReport {
@@ -98,6 +101,8 @@ class SlurmBridge {
   void start(const StartDecision& start, ClusterState& free, Time now, CycleReport& report);
   bool predict(const StartDecision& start, Time now);  // false: already predicted
   void record_actual_starts(const SlurmView& view);
+  void read_threads_per_core(const std::vector<LiveNode>& nodes);
+  Allocation as_slurm_allocates(const Allocation& alloc) const;
   int run_steps(const std::vector<Step>& steps, CycleReport& report);
   void repair(const Repair& repair, CycleReport& report);
   bool run(const std::vector<std::string>& argv, CycleReport& report);
@@ -107,6 +112,7 @@ class SlurmBridge {
   SlurmCommands& slurm_;
   BridgeOptions options_;
   LiveQueue queue_;
+  std::vector<std::int32_t> threads_per_core_;  // per node, as Slurm last listed it
   std::map<std::int64_t, ShadowPrediction> predictions_;
   bool slurm_was_down_ = false;
 };

@@ -72,6 +72,19 @@ std::string node_unavailable_reason(const LiveNode& node) {
   return said;
 }
 
+namespace {
+
+std::int32_t node_threads(const Field& f, const InputLocation& where) {
+  std::int32_t n = 0;
+  const char* last = f.value.data() + f.value.size();
+  const auto [ptr, ec] = std::from_chars(f.value.data(), last, n);
+  if (ec != std::errc() || ptr != last || n < 1 || n > 1024)
+    throw InputError(where, f.key, f.value, "expected a thread count from 1 to 1024");
+  return n;
+}
+
+}  // namespace
+
 std::vector<LiveNode> parse_scontrol_nodes(std::string_view text, const std::string& source) {
   std::vector<LiveNode> nodes;
   for_each_record(text, [&](long line, const std::vector<Field>& fields) {
@@ -80,6 +93,7 @@ std::vector<LiveNode> parse_scontrol_nodes(std::string_view text, const std::str
       if (f.key == "NodeName") node.name = f.value;
       else if (f.key == "State") node.state = f.value;
       else if (f.key == "Reason") node.reason = f.value;
+      else if (f.key == "ThreadsPerCore") node.threads_per_core = node_threads(f, {source, line});
     }
     if (node.name.empty()) throw InputError({source, line}, "NodeName", "", "line has no NodeName");
     if (node.state.empty()) throw InputError({source, line}, "State", "", "node " + node.name + " has no State");

@@ -6,6 +6,7 @@
 // data/partitions.txt: lab and debug, both UP).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "bridge/bridge_lock.hpp"
@@ -421,6 +422,31 @@ TEST(JobLifecycle, ThePartitionsTimeAndNodeLimitsAreSlurms) {
   EXPECT_EQ(listed.front().max_nodes, 3);
   EXPECT_EQ(listed.back().max_nodes, 0);
   EXPECT_THROW(parse_scontrol_partitions(lab_with("UNLIMITED", "x"), "p"), InputError);
+}
+
+// Under CR_Core a node of ThreadsPerCore=2 gives a job whole cores: 3 CPUs asked hold 4 (seen
+// on the lab). The bridge counts what Slurm will hold, so that the next plan on that node does
+// not count on a CPU that is taken.
+TEST(JobLifecycle, WholeCoresAreCountedWhereANodeHasTwoThreadsPerCore) {
+  std::string nodes = text::read_text_file(kData + "nodes.txt");
+  for (std::size_t at = nodes.find("ThreadsPerCore=1"); at != std::string::npos;
+       at = nodes.find("ThreadsPerCore=1", at))
+    nodes.replace(at, 16, "ThreadsPerCore=2");
+  ASSERT_EQ(parse_scontrol_nodes(nodes, "n").front().threads_per_core, 2);
+  for (const bool whole_cores : {false, true}) {
+    BridgeOptions options;
+    options.whole_cores = whole_cores;
+    LiveBridge run({15}, options);
+    run.slurm.nodes = nodes;  // n1 is the one usable node
+    run.slurm.set_field("15", "NumNodes", "1-1");
+    run.slurm.set_field("15", "NumCPUs", "3");
+    run.slurm.set_field("15", "NumTasks", "3");
+    const CycleReport report = run.bridge.cycle(lab_now());
+    ASSERT_EQ(report.started, 1u) << report.json();
+    const std::string expected = whole_cores ? "job 15: started on n1:4c" : "job 15: started on n1:3c";
+    EXPECT_NE(std::find(report.log.begin(), report.log.end(), expected), report.log.end()) << whole_cores;
+  }
+  EXPECT_THROW(parse_scontrol_nodes("NodeName=n1 State=IDLE ThreadsPerCore=0\n", "n"), InputError);
 }
 
 // A partition closed after a release: the job is held again after the grace, without the
