@@ -63,7 +63,7 @@ SlurmBridge::SlurmBridge(const Cluster& cluster, Scheduler& scheduler, SlurmComm
       slurm_(slurm),
       options_(options),
       queue_(cluster, options.partition, options.memory_consumable, options.start_grace),
-      threads_per_core_(cluster.nodes.size(), 1) {
+      cpus_per_core_(cluster.nodes.size(), 1) {
   queue_.set_shadow(options.shadow);
   queue_.set_support(scheduler.supports(), scheduler.name());
 }
@@ -103,22 +103,23 @@ void SlurmBridge::repair(const Repair& r, CycleReport& report) {
   ++(rehold ? report.reheld : report.repaired);
 }
 
-void SlurmBridge::read_threads_per_core(const std::vector<LiveNode>& nodes) {
+void SlurmBridge::read_cpus_per_core(const std::vector<LiveNode>& nodes) {
   std::map<std::string_view, std::int32_t> listed;
-  for (const LiveNode& n : nodes) listed[n.name] = n.threads_per_core;
+  for (const LiveNode& n : nodes) listed[n.name] = n.cpus_per_core;
   for (NodeIndex i = 0; i < cluster_.node_count(); ++i)
-    if (auto it = listed.find(cluster_.nodes[i].name); it != listed.end()) threads_per_core_[i] = it->second;
+    if (auto it = listed.find(cluster_.nodes[i].name); it != listed.end()) cpus_per_core_[i] = it->second;
 }
 
 // What Slurm will hold for `alloc`: with whole cores, each node's share rounded up to whole
-// cores of that node (seen on a lab of ThreadsPerCore=2: -n 3 on one node got 4 CPUs).
+// cores of that node (seen on a lab of ThreadsPerCore=2, CPUs counting threads: -n 3 on one
+// node got 4 CPUs).
 Allocation SlurmBridge::as_slurm_allocates(const Allocation& alloc) const {
   Allocation held = alloc;
   if (!options_.whole_cores) return held;
   for (NodeShare& share : held.shares) {
-    const std::int32_t threads = threads_per_core_[share.node];
-    if (threads <= 1 || share.cores % threads == 0) continue;
-    share.cores = std::min(cluster_.nodes[share.node].cores, (share.cores / threads + 1) * threads);
+    const std::int32_t per_core = cpus_per_core_[share.node];
+    if (per_core <= 1 || share.cores % per_core == 0) continue;
+    share.cores = std::min(cluster_.nodes[share.node].cores, (share.cores / per_core + 1) * per_core);
   }
   return held;
 }
@@ -193,7 +194,7 @@ CycleReport SlurmBridge::cycle(Time now) {
     throw;
   }
   if (std::exchange(slurm_was_down_, false)) queue_.outage_ended(now);
-  if (options_.whole_cores) read_threads_per_core(view.nodes);
+  if (options_.whole_cores) read_cpus_per_core(view.nodes);
   LiveSnapshot snap = queue_.update(view, now);
   report.listed = view.jobs.size();
   if (options_.shadow) record_actual_starts(view);

@@ -101,7 +101,7 @@ class SlurmBridge {
   void start(const StartDecision& start, ClusterState& free, Time now, CycleReport& report);
   bool predict(const StartDecision& start, Time now);  // false: already predicted
   void record_actual_starts(const SlurmView& view);
-  void read_threads_per_core(const std::vector<LiveNode>& nodes);
+  void read_cpus_per_core(const std::vector<LiveNode>& nodes);
   Allocation as_slurm_allocates(const Allocation& alloc) const;
   int run_steps(const std::vector<Step>& steps, CycleReport& report);
   void repair(const Repair& repair, CycleReport& report);
@@ -112,7 +112,7 @@ class SlurmBridge {
   SlurmCommands& slurm_;
   BridgeOptions options_;
   LiveQueue queue_;
-  std::vector<std::int32_t> threads_per_core_;  // per node, as Slurm last listed it
+  std::vector<std::int32_t> cpus_per_core_;  // per node, as Slurm last listed it
   std::map<std::int64_t, ShadowPrediction> predictions_;
   bool slurm_was_down_ = false;
 };

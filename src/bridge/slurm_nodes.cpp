@@ -1,7 +1,9 @@
 #include "bridge/slurm_nodes.hpp"
 
 #include <array>
+#include <algorithm>
 #include <charconv>
+#include <map>
 #include <utility>
 
 #include "bridge/scontrol_fields.hpp"
@@ -74,13 +76,27 @@ std::string node_unavailable_reason(const LiveNode& node) {
 
 namespace {
 
-std::int32_t node_threads(const Field& f, const InputLocation& where) {
+std::int32_t cpu_layout_count(const Field& f, const InputLocation& where) {
   std::int32_t n = 0;
   const char* last = f.value.data() + f.value.size();
   const auto [ptr, ec] = std::from_chars(f.value.data(), last, n);
-  if (ec != std::errc() || ptr != last || n < 1 || n > 1024)
-    throw InputError(where, f.key, f.value, "expected a thread count from 1 to 1024");
+  if (ec != std::errc() || ptr != last || n < 1 || n > 1'000'000)
+    throw InputError(where, f.key, f.value, "expected a count from 1 to 1000000");
   return n;
+}
+
+// CPUs Slurm counts per core: CPUTot over Boards x Sockets x CoresPerSocket (2 where a node's
+// hardware threads are its CPUs; 1 where slurm.conf's CPUs= counts cores, or when unknown).
+std::int32_t cpus_per_core(const std::map<std::string, std::int32_t>& layout) {
+  auto get = [&](const char* key) {
+    auto it = layout.find(key);
+    return it == layout.end() ? std::int64_t{0} : std::int64_t{it->second};
+  };
+  const std::int64_t boards = std::max<std::int64_t>(1, get("Boards"));
+  const std::int64_t cores = boards * get("Sockets") * get("CoresPerSocket");
+  const std::int64_t cpus = get("CPUTot");
+  if (cores <= 0 || cpus < cores || cpus % cores != 0) return 1;
+  return static_cast<std::int32_t>(cpus / cores);
 }
 
 }  // namespace
@@ -89,12 +105,15 @@ std::vector<LiveNode> parse_scontrol_nodes(std::string_view text, const std::str
   std::vector<LiveNode> nodes;
   for_each_record(text, [&](long line, const std::vector<Field>& fields) {
     LiveNode node;
+    std::map<std::string, std::int32_t> layout;
     for (const Field& f : fields) {
       if (f.key == "NodeName") node.name = f.value;
       else if (f.key == "State") node.state = f.value;
       else if (f.key == "Reason") node.reason = f.value;
-      else if (f.key == "ThreadsPerCore") node.threads_per_core = node_threads(f, {source, line});
+      else if (f.key == "CPUTot" || f.key == "Boards" || f.key == "Sockets" || f.key == "CoresPerSocket")
+        layout[f.key] = cpu_layout_count(f, {source, line});
     }
+    node.cpus_per_core = cpus_per_core(layout);
     if (node.name.empty()) throw InputError({source, line}, "NodeName", "", "line has no NodeName");
     if (node.state.empty()) throw InputError({source, line}, "State", "", "node " + node.name + " has no State");
     nodes.push_back(std::move(node));

@@ -15,7 +15,7 @@ struct LiveNode {
   std::string name;
   std::string state;   // e.g. IDLE, MIXED+DRAIN, DOWN*, ALLOCATED+RESERVED
   std::string reason;  // the admin's reason, when drained or down
-  std::int32_t threads_per_core = 1;  // ThreadsPerCore: CPUs Slurm counts per core
+  std::int32_t cpus_per_core = 1;  // CPUs Slurm counts per core (2: hyperthreads are CPUs)
 };
 
 // Why a node cannot take a new job now ("drain", "down", "not responding", ...), or ""

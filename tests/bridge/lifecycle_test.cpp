@@ -428,11 +428,15 @@ TEST(JobLifecycle, ThePartitionsTimeAndNodeLimitsAreSlurms) {
 // on the lab). The bridge counts what Slurm will hold, so that the next plan on that node does
 // not count on a CPU that is taken.
 TEST(JobLifecycle, WholeCoresAreCountedWhereANodeHasTwoThreadsPerCore) {
-  std::string nodes = text::read_text_file(kData + "nodes.txt");
-  for (std::size_t at = nodes.find("ThreadsPerCore=1"); at != std::string::npos;
-       at = nodes.find("ThreadsPerCore=1", at))
-    nodes.replace(at, 16, "ThreadsPerCore=2");
-  ASSERT_EQ(parse_scontrol_nodes(nodes, "n").front().threads_per_core, 2);
+  const std::string captured = text::read_text_file(kData + "nodes.txt");
+  ASSERT_EQ(parse_scontrol_nodes(captured, "n").front().cpus_per_core, 1);
+  // The lab's nodes as 2 sockets x 2 cores x 2 threads: the same 8 CPUs.
+  std::string nodes = captured;
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"CoresPerSocket=4", "CoresPerSocket=2"},
+                                 {"ThreadsPerCore=1", "ThreadsPerCore=2"}})
+    for (std::size_t at = nodes.find(from); at != std::string::npos; at = nodes.find(from, at))
+      nodes.replace(at, from.size(), to);
+  ASSERT_EQ(parse_scontrol_nodes(nodes, "n").front().cpus_per_core, 2);
   for (const bool whole_cores : {false, true}) {
     BridgeOptions options;
     options.whole_cores = whole_cores;
@@ -446,7 +450,10 @@ TEST(JobLifecycle, WholeCoresAreCountedWhereANodeHasTwoThreadsPerCore) {
     const std::string expected = whole_cores ? "job 15: started on n1:4c" : "job 15: started on n1:3c";
     EXPECT_NE(std::find(report.log.begin(), report.log.end(), expected), report.log.end()) << whole_cores;
   }
-  EXPECT_THROW(parse_scontrol_nodes("NodeName=n1 State=IDLE ThreadsPerCore=0\n", "n"), InputError);
+  EXPECT_THROW(parse_scontrol_nodes("NodeName=n1 State=IDLE CPUTot=0\n", "n"), InputError);
+  // Where slurm.conf's CPUs= counts cores, a CPU is a core: nothing to round.
+  EXPECT_EQ(parse_scontrol_nodes("NodeName=n1 State=IDLE CPUTot=8 Sockets=2 Boards=1 CoresPerSocket=4 ThreadsPerCore=2\n", "n")
+                .front().cpus_per_core, 1);
 }
 
 // A partition closed after a release: the job is held again after the grace, without the
