@@ -128,14 +128,16 @@ LiveMemory LiveMemory::of(const Cluster& cluster, bool consumable) {
   return m;
 }
 
+std::string planned_partition(const LiveJob& live, const std::string& managed) {
+  return !managed.empty() && in_partition(live.partition, managed) ? managed
+                                                                    : live.partition.substr(0, live.partition.find(','));
+}
+
 Job job_from_live(const LiveJob& live, const LiveMemory& memory, const std::string& managed) {
   Job job;
   job.id = live.id;
   job.name = "slurm-" + std::to_string(live.id);
-  // Of a job's partitions ("lab,debug") the bridge plans it in the one it manages.
-  job.partition = !managed.empty() && in_partition(live.partition, managed)
-                      ? managed
-                      : live.partition.substr(0, live.partition.find(','));
+  job.partition = planned_partition(live, managed);
   job.submit = live.submit_epoch;
   JobRequest& r = job.req;
   r.ntasks = live.cpus;
@@ -481,6 +483,12 @@ std::string LiveQueue::holders_of(const Pass& pass, const Allocation& planned) c
 std::optional<std::string> LiveQueue::slurms_own(const LiveJob& live, const EligibilityVerdict& verdict) const {
   if (!live.reservation.empty()) return "asks reservation " + live.reservation;
   if (!live.licenses.empty()) return "asks licenses " + live.licenses + " (Slurm counts them)";
+  if (live.partition.find(',') != std::string::npos) {  // beyond the managed one's limits: maybe not the others'
+    if (auto it = partitions_.find(planned_partition(live, partition_)); it != partitions_.end()) {
+      const std::string why = partition_limit_reason(it->second, live.time_limit, live.nodes_min, live.nodes_max);
+      if (!why.empty()) return why + "; Slurm may run it in another of its partitions (" + live.partition + ")";
+    }
+  }
   if (verdict.kind == Eligibility::SlurmOnly) return verdict.why;
   if (const std::string tres = unmodelled_tres(live); !tres.empty()) return "the request " + tres + " is not modelled";
   if (live.features.empty()) return std::nullopt;

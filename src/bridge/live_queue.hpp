@@ -174,4 +174,8 @@ class LiveQueue {
 // `managed`: the partition the bridge manages ("" = all), chosen among the job's partitions.
 Job job_from_live(const LiveJob& live, const LiveMemory& memory = {}, const std::string& managed = "");
 
+// The partition the bridge plans a job in: `managed` when the job may run there ("lab" of
+// "lab,debug"), else the first it names.
+std::string planned_partition(const LiveJob& live, const std::string& managed);
+
 }  // namespace hs::bridge

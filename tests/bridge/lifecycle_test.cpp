@@ -405,6 +405,15 @@ TEST(JobLifecycle, ThePartitionsTimeAndNodeLimitsAreSlurms) {
   run.slurm.partitions = lab_with("00:05:00", "2");
   EXPECT_EQ(run.bridge.cycle(lab_now() + 2).started, 1u);
 
+  // A job that may also run in another partition is Slurm's to place there.
+  LiveBridge elsewhere({14, 15}, options);
+  elsewhere.slurm.set_field("15", "Partition", "lab,debug");
+  elsewhere.slurm.partitions = lab_with("00:04:00", "UNLIMITED");
+  const CycleReport handed = elsewhere.bridge.cycle(lab_now());
+  EXPECT_EQ(handed.started, 0u);
+  EXPECT_EQ(job_line(elsewhere.slurm, 15).reason, "None") << "released to Slurm";
+  EXPECT_EQ(job_line(elsewhere.slurm, 15).comment.find("never runnable"), std::string::npos);
+
   // 12 cores on 1 to 4 nodes of 8 cores: two nodes, so MaxNodes=1 leaves it nowhere to run.
   LiveBridge free_count({14, 15}, options);
   free_count.slurm.set_field("15", "NumNodes", "1-4");
