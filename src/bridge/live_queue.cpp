@@ -242,11 +242,10 @@ std::optional<std::string> LiveQueue::refusal(const LiveJob& live, JobRef ref) {
     return "comment '" + user_comment(live.comment) + "': " + e.problem();
   }
   std::string capped_by;  // the partition limit that narrowed the request, if any
-  if (auto it = partitions_.find(job.partition); it != partitions_.end()) {
-    const std::string why = partition_limit_reason(it->second, live.time_limit, live.nodes_min, live.nodes_max);
-    if (!why.empty()) return why;
-    if (fit_node_count(it->second, job.req))
-      capped_by = " (partition " + it->first + "'s MaxNodes " + std::to_string(it->second.max_nodes) + ")";
+  if (const LivePartition* limits = partition_of(live)) {
+    if (std::string why = beyond_limits(live, *limits); !why.empty()) return why;
+    if (fit_node_count(*limits, job.req))
+      capped_by = " (partition " + limits->name + "'s MaxNodes " + std::to_string(limits->max_nodes) + ")";
   }
   std::optional<std::string> reason = bind_to_cluster(bound_cluster_, job);
   job.run_time = job.req.time_limit;  // as bound: the partition's default, or the planning limit
@@ -477,18 +476,25 @@ std::string LiveQueue::holders_of(const Pass& pass, const Allocation& planned) c
   return text.empty() ? "by a layout Slurm chose" : "by " + text;
 }
 
+// The partition the job is planned in, as last listed; null when not listed.
+const LivePartition* LiveQueue::partition_of(const LiveJob& live) const {
+  auto it = partitions_.find(planned_partition(live, partition_));
+  return it == partitions_.end() ? nullptr : &it->second;
+}
+
+std::string LiveQueue::beyond_limits(const LiveJob& live, const LivePartition& limits) {
+  return partition_limit_reason(limits, live.time_limit, live.nodes_min, live.nodes_max);
+}
+
 // Why Slurm, not the bridge, must place a held job: an advance reservation, licenses (which
 // Slurm counts and the model does not: a start while they are taken would stay pending), a
 // kind of job the bridge cannot pin, or node features the cluster file cannot match.
 std::optional<std::string> LiveQueue::slurms_own(const LiveJob& live, const EligibilityVerdict& verdict) const {
   if (!live.reservation.empty()) return "asks reservation " + live.reservation;
   if (!live.licenses.empty()) return "asks licenses " + live.licenses + " (Slurm counts them)";
-  if (live.partition.find(',') != std::string::npos) {  // beyond the managed one's limits: maybe not the others'
-    if (auto it = partitions_.find(planned_partition(live, partition_)); it != partitions_.end()) {
-      const std::string why = partition_limit_reason(it->second, live.time_limit, live.nodes_min, live.nodes_max);
-      if (!why.empty()) return why + "; Slurm may run it in another of its partitions (" + live.partition + ")";
-    }
-  }
+  if (const LivePartition* limits = partition_of(live); limits && live.partition.find(',') != std::string::npos)
+    if (std::string why = beyond_limits(live, *limits); !why.empty())  // the other partitions' may allow it
+      return why + "; Slurm may run it in another of its partitions (" + live.partition + ")";
   if (verdict.kind == Eligibility::SlurmOnly) return verdict.why;
   if (const std::string tres = unmodelled_tres(live); !tres.empty()) return "the request " + tres + " is not modelled";
   if (live.features.empty()) return std::nullopt;

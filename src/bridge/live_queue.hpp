@@ -116,6 +116,8 @@ class LiveQueue {
   void follow_released(Pass& pass, const LiveJob& live, const JobMarker& marker);
   void consider_queued(Pass& pass, const LiveJob& live, const std::optional<JobMarker>& marker);
   std::optional<std::string> slurms_own(const LiveJob& live, const EligibilityVerdict& verdict) const;
+  const LivePartition* partition_of(const LiveJob& live) const;
+  static std::string beyond_limits(const LiveJob& live, const LivePartition& limits);
   void refuse(Pass& pass, const LiveJob& live, const std::optional<JobMarker>& marker,
               const std::string& reason);
   void finish(LiveSnapshot& snap, std::vector<RunningEntry> running, const std::set<NodeIndex>& blocked);

@@ -3,7 +3,6 @@
 #include <array>
 #include <algorithm>
 #include <charconv>
-#include <map>
 #include <utility>
 
 #include "bridge/scontrol_fields.hpp"
@@ -76,27 +75,30 @@ std::string node_unavailable_reason(const LiveNode& node) {
 
 namespace {
 
-std::int32_t cpu_layout_count(const Field& f, const InputLocation& where) {
+// A count field of a listing, lo and up (or the word `also` its caller reads).
+std::int32_t count_field(const Field& f, const InputLocation& where, std::int32_t lo,
+                         const std::string& also = "") {
   std::int32_t n = 0;
   const char* last = f.value.data() + f.value.size();
   const auto [ptr, ec] = std::from_chars(f.value.data(), last, n);
-  if (ec != std::errc() || ptr != last || n < 1 || n > 1'000'000)
-    throw InputError(where, f.key, f.value, "expected a count from 1 to 1000000");
+  if (ec != std::errc() || ptr != last || n < lo)
+    throw InputError(where, f.key, f.value,
+                     "expected a count of at least " + std::to_string(lo) + (also.empty() ? "" : " or " + also));
   return n;
 }
 
 // CPUs Slurm counts per core: CPUTot over Boards x Sockets x CoresPerSocket (2 where a node's
 // hardware threads are its CPUs; 1 where slurm.conf's CPUs= counts cores, or when unknown).
-std::int32_t cpus_per_core(const std::map<std::string, std::int32_t>& layout) {
-  auto get = [&](const char* key) {
-    auto it = layout.find(key);
-    return it == layout.end() ? std::int64_t{0} : std::int64_t{it->second};
-  };
-  const std::int64_t boards = std::max<std::int64_t>(1, get("Boards"));
-  const std::int64_t cores = boards * get("Sockets") * get("CoresPerSocket");
-  const std::int64_t cpus = get("CPUTot");
+std::int32_t cpus_per_core(std::int64_t cpus, std::int64_t boards, std::int64_t sockets,
+                           std::int64_t cores_per_socket) {
+  const std::int64_t cores = std::max<std::int64_t>(1, boards) * sockets * cores_per_socket;
   if (cores <= 0 || cpus < cores || cpus % cores != 0) return 1;
   return static_cast<std::int32_t>(cpus / cores);
+}
+
+// MaxNodes / MinNodes: a count, or UNLIMITED (0).
+std::int32_t node_limit(const Field& f, const InputLocation& where) {
+  return f.value == "UNLIMITED" ? 0 : count_field(f, where, 0, "UNLIMITED");
 }
 
 }  // namespace
@@ -104,16 +106,19 @@ std::int32_t cpus_per_core(const std::map<std::string, std::int32_t>& layout) {
 std::vector<LiveNode> parse_scontrol_nodes(std::string_view text, const std::string& source) {
   std::vector<LiveNode> nodes;
   for_each_record(text, [&](long line, const std::vector<Field>& fields) {
+    const InputLocation where{source, line};
     LiveNode node;
-    std::map<std::string, std::int32_t> layout;
+    std::int64_t cpus = 0, boards = 1, sockets = 0, cores_per_socket = 0;
     for (const Field& f : fields) {
       if (f.key == "NodeName") node.name = f.value;
       else if (f.key == "State") node.state = f.value;
       else if (f.key == "Reason") node.reason = f.value;
-      else if (f.key == "CPUTot" || f.key == "Boards" || f.key == "Sockets" || f.key == "CoresPerSocket")
-        layout[f.key] = cpu_layout_count(f, {source, line});
+      else if (f.key == "CPUTot") cpus = count_field(f, where, 1);
+      else if (f.key == "Boards") boards = count_field(f, where, 1);
+      else if (f.key == "Sockets") sockets = count_field(f, where, 1);
+      else if (f.key == "CoresPerSocket") cores_per_socket = count_field(f, where, 1);
     }
-    node.cpus_per_core = cpus_per_core(layout);
+    node.cpus_per_core = cpus_per_core(cpus, boards, sockets, cores_per_socket);
     if (node.name.empty()) throw InputError({source, line}, "NodeName", "", "line has no NodeName");
     if (node.state.empty()) throw InputError({source, line}, "State", "", "node " + node.name + " has no State");
     nodes.push_back(std::move(node));
@@ -139,20 +144,6 @@ std::string partition_limit_reason(const LivePartition& partition, Time time_lim
            std::to_string(partition.min_nodes) + " (Slurm keeps it pending: PartitionNodeLimit)";
   return "";
 }
-
-namespace {
-
-std::int32_t node_limit(const Field& f, const InputLocation& where) {
-  if (f.value == "UNLIMITED") return 0;
-  std::int32_t n = 0;
-  const char* last = f.value.data() + f.value.size();
-  const auto [ptr, ec] = std::from_chars(f.value.data(), last, n);
-  if (ec != std::errc() || ptr != last || n < 0)
-    throw InputError(where, f.key, f.value, "expected a node count or UNLIMITED");
-  return n;
-}
-
-}  // namespace
 
 std::vector<LivePartition> parse_scontrol_partitions(std::string_view text, const std::string& source) {
   std::vector<LivePartition> partitions;
