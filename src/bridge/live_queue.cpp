@@ -419,6 +419,30 @@ void LiveQueue::block_nodes(Pass& pass, const SlurmView& view) {
   }
 }
 
+// MaxCPUsPerNode: the managed partition's jobs together use at most that many CPUs of a
+// node, whatever else is free there (seen on a lab: a job asking 1 CPU of a node with 4 free
+// stayed pending, Reason=Resources, while the partition's jobs held 12 of its 12). What is
+// free on a node is lowered to what the partition may still use; later ends in the plan give
+// back more than that where other partitions' jobs end, which only makes a plan hopeful,
+// never a start wrong: every start is checked against this state.
+void LiveQueue::cap_partition_cpus(Pass& pass) {
+  auto it = partitions_.find(partition_);
+  if (partition_.empty() || it == partitions_.end() || it->second.max_cpus_per_node <= 0) return;
+  const std::int32_t cap = it->second.max_cpus_per_node;
+  std::vector<std::int32_t> used(cluster_.nodes.size(), 0);
+  for (const RunningEntry& r : pass.running) {
+    if (planned_partition(latest_.at(slurm_id(r.job)), partition_) != partition_) continue;
+    for (const NodeShare& share : r.alloc.shares) used[share.node] += share.cores;
+  }
+  for (NodeIndex n = 0; n < cluster_.node_count(); ++n) {
+    const std::int32_t over = pass.snap.free.node(n).cores - std::max(0, cap - used[n]);
+    if (over <= 0) continue;
+    Allocation unusable;
+    unusable.shares.push_back(NodeShare{n, over});
+    pass.snap.free.take_clamped(unusable);
+  }
+}
+
 namespace {
 
 // A released job that ran and that Slurm put back in the queue (its node failed, or
@@ -595,6 +619,7 @@ LiveSnapshot LiveQueue::update(const SlurmView& view, Time now) {
       consider_queued(pass, *live, seen.marker);
     }
   }
+  cap_partition_cpus(pass);
   finish(pass.snap, std::move(pass.running), pass.blocked);
   return std::move(pass.snap);
 }

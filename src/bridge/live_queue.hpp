@@ -113,6 +113,7 @@ class LiveQueue {
   std::optional<std::string> refusal(const LiveJob& live, JobRef ref);
   void take_running(Pass& pass, const LiveJob& live);
   void block_nodes(Pass& pass, const SlurmView& view);
+  void cap_partition_cpus(Pass& pass);
   void follow_released(Pass& pass, const LiveJob& live, const JobMarker& marker);
   void consider_queued(Pass& pass, const LiveJob& live, const std::optional<JobMarker>& marker);
   std::optional<std::string> slurms_own(const LiveJob& live, const EligibilityVerdict& verdict) const;

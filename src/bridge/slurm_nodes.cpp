@@ -96,7 +96,7 @@ std::int32_t cpus_per_core(std::int64_t cpus, std::int64_t boards, std::int64_t 
   return static_cast<std::int32_t>(cpus / cores);
 }
 
-// MaxNodes / MinNodes: a count, or UNLIMITED (0).
+// MaxNodes / MinNodes / MaxCPUsPerNode: a count, or UNLIMITED (0).
 std::int32_t node_limit(const Field& f, const InputLocation& where) {
   return f.value == "UNLIMITED" ? 0 : count_field(f, where, 0, "UNLIMITED");
 }
@@ -156,6 +156,7 @@ std::vector<LivePartition> parse_scontrol_partitions(std::string_view text, cons
       else if (f.key == "MaxTime") p.max_time = parse_slurm_time(f.value, where, f.key, true);
       else if (f.key == "MaxNodes") p.max_nodes = node_limit(f, where);
       else if (f.key == "MinNodes") p.min_nodes = node_limit(f, where);
+      else if (f.key == "MaxCPUsPerNode") p.max_cpus_per_node = node_limit(f, where);
     }
     if (p.name.empty()) throw InputError({source, line}, "PartitionName", "", "line has no PartitionName");
     if (p.state.empty()) throw InputError({source, line}, "State", "", "partition " + p.name + " has no State");

@@ -41,6 +41,7 @@ struct LivePartition {
   Time max_time = kNoTime;     // MaxTime; kNoTime: UNLIMITED
   std::int32_t max_nodes = 0;  // MaxNodes a job may use; 0: UNLIMITED
   std::int32_t min_nodes = 0;  // MinNodes a job must use
+  std::int32_t max_cpus_per_node = 0;  // MaxCPUsPerNode its jobs together may use on a node; 0: UNLIMITED
 };
 
 // Why Slurm would start no job of the partition now ("DOWN", "INACTIVE"), or "" when it

@@ -433,6 +433,42 @@ TEST(JobLifecycle, ThePartitionsTimeAndNodeLimitsAreSlurms) {
   EXPECT_THROW(parse_scontrol_partitions(lab_with("UNLIMITED", "x"), "p"), InputError);
 }
 
+// MaxCPUsPerNode caps what the partition's jobs together use on a node, whatever else is
+// free there (seen on a lab: a 1-CPU job stayed pending, Reason=Resources, on a node with 4
+// CPUs free while the partition's jobs held 12 of its 12). n1 is the one usable node; job 14
+// runs there on 6 of its 8 CPUs, and job 15 asks 2 on one node.
+TEST(JobLifecycle, MaxCPUsPerNodeCapsThePartitionsJobsTogether) {
+  const std::string captured = text::read_text_file(kData + "partitions.txt");
+  const auto lab_with = [&](const std::string& max_cpus) {
+    std::string text = captured;
+    text.replace(text.find("MaxCPUsPerNode=UNLIMITED"), 24, "MaxCPUsPerNode=" + max_cpus);
+    return text;
+  };
+  const std::string nodes = text::read_text_file(kData + "nodes.txt");
+  ASSERT_EQ(parse_scontrol_partitions(lab_with("7"), "p").front().max_cpus_per_node, 7);
+  ASSERT_EQ(parse_scontrol_partitions(captured, "p").front().max_cpus_per_node, 0);
+  EXPECT_THROW(parse_scontrol_partitions(lab_with("-1"), "p"), InputError);
+  struct Case {
+    std::string max_cpus, job14_partition;
+    std::size_t started;
+  };
+  for (const Case& c : {Case{"UNLIMITED", "lab", 1}, Case{"7", "lab", 0}, Case{"8", "lab", 1},
+                        Case{"7", "debug", 1}, Case{"1", "debug", 0}}) {
+    BridgeOptions options;
+    options.partition = "lab";
+    LiveBridge run({14, 15}, options);
+    run.slurm.nodes = nodes;
+    run.slurm.partitions = lab_with(c.max_cpus);
+    run.slurm.set_field("14", "Partition", c.job14_partition);
+    run.slurm.set_field("15", "NumNodes", "1-1");
+    run.slurm.set_field("15", "NumCPUs", "2");
+    run.slurm.set_field("15", "NumTasks", "2");
+    const CycleReport report = run.bridge.cycle(lab_now());
+    EXPECT_EQ(report.started, c.started) << c.max_cpus << " " << c.job14_partition << report.json();
+    EXPECT_EQ(job_line(run.slurm, 15).comment.find("never runnable"), std::string::npos);
+  }
+}
+
 // Under CR_Core a node of ThreadsPerCore=2 gives a job whole cores: 3 CPUs asked hold 4 (seen
 // on the lab). The bridge counts what Slurm will hold, so that the next plan on that node does
 // not count on a CPU that is taken.
