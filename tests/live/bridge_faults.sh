@@ -286,6 +286,24 @@ for id in $too_long $too_wide; do
     "job $id completed, started by the bridge"
 done
 
+say "case: the partition's MaxCPUsPerNode caps its jobs together on each node"
+# With 6 of each node's 8 CPUs open to the partition, two 4-CPU jobs never share a node:
+# Slurm would keep the second pending (Resources) with 4 CPUs free. The bridge must plan
+# around the cap instead of releasing such a job and holding it again after the grace (the
+# jobs outlast the 8-s grace: a build without the cap had 6 of 12 held again on a lab).
+scontrol update PartitionName=lab MaxCPUsPerNode=6
+cap_mark=$(wc -l < "$OUT/bridge.log")
+capped=""
+for i in $(seq 1 12); do capped="$capped $(submit -N 1 -n 4 -t 1 --wrap "sleep 12")"; done
+check 'wait_quiet 60 $NEVER' "the 12 jobs of 4 CPUs ran under MaxCPUsPerNode=6"
+capped_ok=0
+for id in $capped; do
+  grep -q "JobId=$id .*JobState=COMPLETED" "$LAB/jobcomp.txt" &&
+    ! tail -n +"$cap_mark" "$OUT/bridge.log" | grep -q "job $id: .*held again" && capped_ok=$((capped_ok + 1))
+done
+check '[[ $capped_ok == 12 ]]' "all 12 completed, none released onto CPUs the cap keeps from it ($capped_ok of 12)"
+scontrol update PartitionName=lab MaxCPUsPerNode=UNLIMITED
+
 for step in "AdminComment=hetsched:v1;phase=pinned" "release" "Priority="; do
   say "case: kill -9 of the bridge at '$step', then a restart"
   kill "$BRIDGE_PID" 2>/dev/null; wait "$BRIDGE_PID" 2>/dev/null
