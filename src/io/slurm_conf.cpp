@@ -56,6 +56,8 @@ class SlurmConfParser {
     const std::vector<std::string> types = gres_types();
     apply_gres_file(dir, types);
     build_nodes(types);
+    if (!allocates_whole_cores())
+      for (Node& node : result_.cluster.nodes) node.cpus_per_core = 1;
     build_partitions();
     build_topology(dir);
     result_.cluster.name = cluster_name();
@@ -64,6 +66,19 @@ class SlurmConfParser {
   }
 
  private:
+  // Whether Slurm gives jobs whole cores: select/cons_tres or cons_res (the default
+  // cons_tres when SelectType is not written) under any SelectTypeParameters but CR_CPU*
+  // (CR_Socket* gives whole sockets; modelled as whole cores).
+  bool allocates_whole_cores() const {
+    const auto setting = [&](const char* key) {
+      const auto found = result_.settings.find(key);
+      return found == result_.settings.end() ? std::string() : text::to_lower(found->second);
+    };
+    const std::string type = setting("selecttype");
+    if (!type.empty() && type.find("cons_") == std::string::npos) return false;  // select/linear: whole nodes
+    return setting("selecttypeparameters").find("cr_cpu") == std::string::npos;
+  }
+
   void dispatch(const ConfLine& line) {
     const std::string& head = line.first().key;
     if (head == "nodename") return node_line(line);
@@ -123,6 +138,9 @@ class SlurmConfParser {
                        "sockets x cores x threads exceeds " + std::to_string(kMaxCpus));
     Node node;
     node.cores = static_cast<std::int32_t>(cpus);
+    // Slurm counts a core's threads as its CPUs where CPUs= (if given) is sockets x cores x
+    // threads; where CPUs= counts cores, a CPU is a core.
+    if (threads > 1 && cpus == sockets * cores * threads) node.cpus_per_core = static_cast<std::int32_t>(threads);
     node.memory_mb = number("realmemory", 0, 0, kMaxMemoryMb);
     node.weight = static_cast<std::int32_t>(
         number("weight", 1, 0, std::numeric_limits<std::int32_t>::max()));

@@ -158,7 +158,7 @@ void write_usage_csv(std::ostream& out, const Cluster& cluster, const SimResult&
   out << "time,used_cores";
   for (const std::string& g : cluster.gres_types) out << ',' << csv_field("used_" + g);
   out << ",used_mem_mb\n";
-  for (const UsagePoint& p : usage_series(result)) {
+  for (const UsagePoint& p : usage_series(cluster, result)) {
     out << p.time << ',' << p.cores;
     for (std::size_t t = 0; t < cluster.gres_types.size(); ++t) out << ',' << p.gres[t];
     out << ',' << p.mem_mb << '\n';

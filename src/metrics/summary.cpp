@@ -50,7 +50,9 @@ void utilization(const Cluster& cluster, const Workload& workload, const SimResu
     const Job& job = workload.jobs[j];
     const double held = static_cast<double>(r.end - r.start);
     work += static_cast<double>(std::min(job.run_time, job.req.time_limit)) * job.req.ntasks;
-    core_seconds += held * r.alloc.total_cores();
+    std::int64_t cores = 0;  // as held: whole cores where a node's CPUs are threads
+    r.alloc.for_each_share([&](const NodeShare& share) { cores += cluster.nodes[share.node].held_cores(share.cores); });
+    core_seconds += held * static_cast<double>(cores);
     for (std::size_t t = 0; t < gres_seconds.size(); ++t)
       gres_seconds[t] += held * static_cast<double>(r.alloc.total_gres(static_cast<int>(t)));
   }
@@ -68,7 +70,7 @@ void utilization(const Cluster& cluster, const Workload& workload, const SimResu
 
 void load_ratios(const Cluster& cluster, const SimResult& result, Summary& s) {
   const UsageIntegral used =
-      integrate_usage(usage_series(result), s.first_submit, s.last_end);
+      integrate_usage(usage_series(cluster, result), s.first_submit, s.last_end);
   const double span = static_cast<double>(s.span);
   s.load_ratio_cores = ratio(used.cores, static_cast<double>(s.total_cores) * span);
   for (std::size_t t = 0; t < s.gres_totals.size(); ++t)

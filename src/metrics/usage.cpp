@@ -14,9 +14,9 @@ struct Change {
   const PackedAllocation* alloc;
 };
 
-void apply(UsagePoint& p, const Change& c) {
+void apply(const Cluster& cluster, UsagePoint& p, const Change& c) {
   c.alloc->for_each_share([&](const NodeShare& s) {
-    p.cores += c.sign * s.cores;
+    p.cores += c.sign * cluster.nodes[s.node].held_cores(s.cores);
     p.mem_mb += c.sign * s.mem_mb;
     for (int t = 0; t < kMaxGresTypes; ++t) p.gres[t] += c.sign * s.gres[t];
   });
@@ -24,7 +24,7 @@ void apply(UsagePoint& p, const Change& c) {
 
 }  // namespace
 
-std::vector<UsagePoint> usage_series(const SimResult& result) {
+std::vector<UsagePoint> usage_series(const Cluster& cluster, const SimResult& result) {
   std::vector<Change> changes;
   for (const JobRecord& r : result.records) {
     const bool ran = job_ran(r);
@@ -37,7 +37,7 @@ std::vector<UsagePoint> usage_series(const SimResult& result) {
   std::vector<UsagePoint> series;
   UsagePoint current;
   for (std::size_t i = 0; i < changes.size(); ++i) {
-    apply(current, changes[i]);
+    apply(cluster, current, changes[i]);
     if (i + 1 < changes.size() && changes[i + 1].time == changes[i].time) continue;
     current.time = changes[i].time;
     series.push_back(current);

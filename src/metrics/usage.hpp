@@ -17,7 +17,8 @@ struct UsagePoint {
 };
 
 // One point per distinct start/end time of jobs that ran, ascending.
-std::vector<UsagePoint> usage_series(const SimResult& result);
+// Cores count as held (Node::held_cores: whole cores where a node's CPUs are threads).
+std::vector<UsagePoint> usage_series(const Cluster& cluster, const SimResult& result);
 
 // Time integral of used resources over [from, to] (resource-seconds).
 struct UsageIntegral {

@@ -1,6 +1,7 @@
 #pragma once
 // The modelled machine: nodes in Slurm's 1-D order (natural sort of names), per-node cores,
 // generic resources and optional memory, partitions, and an optional tree of switches.
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,6 +19,15 @@ struct Node {
   std::int64_t memory_mb = 0;   // 0 = memory not modelled on this node
   std::int32_t weight = 1;
   std::vector<std::string> features;  // slurm.conf Features=, for -C/--constraint
+  // CPUs per core where Slurm gives jobs whole cores and the node's CPUs are its hardware
+  // threads (slurm.conf ThreadsPerCore=2 without CPUs= counting cores, under any
+  // SelectTypeParameters but CR_CPU*): a share of 3 CPUs then holds 4. 1 elsewhere.
+  std::int32_t cpus_per_core = 1;
+  // The CPUs a share of `cores` holds on this node: whole cores, at most the node's.
+  std::int32_t held_cores(std::int32_t share) const {
+    if (cpus_per_core <= 1 || share % cpus_per_core == 0) return share;
+    return std::min(cores, (share / cpus_per_core + 1) * cpus_per_core);
+  }
 };
 
 struct Switch {

@@ -16,18 +16,22 @@ std::uint64_t new_history() {
 
 ClusterState::ClusterState(const Cluster& cluster) : cluster_(&cluster), history_(new_history()) {
   free_.reserve(cluster.nodes.size());
-  for (const auto& n : cluster.nodes) free_.push_back({n.cores, n.gres, n.memory_mb});
+  for (const auto& n : cluster.nodes) {
+    free_.push_back({n.cores, n.gres, n.memory_mb});
+    whole_cores_ = whole_cores_ || n.cpus_per_core > 1;
+  }
   has_cores_.assign((free_.size() + 63) / 64, 0);
   for (NodeIndex n = 0; n < node_count(); ++n) note_cores(n);
 }
 
 ClusterState::ClusterState(const ClusterState& other)
-    : cluster_(other.cluster_), free_(other.free_), has_cores_(other.has_cores_),
+    : cluster_(other.cluster_), whole_cores_(other.whole_cores_), free_(other.free_), has_cores_(other.has_cores_),
       history_(new_history()) {}
 
 ClusterState& ClusterState::operator=(const ClusterState& other) {
   if (this == &other) return *this;
   cluster_ = other.cluster_;
+  whole_cores_ = other.whole_cores_;
   free_ = other.free_;
   has_cores_ = other.has_cores_;
   history_ = new_history();  // followers of this state must copy it whole
@@ -84,7 +88,7 @@ void ClusterState::catch_up(const ClusterState& source) {
 bool ClusterState::can_hold(const Allocation& alloc) const {
   for (const auto& s : alloc.shares) {
     const NodeFree& f = free_[s.node];
-    if (s.cores > f.cores || s.mem_mb > f.mem_mb) return false;
+    if (held_cores(s) > f.cores || s.mem_mb > f.mem_mb) return false;
     for (int t = 0; t < kMaxGresTypes; ++t)
       if (s.gres[t] > f.gres[t]) return false;
   }
@@ -95,7 +99,7 @@ void ClusterState::take(const Allocation& alloc) {
   assert(can_hold(alloc));
   for (const auto& s : alloc.shares) {
     NodeFree& f = free_[s.node];
-    f.cores -= s.cores;
+    f.cores -= held_cores(s);
     f.mem_mb -= s.mem_mb;
     for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] -= s.gres[t];
     changed(s.node);
@@ -106,7 +110,7 @@ bool ClusterState::take_clamped(const Allocation& alloc) {
   const bool fits = can_hold(alloc);
   for (const auto& s : alloc.shares) {
     NodeFree& f = free_[s.node];
-    f.cores = std::max(0, f.cores - s.cores);
+    f.cores = std::max(0, f.cores - held_cores(s));
     f.mem_mb = std::max<std::int64_t>(0, f.mem_mb - s.mem_mb);
     for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] = std::max(0, f.gres[t] - s.gres[t]);
     changed(s.node);
@@ -117,7 +121,7 @@ bool ClusterState::take_clamped(const Allocation& alloc) {
 void ClusterState::release(const Allocation& alloc) {
   for (const auto& s : alloc.shares) {
     NodeFree& f = free_[s.node];
-    f.cores += s.cores;
+    f.cores += held_cores(s);
     f.mem_mb += s.mem_mb;
     for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] += s.gres[t];
     assert(f.cores <= cluster_->nodes[s.node].cores);
@@ -133,18 +137,22 @@ std::int64_t ClusterState::free_cores() const {
   return sum;
 }
 
-ClusterState lesser_of(const ClusterState& a, const ClusterState& b) {
-  assert(a.node_count() == b.node_count());
-  ClusterState both = a;
-  Allocation surplus;
-  for (NodeIndex n = 0; n < a.node_count(); ++n) {
-    const NodeFree& x = a.node(n);
-    const NodeFree& y = b.node(n);
-    NodeShare cut{n, std::max(0, x.cores - y.cores), {}, std::max<std::int64_t>(0, x.mem_mb - y.mem_mb)};
-    for (int t = 0; t < kMaxGresTypes; ++t) cut.gres[t] = std::max(0, x.gres[t] - y.gres[t]);
-    surplus.shares.push_back(cut);
+void ClusterState::lower_to(const ClusterState& other) {
+  assert(node_count() == other.node_count());
+  for (NodeIndex n = 0; n < node_count(); ++n) {
+    NodeFree& x = free_[n];
+    const NodeFree& y = other.free_[n];
+    NodeFree low{std::min(x.cores, y.cores), {}, std::min(x.mem_mb, y.mem_mb)};
+    for (int t = 0; t < kMaxGresTypes; ++t) low.gres[t] = std::min(x.gres[t], y.gres[t]);
+    if (low.cores == x.cores && low.mem_mb == x.mem_mb && low.gres == x.gres) continue;
+    x = low;
+    changed(n);
   }
-  both.take(surplus);
+}
+
+ClusterState lesser_of(const ClusterState& a, const ClusterState& b) {
+  ClusterState both = a;
+  both.lower_to(b);
   return both;
 }
 

@@ -49,6 +49,13 @@ class ClusterState {
   const NodeFree& node(NodeIndex n) const { return free_[n]; }
   const std::vector<NodeFree>& nodes() const { return free_; }
   int node_count() const { return static_cast<int>(free_.size()); }
+  // The CPUs a share holds on its node (Node::held_cores): whole cores on nodes whose CPUs
+  // are hardware threads. Every change and test of free cores here goes through it, so a
+  // node's free CPUs stay whole cores and a policy's own test `share <= free` stays exact;
+  // a policy that sums shares itself must sum these.
+  std::int32_t held_cores(const NodeShare& s) const {
+    return whole_cores_ ? cluster_->nodes[s.node].held_cores(s.cores) : s.cores;
+  }
   // True when every share of `alloc` fits in what is free now.
   bool can_hold(const Allocation& alloc) const;
   void take(const Allocation& alloc);     // asserts can_hold
@@ -61,6 +68,8 @@ class ClusterState {
     free_[n] = NodeFree{};
     changed(n);
   }
+  // Per node and resource the smaller of this state and `other` (of the same cluster).
+  void lower_to(const ClusterState& other);
   std::int64_t free_cores() const;
   // The nodes with at least one free core as a bitset (node n is bit n % 64 of word
   // n / 64). On a loaded machine most nodes are full: node selections visit only these.
@@ -83,6 +92,7 @@ class ClusterState {
   void catch_up(const ClusterState& source);
 
   const Cluster* cluster_;
+  bool whole_cores_ = false;  // some node has cpus_per_core > 1
   std::vector<NodeFree> free_;
   std::vector<std::uint64_t> has_cores_;
   // Identifies this state's sequence of changes: a whole assignment starts a new one.

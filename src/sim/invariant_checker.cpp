@@ -102,7 +102,7 @@ void check_node(const Node& n, std::span<const UsageStep> steps, std::vector<std
   std::array<std::int64_t, kMaxGresTypes> gres{};
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const UsageStep& st = steps[i];
-    cores += st.sign * st.share.cores;
+    cores += st.sign * n.held_cores(st.share.cores);  // whole cores where CPUs are threads
     mem += st.sign * st.share.mem_mb;
     for (int t = 0; t < kMaxGresTypes; ++t) gres[t] += st.sign * st.share.gres[t];
     if (i + 1 < steps.size() && steps[i + 1].time == st.time) continue;  // finish the instant

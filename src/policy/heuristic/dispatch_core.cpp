@@ -103,7 +103,7 @@ void DispatchCore::commit(const QueuedJob& q, Allocation alloc, Decisions& out) 
                            " violates its request: " + *bad);
   for (const NodeShare& s : alloc.shares) {
     const std::int32_t before = free_->node(s.node).cores;
-    for (auto& [mask, h] : histograms_) h.update(s.node, before, before - s.cores);
+    for (auto& [mask, h] : histograms_) h.update(s.node, before, before - free_->held_cores(s));
   }
   free_->take(alloc);
   JobInfo& info = info_[q.job];

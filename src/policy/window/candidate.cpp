@@ -26,6 +26,8 @@ FreeArrays FreeArrays::from(const Cluster& cluster, const ClusterState& state) {
     f.mem.push_back(node.mem_mb);
   }
   for (const Node& node : cluster.nodes) f.mem_modelled.push_back(node.memory_mb > 0);
+  if (std::any_of(cluster.nodes.begin(), cluster.nodes.end(), [](const Node& node) { return node.cpus_per_core > 1; }))
+    for (const Node& node : cluster.nodes) f.cpus_per_core.push_back(node.cpus_per_core);
   return f;
 }
 
@@ -63,7 +65,7 @@ FreeArrays FreeStateSerials::update(const Cluster& cluster, const ClusterState& 
 bool FreeArrays::fits(const Candidate& c, const WindowJob& job) const {
   for (std::size_t k = 0; k < c.nodes.size(); ++k) {
     const NodeIndex n = c.nodes[k];
-    if (cores[n] < c.cores[k]) return false;
+    if (cores[n] < held(n, c.cores[k])) return false;
     if (job.gres_type >= 0 && gres[n][job.gres_type] < c.gres_per_node) return false;
     if (job.mem_per_node_mb > 0 && mem_modelled[n] && mem[n] < job.mem_per_node_mb) return false;
   }
@@ -74,7 +76,7 @@ void FreeArrays::take(const Candidate& c, const WindowJob& job) {
   assert(fits(c, job));
   for (std::size_t k = 0; k < c.nodes.size(); ++k) {
     const NodeIndex n = c.nodes[k];
-    cores[n] -= c.cores[k];
+    cores[n] -= held(n, c.cores[k]);
     if (job.gres_type >= 0) gres[n][job.gres_type] -= c.gres_per_node;
     if (job.mem_per_node_mb > 0 && mem_modelled[n]) mem[n] -= job.mem_per_node_mb;
   }
@@ -83,7 +85,7 @@ void FreeArrays::take(const Candidate& c, const WindowJob& job) {
 void FreeArrays::give_back(const Candidate& c, const WindowJob& job) {
   for (std::size_t k = 0; k < c.nodes.size(); ++k) {
     const NodeIndex n = c.nodes[k];
-    cores[n] += c.cores[k];
+    cores[n] += held(n, c.cores[k]);
     if (job.gres_type >= 0) gres[n][job.gres_type] += c.gres_per_node;
     if (job.mem_per_node_mb > 0 && mem_modelled[n]) mem[n] += job.mem_per_node_mb;
   }

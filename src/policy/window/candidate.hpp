@@ -32,7 +32,16 @@ struct FreeArrays {
   std::vector<GresCounts> gres;
   std::vector<std::int64_t> mem;
   std::vector<char> mem_modelled;  // node models memory (else --mem is not checked there)
+  // Node::cpus_per_core per node where some node gives whole cores, else empty.
+  std::vector<std::int32_t> cpus_per_core;
   static FreeArrays from(const Cluster& cluster, const ClusterState& state);
+  // The cores a share of `share` holds on node n (Node::held_cores); `cores` stay whole
+  // cores, so `share <= cores[n]` and `held(n, share) <= cores[n]` agree.
+  std::int32_t held(NodeIndex n, std::int32_t share) const {
+    if (cpus_per_core.empty() || cpus_per_core[n] <= 1 || share % cpus_per_core[n] == 0) return share;
+    const std::int32_t per = cpus_per_core[n];
+    return (share / per + 1) * per;
+  }
   int node_count() const { return static_cast<int>(cores.size()); }
   void take(const Candidate& c, const WindowJob& job);
   void give_back(const Candidate& c, const WindowJob& job);  // undoes take(c, job) exactly

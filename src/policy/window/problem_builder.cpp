@@ -75,7 +75,7 @@ solver::WindowProblem build_problem(const ProblemInput& in) {
     for (std::size_t k = 0; k < c.nodes.size(); ++k) {
       solver::NodeUse u;
       u.node = c.nodes[k];
-      u.amount[0] = c.cores[k];
+      u.amount[0] = in.free->held(u.node, c.cores[k]);
       if (job.gres_type >= 0 && job.gres_type < l.gres_types)
         u.amount[1 + job.gres_type] = c.gres_per_node;
       if (l.memory && in.free->mem_modelled[u.node])
@@ -99,7 +99,7 @@ class TakenSoFar {
   bool can_hold(const Allocation& alloc) const {
     for (const NodeShare& s : alloc.shares) {
       const NodeFree& f = node(s.node);
-      if (s.cores > f.cores || s.mem_mb > f.mem_mb) return false;
+      if (free_.held_cores(s) > f.cores || s.mem_mb > f.mem_mb) return false;
       for (int t = 0; t < kMaxGresTypes; ++t)
         if (s.gres[t] > f.gres[t]) return false;
     }
@@ -108,7 +108,7 @@ class TakenSoFar {
   void take(const Allocation& alloc) {
     for (const NodeShare& s : alloc.shares) {
       NodeFree& f = edited_.try_emplace(s.node, free_.node(s.node)).first->second;
-      f.cores -= s.cores;
+      f.cores -= free_.held_cores(s);
       f.mem_mb -= s.mem_mb;
       for (int t = 0; t < kMaxGresTypes; ++t) f.gres[t] -= s.gres[t];
     }

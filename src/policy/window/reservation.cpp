@@ -9,7 +9,7 @@ namespace {
 
 void release(FreeArrays& free, const Allocation& alloc) {
   for (const NodeShare& s : alloc.shares) {
-    free.cores[s.node] += s.cores;
+    free.cores[s.node] += free.held(s.node, s.cores);
     for (int t = 0; t < kMaxGresTypes; ++t) free.gres[s.node][t] += s.gres[t];
     free.mem[s.node] += s.mem_mb;
   }
