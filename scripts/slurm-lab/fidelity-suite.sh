@@ -33,9 +33,9 @@ SEED_OFFSET=${SUITE_SEED_OFFSET:-0}
 source "$HERE/replay-lib.sh"  # NODE_SET_AWK
 LOG_CONF=${FIDELITY_LOG_CONF:-$'DebugFlags=Backfill\nSlurmctldDebug=debug\nSlurmdDebug=debug2'}
 
-# name | nodes cores gpus | SelectTypeParameters | extra slurm.conf lines (\n; PartitionName
+# name | nodes cores gpus [threads per core] | SelectTypeParameters | extra slurm.conf lines (\n; PartitionName
 # lines replace lab.sh's one partition) | generator | seed | post-processing of the job file
-# (post_process: mem, half-partition, scale=K)
+# (post_process: mem, half-partition, scale=K, ranges)
 WORKLOADS=(
   "short|16 8 2|CR_Core||synthetic:mix=V,hours=0.067,runtime_min=20,runtime_max=90,arrival_mean=6|1"
   "staggered-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|2"
@@ -48,6 +48,8 @@ WORKLOADS=(
   "esp-het|16 8 2|CR_Core||esp-het|9|scale=40"
   "staggered-ii|16 8 2|CR_Core||synthetic:mix=II,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|10"
   "staggered-iv|16 8 2|CR_Core||synthetic:mix=IV,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|11"
+  "ranges-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|12|ranges"
+  "threads-v|16 8 2 2|CR_Core||synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|13|ranges"
 )
 
 field() { local IFS='|'; local parts=($1); echo "${parts[$2]:-}"; }
@@ -55,6 +57,8 @@ field() { local IFS='|'; local parts=($1); echo "${parts[$2]:-}"; }
 # Job-file variations the generators do not write (deterministic, by job id):
 #   mem             --mem per node of 500-3500 MB (nodes have RealMemory=4000)
 #   half-partition  every third job in partition `half`
+#   ranges          node ranges: -N k (k >= 2) becomes -N ceil(k/2)-k, and every even job
+#                   without -N gets -N 1-min(4,n); --ntasks-per-node jobs stay as they are
 #   scale=K         submit times, run times and limits divided by K (run times and limits
 #                   rounded up to whole seconds, at least 1)
 post_process() {  # $1: rule, stdin -> stdout
@@ -62,6 +66,11 @@ post_process() {  # $1: rule, stdin -> stdout
     /^#/ { print; next }
     rule == "mem" { print $0 " --mem=" 500 * (1 + ($1 * 5) % 7) "M"; next }
     rule == "half-partition" { if ($1 % 3 == 0) $3 = $3 " partition=half"; print; next }
+    rule == "ranges" && !/--ntasks-per-node/ { tasks = 1; nodes = 0
+      for (i = 4; i < NF; ++i) { if ($i == "-n") tasks = $(i + 1); if ($i == "-N") nodes = i + 1 }
+      if (nodes) { k = $nodes; sub(/-$/, "", k); if (k >= 2) $nodes = int((k + 1) / 2) "-" k }
+      else if ($1 % 2 == 0 && tasks >= 2) $0 = $0 " -N 1-" (tasks < 4 ? tasks : 4)
+      print; next }
     rule ~ /^scale=/ { k = substr(rule, 7); $2 = int($2 / k); $3 = up($3 / k); if ($3 < 1) $3 = 1
       for (i = 4; i < NF; ++i) if ($i == "-t") { split($(i + 1), p, ":")
         t = up((p[1] * 3600 + p[2] * 60 + p[3]) / k); if (t < 1) t = 1
@@ -73,12 +82,14 @@ post_process() {  # $1: rule, stdin -> stdout
 # Lab configuration of a workload: LAB_PARTITIONS from its PartitionName lines, the rest
 # (and the debug logging fidelity.sh reads) as LAB_EXTRA_CONF.
 lab_start() {  # $1: shape, $2: SelectTypeParameters, $3: extra lines (\n-escaped)
-  local lines
+  local lines shape threads
   lines=$(printf '%b' "$3")
-  # shellcheck disable=SC2086
-  LAB_SELECT_PARAMS=$2 LAB_PARTITIONS=$(grep '^PartitionName=' <<< "$lines") \
+  read -r -a shape <<< "$1"
+  threads=${shape[3]:-${LAB_THREADS_PER_CORE:-1}}
+  LAB_THREADS_PER_CORE=$threads LAB_SELECT_PARAMS=$2 \
+    LAB_PARTITIONS=$(grep '^PartitionName=' <<< "$lines") \
     LAB_EXTRA_CONF="$LOG_CONF"$'\n'"$(grep -v '^PartitionName=' <<< "$lines")" \
-    bash "$HERE/lab.sh" start $1
+    bash "$HERE/lab.sh" start "${shape[@]:0:3}"
 }
 
 run_workload() {  # $1: suite OUTDIR, $2: workload line

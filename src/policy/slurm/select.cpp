@@ -36,6 +36,7 @@ struct Needs {
   std::span<const std::uint8_t> bias;  // SelectOptions::gpu_bias, for jobs without gres
   std::span<const std::int32_t> weights;  // SelectOptions::weights (may be empty)
   std::span<const NodeIndex> required;  // -w: picked first, all of them
+  std::span<const Node> nodes;  // the cluster's, for their CPUs per core (may be empty)
 };
 
 // _select_cores fixes a job's tasks per node when its task count (sent only with -n) is
@@ -181,27 +182,38 @@ Progress progress_of(const Needs& n) {
   return {n.cpus, n.cpus, rem_nodes, n.min_nodes, n.max_nodes};
 }
 
-// _cpus_to_use: all free CPUs, capped so every node still to add keeps one.
-std::int32_t cpus_to_use(std::int32_t avail, const Progress& p, const Needs& n) {
+// The CPUs _cpus_to_use keeps on node i for every node still to add: one core's
+// (common_cpus_per_core), or one task's for units.
+std::int32_t kept_per_later_node(const Needs& n, NodeIndex i) {
+  const std::int32_t core = n.nodes.empty() ? 1 : n.nodes[i].cpus_per_core;
+  return std::max({1, core, n.task_cores});
+}
+
+// _cpus_to_use: all free CPUs of node i, capped so every node still to add keeps its share.
+std::int32_t cpus_to_use(std::int32_t avail, const Progress& p, const Needs& n, NodeIndex i) {
   if (n.per_node > 0) return n.per_node;
-  if (n.task_cores > 0) {  // whole tasks, one task kept for every node still to add
+  if (n.exclusive) return avail;  // whole_node: all of it
+  const std::int32_t cap = p.rem_max_cpus - std::max(p.min_rem_nodes - 1, 0) * kept_per_later_node(n, i);
+  if (n.task_cores > 0) {  // whole tasks, at least one
     const std::int32_t c = n.task_cores;
-    const std::int32_t cap = p.rem_max_cpus - std::max(p.min_rem_nodes - 1, 0) * c;
     return avail > cap ? std::max(cap / c * c, c) : avail;
   }
-  const std::int32_t cap = p.rem_max_cpus - std::max(p.min_rem_nodes - 1, 0);
   return avail > cap ? std::max(cap, 1) : avail;
 }
 
-void add_node(Workspace& ws, NodeIndex i, Progress& p, const Needs& n) {
-  const std::int32_t use = cpus_to_use(ws.avail[i], p, n);
-  ws.taken[i] = 1;
-  ws.picked.push_back(i);
+void advance(Progress& p, std::int32_t use) {
   p.rem_cpus -= use;
   p.rem_max_cpus -= use;
   --p.rem_nodes;
   --p.min_rem_nodes;
   --p.max_nodes;
+}
+
+void add_node(Workspace& ws, NodeIndex i, Progress& p, const Needs& n) {
+  const std::int32_t use = cpus_to_use(ws.avail[i], p, n, i);
+  ws.taken[i] = 1;
+  ws.picked.push_back(i);
+  advance(p, use);
 }
 
 // A node adds at most the largest offer, so once the CPUs still needed exceed that times
@@ -765,26 +777,64 @@ bool choose_nodes(const Cluster& cluster, const ClusterState& state, Workspace& 
   return false;
 }
 
-// CPUs per picked node: the greedy split for the final node count, in the order Slurm
-// added the nodes (a node keeps one CPU for every node after it).
+// One picked node while dist_tasks deals the job's tasks: the CPUs the evaluation let it
+// give (avail_cpus after _cpus_to_use), its CPUs per core, what it was dealt.
+struct Dealt {
+  NodeIndex node;
+  std::int32_t cap, per_core, tasks = 0, cpus = 0;
+  bool fits(std::int32_t t) const { return cap - cpus >= t; }
+  void take(std::int32_t t) { ++tasks, cpus = std::min(cap, cpus + t); }
+};
+
+// The evaluation's CPUs per picked node, replayed in the order the nodes were added.
+void replay_caps(const Workspace& ws, const Needs& n, std::vector<Dealt>& out) {
+  Progress p = progress_of(n);
+  out.clear();
+  for (const NodeIndex i : ws.picked) {
+    const std::int32_t use = cpus_to_use(ws.avail[i], p, n, i);
+    const std::int32_t per_core = n.nodes.empty() ? 1 : n.nodes[i].cpus_per_core;
+    out.push_back({i, use, per_core});
+    advance(p, use);
+  }
+}
+
+// cons_tres dist_tasks_compute_c_b: the job's tasks of t CPUs dealt over its nodes in node
+// order, whatever the distribution: one each, then one more where a core is half used,
+// then a core's worth per node per round while the caps allow.
+void deal_tasks(std::vector<Dealt>& nodes, std::int32_t tasks, std::int32_t t) {
+  std::sort(nodes.begin(), nodes.end(), [](const Dealt& a, const Dealt& b) { return a.node < b.node; });
+  std::int32_t dealt = 0;
+  for (Dealt& d : nodes)
+    if (dealt < tasks && d.cap > 0) d.take(t), ++dealt;
+  for (Dealt& d : nodes)
+    for (std::int32_t k = d.cpus % d.per_core / t; k > 0 && dealt < tasks && d.fits(t); --k)
+      d.take(t), ++dealt;
+  for (bool any = true; dealt < tasks && any;) {
+    any = false;
+    for (Dealt& d : nodes)
+      for (std::int32_t k = std::max(d.per_core / t, 1); k > 0 && dealt < tasks && d.fits(t); --k)
+        d.take(t), ++dealt, any = true;
+  }
+}
+
+// The CPUs each picked node gives: per node as asked, whole nodes, or the evaluation's
+// caps with the tasks dealt over them (the node then holds whole cores of those CPUs).
 Allocation build_allocation(const Cluster& cluster, const Workspace& ws, const Needs& n) {
-  const std::vector<std::int32_t>& offer = ws.avail;  // picked nodes keep their full offer
+  thread_local std::vector<Dealt> nodes;
+  replay_caps(ws, n, nodes);
+  const std::int32_t t = std::max(1, n.task_cores);
+  if (n.per_node == 0) deal_tasks(nodes, n.cpus / t, t);
   Allocation a;
-  a.shares.reserve(ws.picked.size());
-  std::int32_t rem = n.cpus;
-  const auto m = static_cast<std::int32_t>(ws.picked.size());
-  for (std::int32_t k = 0; k < m; ++k) {
-    const NodeIndex i = ws.picked[k];
+  a.shares.reserve(nodes.size());
+  for (const Dealt& d : nodes) {
     NodeShare s;
-    s.node = i;
-    const std::int32_t keep = (m - k - 1) * std::max(1, n.task_cores);  // for the later nodes
-    s.cores = n.per_node > 0 ? n.per_node : std::min(offer[i], rem - keep);
-    rem -= s.cores;
-    if (n.exclusive) s.cores = cluster.nodes[i].cores;  // charged the whole node
+    s.node = d.node;
+    s.cores = n.per_node > 0 ? n.per_node : d.cpus;
+    if (n.exclusive) s.cores = cluster.nodes[d.node].cores;  // charged the whole node
     s.gres = n.gres;
     if (n.task_cores > 0)
-      for (std::int32_t& g : s.gres) g *= s.cores / n.task_cores;
-    s.mem_mb = cluster.nodes[i].memory_mb > 0 ? n.mem : 0;  // memory only where modelled
+      for (std::int32_t& g : s.gres) g *= d.tasks;
+    s.mem_mb = cluster.nodes[d.node].memory_mb > 0 ? n.mem : 0;  // memory only where modelled
     a.shares.push_back(s);
   }
   a.sort_by_node();
@@ -846,6 +896,7 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   Needs n = needs_of(job, count);
   if (!n.any_gres) n.bias = options.gpu_bias;
   n.weights = options.weights;
+  n.nodes = cluster.nodes;
   if (n.any_gres && options.gres_task_cap) n.eval_cap = gres_cpu_cap_per_node(job.req);
   thread_local Offers offer;
   offer.clear();
