@@ -51,9 +51,9 @@ struct BridgeOptions {
   bool memory_consumable = false;   // the live Slurm's SelectTypeParameters count memory
   Time start_grace = LiveQueue::kDefaultStartGrace;
   bool shadow = false;              // decide and record only; no job is held or started
-  // Slurm allocates whole cores (SelectTypeParameters CR_Core*, CR_Socket*): on a node of
-  // ThreadsPerCore > 1 a share of 3 CPUs holds 2 cores, 4 CPUs.
-  bool whole_cores = false;
+  // Slurm allocates whole cores (select/cons_tres under every SelectTypeParameters, CR_CPU
+  // included): on a node whose CPUs are its threads (2 per core) a share of 3 CPUs holds 4.
+  bool whole_cores = true;
 };
 
 struct CycleReport {

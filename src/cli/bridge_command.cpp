@@ -211,8 +211,6 @@ int run_bridge_command(int argc, char** argv) {
   bridge::BridgeOptions options;
   options.partition = args.get("partition", "");
   options.memory_consumable = text::to_lower(select_params).find("memory") != std::string::npos;
-  // Every setting but CR_CPU* allocates whole cores (CR_Socket* whole sockets, not modelled).
-  options.whole_cores = select_params.empty() || text::to_lower(select_params).find("cr_cpu") == std::string::npos;
   options.start_grace = args.get_int("start-grace", 30, 1, 86400);
   options.shadow = args.has("shadow");
   BuiltScheduler built = make_scheduler(args.get("scheduler", kBridgeScheduler), args.get_all("opt"), site_options);

@@ -67,16 +67,13 @@ class SlurmConfParser {
 
  private:
   // Whether Slurm gives jobs whole cores: select/cons_tres or cons_res (the default
-  // cons_tres when SelectType is not written) under any SelectTypeParameters but CR_CPU*
-  // (CR_Socket* gives whole sockets; modelled as whole cores).
+  // cons_tres when SelectType is not written), under every SelectTypeParameters: CR_CPU too
+  // once a node's threads are written (seen on a lab of CR_CPU, ThreadsPerCore=2: -n 3 held
+  // CPUs 0-3). CR_Socket* gives whole sockets, modelled as whole cores.
   bool allocates_whole_cores() const {
-    const auto setting = [&](const char* key) {
-      const auto found = result_.settings.find(key);
-      return found == result_.settings.end() ? std::string() : text::to_lower(found->second);
-    };
-    const std::string type = setting("selecttype");
-    if (!type.empty() && type.find("cons_") == std::string::npos) return false;  // select/linear: whole nodes
-    return setting("selecttypeparameters").find("cr_cpu") == std::string::npos;
+    const auto found = result_.settings.find("selecttype");
+    const std::string type = found == result_.settings.end() ? std::string() : text::to_lower(found->second);
+    return type.empty() || type.find("cons_") != std::string::npos;  // select/linear: whole nodes
   }
 
   void dispatch(const ConfLine& line) {

@@ -20,8 +20,8 @@ struct Node {
   std::int32_t weight = 1;
   std::vector<std::string> features;  // slurm.conf Features=, for -C/--constraint
   // CPUs per core where Slurm gives jobs whole cores and the node's CPUs are its hardware
-  // threads (slurm.conf ThreadsPerCore=2 without CPUs= counting cores, under any
-  // SelectTypeParameters but CR_CPU*): a share of 3 CPUs then holds 4. 1 elsewhere.
+  // threads (slurm.conf ThreadsPerCore=2 without CPUs= counting cores, under every
+  // SelectTypeParameters of cons_tres, CR_CPU* too): a share of 3 CPUs then holds 4. 1 elsewhere.
   std::int32_t cpus_per_core = 1;
   // The CPUs a share of `cores` holds on this node: whole cores, at most the node's.
   std::int32_t held_cores(std::int32_t share) const {

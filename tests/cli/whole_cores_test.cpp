@@ -1,7 +1,8 @@
 // Nodes whose CPUs are hardware threads (slurm.conf ThreadsPerCore=2, no CPUs= counting
 // cores): Slurm gives jobs whole cores there, so a 1-CPU job holds 2 CPUs (seen on the lab:
 // -n 3 got CPU_IDs=0-1,8-9). Every scheduler must plan with what a job holds, and the
-// invariant checker counts it so; under CR_CPU a CPU is a CPU again.
+// invariant checker counts it so. Under CR_CPU too (seen on a lab of CR_CPU and
+// ThreadsPerCore=2: -n 3 got CPU_IDs=0-3); where CPUs= counts cores, a CPU is a core.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,14 +24,17 @@
 namespace hs {
 namespace {
 
-// Two nodes of 2 cores x 2 threads: 4 CPUs each.
-Cluster threaded_cluster(const std::string& select_params) {
+constexpr const char* kThreaded = "Sockets=1 CoresPerSocket=2 ThreadsPerCore=2";
+
+// Two nodes, by default of 2 cores x 2 threads: 4 CPUs each.
+Cluster threaded_cluster(const std::string& select_params, const std::string& layout = kThreaded,
+                         const std::string& select_type = "select/cons_tres") {
   const auto dir = std::filesystem::temp_directory_path() / "hs-whole-cores";
   std::filesystem::create_directories(dir);
   const auto path = dir / "slurm.conf";
-  std::ofstream(path) << "SelectType=select/cons_tres\nSelectTypeParameters=" << select_params << "\n"
-                      << "NodeName=h[1-2] Sockets=1 CoresPerSocket=2 ThreadsPerCore=2\n"
-                         "PartitionName=all Nodes=ALL Default=YES MaxTime=UNLIMITED\n";
+  std::ofstream(path) << "SelectType=" << select_type << "\nSelectTypeParameters=" << select_params << "\n"
+                      << "NodeName=h[1-2] " << layout << "\n"
+                      << "PartitionName=all Nodes=ALL Default=YES MaxTime=UNLIMITED\n";
   return load_slurm_conf(path.string()).cluster;
 }
 
@@ -78,8 +82,12 @@ TEST(WholeCores, SlurmConfThreadsAreCpusOfWholeCores) {
   EXPECT_EQ(core.nodes[0].held_cores(3), 4);
   EXPECT_EQ(core.nodes[0].held_cores(4), 4);
   EXPECT_EQ(threaded_cluster("CR_Core_Memory").nodes[0].cpus_per_core, 2);
-  EXPECT_EQ(threaded_cluster("CR_CPU").nodes[0].cpus_per_core, 1);
-  EXPECT_EQ(threaded_cluster("CR_CPU_Memory").nodes[0].cpus_per_core, 1);
+  EXPECT_EQ(threaded_cluster("CR_CPU").nodes[0].cpus_per_core, 2);
+  EXPECT_EQ(threaded_cluster("CR_CPU_Memory").nodes[0].cpus_per_core, 2);
+  const Cluster cores_counted = threaded_cluster("CR_CPU", "CPUs=2 Sockets=1 CoresPerSocket=2 ThreadsPerCore=2");
+  EXPECT_EQ(cores_counted.nodes[0].cores, 2);
+  EXPECT_EQ(cores_counted.nodes[0].cpus_per_core, 1);
+  EXPECT_EQ(threaded_cluster("", kThreaded, "select/linear").nodes[0].cpus_per_core, 1);
 
   ClusterState free(core);
   Allocation one{{NodeShare{0, 1}}};
@@ -92,8 +100,8 @@ TEST(WholeCores, SlurmConfThreadsAreCpusOfWholeCores) {
 }
 
 TEST(WholeCores, EverySchedulerPlansWithWholeCores) {
-  for (const std::string params : {"CR_Core", "CR_CPU"}) {
-    const Cluster cluster = threaded_cluster(params);
+  for (const std::string params : {"CR_Core", "CR_CPU", "no threads"}) {
+    const Cluster cluster = params == "no threads" ? threaded_cluster("CR_CPU", "CPUs=4") : threaded_cluster(params);
     Workload workload = small_jobs();
     ASSERT_TRUE(bind_workload(cluster, workload).rejected.empty());
     for (const std::string spec : {"backfill", "backfill-easy", "ipsched", "aucsched1", "aucsched2", "aucsched3",
@@ -115,7 +123,7 @@ TEST(WholeCores, EverySchedulerPlansWithWholeCores) {
         for (const NodeShare& s : r.alloc.unpack().shares)
           held_seconds += static_cast<double>(r.end - r.start) * cluster.nodes[s.node].held_cores(s.cores);
       EXPECT_NEAR(summary.core_utilization * 8.0 * static_cast<double>(summary.span), held_seconds, 1e-6);
-      if (params == "CR_Core")  // at most two 1-CPU jobs on a node, never four
+      if (params != "no threads")  // at most two 1-CPU jobs on a node, never four
         EXPECT_LE(peak_on_a_node(cluster, result, asked), 3);
       else
         EXPECT_EQ(peak_on_a_node(cluster, result, asked), 4) << "four 1-CPU jobs share a node";
