@@ -56,6 +56,8 @@ class ClusterState {
   std::int32_t held_cores(const NodeShare& s) const {
     return whole_cores_ ? cluster_->nodes[s.node].held_cores(s.cores) : s.cores;
   }
+  // Whether some node's CPUs are hardware threads of whole cores (Node::cpus_per_core > 1).
+  bool has_threaded_nodes() const { return whole_cores_; }
   // True when every share of `alloc` fits in what is free now.
   bool can_hold(const Allocation& alloc) const;
   void take(const Allocation& alloc);     // asserts can_hold

@@ -36,7 +36,7 @@ struct Needs {
   std::span<const std::uint8_t> bias;  // SelectOptions::gpu_bias, for jobs without gres
   std::span<const std::int32_t> weights;  // SelectOptions::weights (may be empty)
   std::span<const NodeIndex> required;  // -w: picked first, all of them
-  std::span<const Node> nodes;  // the cluster's, for their CPUs per core (may be empty)
+  std::span<const Node> nodes;  // the cluster's, for their CPUs per core; empty: 1 on every node
 };
 
 // _select_cores fixes a job's tasks per node when its task count (sent only with -n) is
@@ -802,6 +802,12 @@ void replay_caps(const Workspace& ws, const Needs& n, std::vector<Dealt>& out) {
 // order, whatever the distribution: one each, then one more where a core is half used,
 // then a core's worth per node per round while the caps allow.
 void deal_tasks(std::vector<Dealt>& nodes, std::int32_t tasks, std::int32_t t) {
+  std::int64_t room = 0;
+  for (const Dealt& d : nodes) room += d.cap;
+  if (room == static_cast<std::int64_t>(tasks) * t) {  // every cap filled (caps are whole tasks)
+    for (Dealt& d : nodes) d.tasks = d.cap / t, d.cpus = d.cap;
+    return;
+  }
   std::sort(nodes.begin(), nodes.end(), [](const Dealt& a, const Dealt& b) { return a.node < b.node; });
   std::int32_t dealt = 0;
   for (Dealt& d : nodes)
@@ -896,7 +902,7 @@ std::optional<Allocation> select_nodes(const Cluster& cluster, const ClusterStat
   Needs n = needs_of(job, count);
   if (!n.any_gres) n.bias = options.gpu_bias;
   n.weights = options.weights;
-  n.nodes = cluster.nodes;
+  if (state.has_threaded_nodes()) n.nodes = cluster.nodes;
   if (n.any_gres && options.gres_task_cap) n.eval_cap = gres_cpu_cap_per_node(job.req);
   thread_local Offers offer;
   offer.clear();
