@@ -54,7 +54,9 @@ TEST(CapturedWindowFiles, CbcProvesTheOptimumWhereValuesDifferByMillionths) {
   if (!solver::cbc_available()) GTEST_SKIP() << "built without CBC";
   const window_file::WindowFile file = window_file::read_window_file(kWindows + "random-fine-preferences.json");
   constexpr double kOptimum = 26.016626484254573;
-  const solver::SolveResult cbc = solver::make_window_solver("cbc")->solve(file.problem, {});
+  solver::SolverOptions patient;  // CBC's proof is under test, not its speed: under ASan it
+  patient.time_limit_s = 120;     // outran the backend's 5-second default (killed at 10 s)
+  const solver::SolveResult cbc = solver::make_window_solver("cbc")->solve(file.problem, patient);
   EXPECT_EQ(cbc.status, solver::SolveStatus::Optimal);
   EXPECT_NEAR(cbc.solution.objective, kOptimum, 1e-9);
   EXPECT_GE(cbc.bound, kOptimum - 1e-9);
