@@ -182,11 +182,14 @@ Progress progress_of(const Needs& n) {
   return {n.cpus, n.cpus, rem_nodes, n.min_nodes, n.max_nodes};
 }
 
+std::int32_t cpus_per_core(const Needs& n, NodeIndex i) {
+  return n.nodes.empty() ? 1 : n.nodes[i].cpus_per_core;
+}
+
 // The CPUs _cpus_to_use keeps on node i for every node still to add: one core's
 // (common_cpus_per_core), or one task's for units.
 std::int32_t kept_per_later_node(const Needs& n, NodeIndex i) {
-  const std::int32_t core = n.nodes.empty() ? 1 : n.nodes[i].cpus_per_core;
-  return std::max({1, core, n.task_cores});
+  return std::max({1, cpus_per_core(n, i), n.task_cores});
 }
 
 // _cpus_to_use: all free CPUs of node i, capped so every node still to add keeps its share.
@@ -792,8 +795,7 @@ void replay_caps(const Workspace& ws, const Needs& n, std::vector<Dealt>& out) {
   out.clear();
   for (const NodeIndex i : ws.picked) {
     const std::int32_t use = cpus_to_use(ws.avail[i], p, n, i);
-    const std::int32_t per_core = n.nodes.empty() ? 1 : n.nodes[i].cpus_per_core;
-    out.push_back({i, use, per_core});
+    out.push_back({i, use, cpus_per_core(n, i)});
     advance(p, use);
   }
 }
