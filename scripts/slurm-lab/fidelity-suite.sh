@@ -50,6 +50,7 @@ WORKLOADS=(
   "staggered-iv|16 8 2|CR_Core||synthetic:mix=IV,hours=0.125,runtime_min=10,runtime_max=80,arrival_mean=4|11"
   "ranges-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|12|ranges"
   "threads-v|16 8 2 2|CR_Core||synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|13|ranges"
+  "node-limits-v|16 8 2|CR_Core|PartitionName=all Nodes=n[1-16] Default=YES MaxTime=INFINITE State=UP\nPartitionName=narrow Nodes=n[1-16] MaxNodes=1 MaxTime=INFINITE State=UP\nPartitionName=wide Nodes=n[1-16] MinNodes=2 MaxTime=INFINITE State=UP|synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|14|node-limits"
 )
 
 field() { local IFS='|'; local parts=($1); echo "${parts[$2]:-}"; }
@@ -59,6 +60,8 @@ field() { local IFS='|'; local parts=($1); echo "${parts[$2]:-}"; }
 #   half-partition  every third job in partition `half`
 #   ranges          node ranges: -N k (k >= 2) becomes -N ceil(k/2)-k, and every even job
 #                   without -N gets -N 1-min(4,n); --ntasks-per-node jobs stay as they are
+#   node-limits     jobs without -N: even ids in partition `narrow` (MaxNodes=1), odd ones in
+#                   `wide` (MinNodes=2)
 #   scale=K         submit times, run times and limits divided by K (run times and limits
 #                   rounded up to whole seconds, at least 1)
 post_process() {  # $1: rule, stdin -> stdout
@@ -66,6 +69,7 @@ post_process() {  # $1: rule, stdin -> stdout
     /^#/ { print; next }
     rule == "mem" { print $0 " --mem=" 500 * (1 + ($1 * 5) % 7) "M"; next }
     rule == "half-partition" { if ($1 % 3 == 0) $3 = $3 " partition=half"; print; next }
+    rule == "node-limits" && !/ -N / { $3 = $3 " partition=" ($1 % 2 == 0 ? "narrow" : "wide"); print; next }
     rule == "ranges" && !/--ntasks-per-node/ { tasks = 1; nodes = 0
       for (i = 4; i < NF; ++i) { if ($i == "-n") tasks = $(i + 1); if ($i == "-N") nodes = i + 1 }
       if (nodes) { k = $nodes; sub(/-$/, "", k); if (k >= 2) $nodes = int((k + 1) / 2) "-" k }

@@ -94,18 +94,12 @@ std::string unmodelled_tres(const LiveJob& live) {
   return "";
 }
 
-// Slurm gives a job of the partition between MinNodes and MaxNodes nodes, whatever the job
-// leaves open; a start pinned outside that range would stay pending (PartitionNodeLimit).
-// (A request's nodes_max 0 with nodes_min k means exactly k nodes, node_range().) Returns
-// whether MaxNodes took nodes away from the request.
-bool fit_node_count(const LivePartition& partition, JobRequest& r) {
-  bool capped = false;
-  if (partition.max_nodes > 0 && (r.nodes_max > partition.max_nodes || (r.nodes_min == 0 && r.nodes_max == 0))) {
-    capped = r.nodes_max > partition.max_nodes;
-    r.nodes_max = partition.max_nodes;
-  }
-  if (partition.min_nodes > r.nodes_min) r.nodes_min = partition.min_nodes;
-  return capped;
+// Whether the partition's MaxNodes narrows the request's node range (the reason the job
+// cannot run here names it then).
+bool capped_by_max_nodes(const Partition& partition, const JobRequest& r) {
+  JobRequest fitted = r;
+  apply_partition_node_limits(partition, fitted);
+  return partition.max_nodes > 0 && !r.nodes_from_partition && r.nodes_max > fitted.nodes_max;
 }
 
 }  // namespace
@@ -244,7 +238,7 @@ std::optional<std::string> LiveQueue::refusal(const LiveJob& live, JobRef ref) {
   std::string capped_by;  // the partition limit that narrowed the request, if any
   if (const LivePartition* limits = partition_of(live)) {
     if (std::string why = beyond_limits(live, *limits); !why.empty()) return why;
-    if (fit_node_count(*limits, job.req))
+    if (const Partition* bound = bound_cluster_.find_partition(limits->name); bound && capped_by_max_nodes(*bound, job.req))
       capped_by = " (partition " + limits->name + "'s MaxNodes " + std::to_string(limits->max_nodes) + ")";
   }
   std::optional<std::string> reason = bind_to_cluster(bound_cluster_, job);
@@ -596,7 +590,11 @@ LiveSnapshot LiveQueue::update(const SlurmView& view, Time now) {
     if (p.name == partition_) pass.partition_closed = partition_closed_reason(p);
   }
   for (Partition& p : bound_cluster_.partitions)
-    if (auto it = partitions_.find(p.name); it != partitions_.end()) p.max_time = it->second.max_time;
+    if (auto it = partitions_.find(p.name); it != partitions_.end()) {  // the limits as they are now
+      p.max_time = it->second.max_time;
+      p.min_nodes = it->second.min_nodes;
+      p.max_nodes = it->second.max_nodes;
+    }
   directory_.read(view.jobs);
   std::vector<std::pair<const LiveJob*, Observation>> later;
   for (const LiveJob& live : view.jobs) {

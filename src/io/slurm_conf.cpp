@@ -272,9 +272,17 @@ class SlurmConfParser {
         p.priority_tier = static_cast<std::int32_t>(
             parse_int_in(pair.value, 0, 65533, line.where, pair.written));
       else if (key == "default") p.is_default = yes_no(pair, line.where);
+      else if (key == "maxnodes") p.max_nodes = node_count_limit(pair, line.where);
+      else if (key == "minnodes") p.min_nodes = node_count_limit(pair, line.where);
       else if (key == "nodes") draft.nodes = pair;
       else if (key != "partitionname" && key != "priority") warn_partition_key(pair, line.where);
     }
+  }
+
+  // MaxNodes / MinNodes: a count, or UNLIMITED / INFINITE (0: no limit).
+  static std::int32_t node_count_limit(const ConfPair& pair, const InputLocation& where) {
+    if (iequals(pair.value, "unlimited") || iequals(pair.value, "infinite")) return 0;
+    return static_cast<std::int32_t>(parse_int_in(pair.value, 0, 1 << 30, where, pair.written));
   }
 
   static bool yes_no(const ConfPair& pair, const InputLocation& where) {
@@ -303,6 +311,10 @@ class SlurmConfParser {
       warn(partitions_.front().where, std::to_string(defaults) +
                                           " partitions say Default=YES; the first one is used");
     for (PartitionDraft& d : partitions_) {
+      const Partition& p = d.partition;
+      if (p.max_nodes > 0 && p.min_nodes > p.max_nodes)
+        throw InputError(d.where, "MinNodes", std::to_string(p.min_nodes),
+                         "above the partition's MaxNodes " + std::to_string(p.max_nodes));
       d.partition.nodes = partition_nodes(d);
       result_.cluster.partitions.push_back(std::move(d.partition));
     }

@@ -59,6 +59,8 @@ struct Partition {
   Time default_time = kNoTime;   // DefaultTime; kNoTime = use max_time
   std::int32_t priority_tier = 1;
   bool is_default = false;
+  std::int32_t min_nodes = 0;    // MinNodes; 0 = none
+  std::int32_t max_nodes = 0;    // MaxNodes; 0 = UNLIMITED
 };
 
 class Cluster {

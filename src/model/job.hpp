@@ -56,6 +56,9 @@ struct JobRequest {
   bool ntasks_implied = false;
   std::int32_t nodes_min = 0;        // -N a or -N a-b; 0 = not given
   std::int32_t nodes_max = 0;        // 0 = not given
+  // No -N was written, and nodes_min/nodes_max are the partition's MinNodes/MaxNodes
+  // (apply_partition_node_limits): Slurm then aims at the fewest nodes, not the most.
+  bool nodes_from_partition = false;
   std::int32_t ntasks_per_node = 0;  // --ntasks-per-node; 0 = not given
   std::vector<GresRequest> gres;     // --gres, per node used
   bool contiguous = false;           // --contiguous

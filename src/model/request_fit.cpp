@@ -351,6 +351,32 @@ bool runs_unlimited(const Cluster& cluster, const Job& job) {
          (!p || p->max_time == kNoTime);
 }
 
+std::optional<std::string> apply_partition_node_limits(const Partition& partition, JobRequest& r) {
+  const std::int32_t min_nodes = partition.min_nodes, max_nodes = partition.max_nodes;
+  if (min_nodes <= 0 && max_nodes <= 0) return std::nullopt;
+  const std::string of = " partition " + partition.name + "'s ";
+  const bool written = (r.nodes_min > 0 || r.nodes_max > 0) && !r.nodes_from_partition;
+  if (!written) {
+    r.nodes_from_partition = true;
+    r.nodes_min = std::max(min_nodes, 0);
+    // nodes_max 0 with nodes_min k would mean exactly k: MinNodes alone leaves any count above.
+    const auto all = std::max(static_cast<std::int32_t>(partition.nodes.size()), r.nodes_min);
+    r.nodes_max = max_nodes > 0 ? max_nodes : (r.nodes_min > 0 ? all : 0);
+    return std::nullopt;
+  }
+  const NodeRange range = node_range(r);
+  if (max_nodes > 0 && range.min > max_nodes)
+    return "needs at least " + str(range.min) + " nodes, above" + of + "MaxNodes " + str(max_nodes) +
+           " (Slurm keeps it pending: PartitionNodeLimit)";
+  if (min_nodes > 0 && range.max < min_nodes)
+    return "takes at most " + str(range.max) + " nodes, below" + of + "MinNodes " + str(min_nodes) +
+           " (Slurm keeps it pending: PartitionNodeLimit)";
+  // Only what the limits change: "-N k" (nodes_max 0) stays as written.
+  if (range.min < min_nodes) r.nodes_min = min_nodes;
+  if (max_nodes > 0 && range.max > max_nodes) r.nodes_max = max_nodes;
+  return std::nullopt;
+}
+
 std::optional<std::string> bind_to_cluster(const Cluster& cluster, Job& job) {
   for (GresRequest& g : job.req.gres) {
     g.type = cluster.gres_index(g.name);
@@ -362,6 +388,8 @@ std::optional<std::string> bind_to_cluster(const Cluster& cluster, Job& job) {
   }
   if (auto bad = partition_problem(cluster, job)) return bad;
   const Partition* p = cluster.find_partition(job.partition);  // null: no partitions
+  if (p)
+    if (auto bad = apply_partition_node_limits(*p, job.req)) return bad;
   if (auto bad = bind_job_nodes(cluster, cluster.partitions.empty() ? nullptr : p, job.req))
     return bad;
   Time& limit = job.req.time_limit;

@@ -24,6 +24,12 @@ std::optional<std::string> partition_problem(const Cluster& cluster, const Job& 
 // above the finite MaxTime of `p`; nullopt otherwise or when `p` is null.
 std::optional<std::string> max_time_problem(const Partition* p, Time limit);
 
+// Slurm's partition node limits on a request (MinNodes, MaxNodes; 0 = none). A -N range is
+// narrowed into them; a job without -N gets them as its range, marked nodes_from_partition.
+// Returns why the request can never meet them (Slurm leaves it pending: PartitionNodeLimit),
+// else nullopt. Applying it twice changes nothing.
+std::optional<std::string> apply_partition_node_limits(const Partition& partition, JobRequest& r);
+
 // Whether the job's time limit is UNLIMITED once its partition's defaults are applied,
 // with no MaxTime over it: bind_to_cluster gives it kUnlimitedPlanningTime.
 bool runs_unlimited(const Cluster& cluster, const Job& job);

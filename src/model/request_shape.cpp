@@ -15,6 +15,7 @@ std::optional<RequestShape> request_shape(const Job& job) {
   s.mem_per_node_mb = r.mem_per_node_mb;
   s.contiguous = r.contiguous;
   s.ntasks_implied = r.ntasks_implied;
+  s.nodes_from_partition = r.nodes_from_partition;
   s.exclusive = r.exclusive;
   for (const GresRequest& g : r.gres)
     s.gres.push_back({g.type, g.kind_type, g.per_node_min, g.per_node_max});

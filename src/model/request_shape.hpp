@@ -19,7 +19,7 @@ struct RequestShape {
   std::string partition;
   std::int32_t ntasks = 0, nodes_min = 0, nodes_max = 0, ntasks_per_node = 0, task_cores = 0;
   std::int64_t mem_per_node_mb = 0;
-  bool contiguous = false, exclusive = false, ntasks_implied = false;
+  bool contiguous = false, exclusive = false, ntasks_implied = false, nodes_from_partition = false;
   std::vector<std::array<std::int32_t, 4>> gres;  // per item: type, kind type, min, max
 
   auto operator<=>(const RequestShape&) const = default;

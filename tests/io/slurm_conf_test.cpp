@@ -109,6 +109,24 @@ TEST(SlurmConf, DefaultsCpusGresTypesAndNaturalOrder) {
   EXPECT_TRUE(has_warning(config, "site.conf:6: partition key 'OverSubscribe' is not modelled"));
 }
 
+TEST(SlurmConf, PartitionNodeLimits) {
+  const auto dir = scratch_dir("conf-node-limits");
+  const std::string path = write_file(dir / "slurm.conf",
+                                      "NodeName=n[1-4] CPUs=8\n"
+                                      "PartitionName=a Nodes=ALL MaxNodes=2 MinNodes=1 Default=YES\n"
+                                      "PartitionName=b Nodes=ALL MaxNodes=UNLIMITED\n"
+                                      "PartitionName=c Nodes=ALL maxnodes=infinite minnodes=0\n");
+  const SlurmConfig config = load_slurm_conf(path);
+  const auto& p = config.cluster.partitions;
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0].max_nodes, 2);
+  EXPECT_EQ(p[0].min_nodes, 1);
+  EXPECT_EQ(p[1].max_nodes, 0);
+  EXPECT_EQ(p[2].max_nodes, 0);
+  EXPECT_EQ(p[2].min_nodes, 0);
+  EXPECT_FALSE(has_warning(config, "not modelled"));
+}
+
 TEST(SlurmConf, ContinuationIncludeAndGresConf) {
   const auto dir = scratch_dir("conf-include");
   write_file(dir / "sub" / "nodes.conf",
@@ -215,6 +233,9 @@ TEST(SlurmConf, ErrorsNameFileLineAndField) {
       {"NodeName=n1\nPartitionName=p Nodes=n2\n", nullptr, nullptr, "Nodes"},
       {"NodeName=n1\nPartitionName=p MaxTime=1:2:3:4\n", nullptr, nullptr, "MaxTime"},
       {"NodeName=n1\nPartitionName=p Default=maybe\n", nullptr, nullptr, "Default"},
+      {"NodeName=n1\nPartitionName=p MaxNodes=two\n", nullptr, nullptr, "MaxNodes"},
+      {"NodeName=n1\nPartitionName=p MinNodes=-1\n", nullptr, nullptr, "MinNodes"},
+      {"NodeName=n1\nPartitionName=p MinNodes=3 MaxNodes=2\n", nullptr, nullptr, "MinNodes"},
       {"NodeName=n1\nPartitionName=p\nPartitionName=p\n", nullptr, nullptr, "PartitionName"},
       {"NodeName=n[1-\n", nullptr, nullptr, "hostlist"},
       {"PartitionName=p\n", nullptr, nullptr, "NodeName"},

@@ -130,6 +130,81 @@ TEST(BindToCluster, PartitionReasons) {
   EXPECT_EQ(j.req.time_limit, 1000000);
 }
 
+// MaxNodes / MinNodes as slurmctld's select_nodes applies them: a -N range is narrowed into
+// them, a job without -N gets them as its range (aiming at the fewest nodes), and a request
+// outside them can never run (PartitionNodeLimit).
+Partition node_limited(std::int32_t min_nodes, std::int32_t max_nodes) {
+  Partition p;
+  p.name = "lim";
+  p.nodes = {0, 1, 2, 3, 4, 5, 6};
+  p.min_nodes = min_nodes;
+  p.max_nodes = max_nodes;
+  return p;
+}
+
+JobRequest nodes(std::int32_t min, std::int32_t max) {
+  JobRequest r;
+  r.ntasks = 16;
+  r.nodes_min = min;
+  r.nodes_max = max;
+  return r;
+}
+
+std::string limited(const Partition& p, JobRequest& r) {
+  const auto reason = apply_partition_node_limits(p, r);
+  return reason ? *reason : std::to_string(r.nodes_min) + "-" + std::to_string(r.nodes_max) +
+                                (r.nodes_from_partition ? " from partition" : "");
+}
+
+TEST(PartitionNodeLimits, RangesAreNarrowedAndUnwrittenCountsTakeTheLimits) {
+  const Partition at_most_4 = node_limited(0, 4), at_least_2 = node_limited(2, 0), both = node_limited(2, 4);
+  JobRequest r = nodes(0, 0);
+  EXPECT_EQ(limited(at_most_4, r), "0-4 from partition");
+  EXPECT_EQ(limited(at_most_4, r), "0-4 from partition");  // twice: the same
+  r = nodes(0, 0);
+  EXPECT_EQ(limited(at_least_2, r), "2-7 from partition");  // not "exactly 2"
+  r = nodes(0, 0);
+  EXPECT_EQ(limited(both, r), "2-4 from partition");
+  r = nodes(2, 6);
+  EXPECT_EQ(limited(at_most_4, r), "2-4");
+  r = nodes(1, 3);
+  EXPECT_EQ(limited(both, r), "2-3");
+  r = nodes(3, 0);  // exactly 3 stays as written
+  EXPECT_EQ(limited(both, r), "3-0");
+  r = nodes(3, 0);
+  EXPECT_EQ(limited(node_limited(0, 0), r), "3-0");
+}
+
+TEST(PartitionNodeLimits, RequestsOutsideTheLimitsNeverRun) {
+  JobRequest r = nodes(5, 0);
+  EXPECT_EQ(limited(node_limited(0, 4), r),
+            "needs at least 5 nodes, above partition lim's MaxNodes 4 (Slurm keeps it pending: PartitionNodeLimit)");
+  r = nodes(5, 8);
+  EXPECT_NE(limited(node_limited(0, 4), r).find("MaxNodes 4"), std::string::npos);
+  r = nodes(1, 0);
+  EXPECT_EQ(limited(node_limited(2, 0), r),
+            "takes at most 1 nodes, below partition lim's MinNodes 2 (Slurm keeps it pending: PartitionNodeLimit)");
+}
+
+TEST(PartitionNodeLimits, BindToClusterAppliesThemAndAJobTooBigForMaxNodesNeverRuns) {
+  Cluster c = mixed_cluster();  // n1..n4 have 8 cores
+  c.partitions.push_back(node_limited(0, 2));
+  c.partitions.back().nodes = {0, 1, 2, 3};
+  Job fits = job_with(16);
+  fits.partition = "lim";
+  EXPECT_FALSE(bind_to_cluster(c, fits));
+  EXPECT_EQ(fits.req.nodes_max, 2);
+  EXPECT_FALSE(never_runnable_reason(c, fits));
+  Job too_big = job_with(17);  // 17 cores on at most 2 nodes of 8
+  too_big.partition = "lim";
+  EXPECT_FALSE(bind_to_cluster(c, too_big));
+  EXPECT_TRUE(never_runnable_reason(c, too_big));
+  Job three = job_with(3);
+  three.partition = "lim";
+  three.req.nodes_min = 3;
+  EXPECT_NE(reason_of(bind_to_cluster(c, three)).find("PartitionNodeLimit"), std::string::npos);
+}
+
 // Issue 22 (7): UNLIMITED runs where no MaxTime applies, planned with Slurm's backfill
 // horizon; under a finite MaxTime it is rejected, as Slurm leaves it pending for ever.
 TEST(BindToCluster, UnlimitedTimeLimit) {

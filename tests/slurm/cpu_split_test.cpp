@@ -94,5 +94,28 @@ TEST(CpuSplit, CoresFixedNodeCountIsTheGreedySplit) {
   EXPECT_EQ(held_alone(1, {.ntasks = 20}), (Cpus{16, 4}));
 }
 
+// A partition's MaxNodes / MinNodes (bind_to_cluster) bound the node count; a job without -N
+// still aims at the fewest nodes (select_nodes' req_nodes is then min_nodes), one with a range
+// at the most the partition allows.
+Cpus held_in_partition(std::int32_t min_nodes, std::int32_t max_nodes, const Req& r) {
+  Cluster c = lab_cluster(1);
+  Partition p;
+  p.name = "lim";
+  for (NodeIndex n = 0; n < c.node_count(); ++n) p.nodes.push_back(n);
+  p.min_nodes = min_nodes;
+  p.max_nodes = max_nodes;
+  c.partitions.push_back(p);
+  Job j = make_job(r);
+  j.partition = "lim";
+  EXPECT_EQ(bind_to_cluster(c, j), std::nullopt);
+  return held(c, ClusterState(c), j);
+}
+
+TEST(CpuSplit, PartitionNodeLimitsBoundTheNodeCount) {
+  EXPECT_EQ(held_in_partition(0, 4, {.ntasks = 20}), (Cpus{16, 4}));
+  EXPECT_EQ(held_in_partition(0, 4, {.ntasks = 20, .nodes_min = 2, .nodes_max = 6}), (Cpus{14, 4, 1, 1}));
+  EXPECT_EQ(held_in_partition(2, 0, {.ntasks = 4}), (Cpus{3, 1}));
+}
+
 }  // namespace
 }  // namespace hs::slurm

@@ -93,6 +93,7 @@ void define_job(py::module_& m) {
       .def_readonly("ntasks", &JobRequest::ntasks)
       .def_readonly("nodes_min", &JobRequest::nodes_min)
       .def_readonly("nodes_max", &JobRequest::nodes_max)
+      .def_readonly("nodes_from_partition", &JobRequest::nodes_from_partition)
       .def_readonly("ntasks_per_node", &JobRequest::ntasks_per_node)
       .def_readonly("gres", &JobRequest::gres)
       .def_readonly("contiguous", &JobRequest::contiguous)

@@ -45,6 +45,7 @@ struct Needs {
 // -c), so _eval_nodes weighs each node by that cap, not by its free CPUs.
 std::int32_t gres_cpu_cap_per_node(const JobRequest& r) {
   if (r.units() || r.ntasks_per_node > 0 || r.ntasks_implied) return 0;
+  if (r.nodes_from_partition) return r.ntasks == 1 ? 1 : 0;  // the job's own -N was not given
   if (r.nodes_max == 1) return r.ntasks;
   if (r.ntasks == 1 || (r.ntasks == r.nodes_min && r.ntasks == r.nodes_max)) return 1;
   return 0;
@@ -74,7 +75,8 @@ Needs needs_of(const Job& job, int node_count) {
   }
   n.min_nodes = std::max(1, r.nodes_min);
   n.max_nodes = r.nodes_max > 0 ? r.nodes_max : (r.nodes_min > 0 ? r.nodes_min : node_count);
-  n.req_nodes = r.nodes_max > 0 ? r.nodes_max : n.min_nodes;
+  // select_nodes aims at the job's own maximum; without -N at the fewest nodes.
+  n.req_nodes = r.nodes_max > 0 && !r.nodes_from_partition ? r.nodes_max : n.min_nodes;
   // choose_nodes: never more nodes than tasks.
   const std::int32_t tasks = r.units() ? r.unit_count() : n.cpus;
   if (n.max_nodes > tasks) n.max_nodes = std::max(tasks, n.min_nodes);
