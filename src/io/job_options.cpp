@@ -131,10 +131,11 @@ void parse_nodes(std::string_view text, JobRequest& req, const InputLocation& wh
   }
   const std::string_view hi = text.substr(dash + 1);
   req.nodes_min = static_cast<std::int32_t>(number_in(text.substr(0, dash), 0, text, where, field));
-  req.nodes_max = hi.empty() ? 0 : static_cast<std::int32_t>(number_in(hi, 1, text, where, field));
-  if (hi.empty() && req.nodes_min == 0)
-    throw InputError(where, field, std::string(text), "empty node range");
-  if (!hi.empty() && req.nodes_min > req.nodes_max)
+  // sbatch 22.05 refuses "-N a-" ("Maximum node count -1 is less than minimum node count a").
+  if (hi.empty())
+    throw InputError(where, field, std::string(text), "a node range needs its maximum (-N a-b), as sbatch does");
+  req.nodes_max = static_cast<std::int32_t>(number_in(hi, 1, text, where, field));
+  if (req.nodes_min > req.nodes_max)
     throw InputError(where, field, std::string(text), "reversed node range");
 }
 
@@ -332,11 +333,10 @@ std::string format_job_options(const JobRequest& req) {
   auto add = [&](const std::string& part) { text += (text.empty() ? "" : " ") + part; };
   if (req.ntasks > 0 && !req.ntasks_implied) add("-n " + std::to_string(req.units() ? req.unit_count() : req.ntasks));
   if (req.task_cores > 1) add("-c " + std::to_string(req.task_cores));
-  if (req.nodes_min > 0 || req.nodes_max > 0) {
-    if (req.nodes_min == req.nodes_max) add("-N " + std::to_string(req.nodes_min));
-    else
-      add("-N " + std::to_string(req.nodes_min) + "-" +
-          (req.nodes_max > 0 ? std::to_string(req.nodes_max) : ""));
+  // nodes_max 0 with nodes_min k is exactly k nodes; a range the partition gave is not written.
+  if ((req.nodes_min > 0 || req.nodes_max > 0) && !req.nodes_from_partition) {
+    if (req.nodes_min == req.nodes_max || req.nodes_max == 0) add("-N " + std::to_string(req.nodes_min));
+    else add("-N " + std::to_string(req.nodes_min) + "-" + std::to_string(req.nodes_max));
   }
   if (req.ntasks_per_node > 0) add("--ntasks-per-node=" + std::to_string(req.ntasks_per_node));
   if (req.units()) {

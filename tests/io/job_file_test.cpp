@@ -101,8 +101,8 @@ Workload varied_workload() {
   c.req.mem_per_node_mb = 5000;
   c.req.time_limit = 3 * 86400 + 1;
   Job& d = job(9, 99999999, 1);
-  d.req.nodes_min = 3;  // open node range "3-"
-  d.req.nodes_max = 0;
+  d.req.nodes_min = 3;  // exactly 3 ("-N 3-", which sbatch refuses, is an error now)
+  d.req.nodes_max = 3;
   d.req.time_limit = kNoTime;
   d.end_latency_ms = 117;
   d.epilog_ms = 16;
@@ -176,6 +176,14 @@ TEST(JobFile, OptionSpellings) {
   EXPECT_TRUE(w.jobs[2].req.ntasks_implied);        // ... which sbatch would not send
   EXPECT_FALSE(w.jobs[1].req.ntasks_implied);
   EXPECT_EQ(format_job_options(w.jobs[2].req), "-N 3");  // written back without -n
+  JobRequest exact;  // nodes_max 0 (a sacct record's exact count) reads back as the same
+  exact.ntasks = 4;
+  exact.nodes_min = 2;
+  EXPECT_EQ(format_job_options(exact), "-n 4 -N 2");
+  exact.nodes_min = 0, exact.nodes_max = 3;
+  EXPECT_EQ(format_job_options(exact), "-n 4 -N 0-3");
+  exact.nodes_from_partition = true;  // the partition's MaxNodes, not the job's -N
+  EXPECT_EQ(format_job_options(exact), "-n 4");
   EXPECT_EQ(w.jobs[3].req.mem_per_node_mb, 2);      // 1.5 MB rounded up
   EXPECT_EQ(w.jobs[3].req.gres[0].per_node_min, 0);
   EXPECT_EQ(w.jobs[4].req.mem_per_node_mb, 3);
@@ -232,6 +240,7 @@ TEST(JobFile, ErrorsNameFileLineFieldAndValue) {
       {"1 0 10 -n 4 -n 5", "-n", "5"},
       {"1 0 10 -n", "-n", ""},
       {"1 0 10 -N 4-2", "-N", "4-2"},
+      {"1 0 10 -N 2-", "-N", "2-"},
       {"1 0 10 -N 0", "-N", "0"},
       {"1 0 10 -N -", "-N", "-"},
       {"1 0 10 -n 1 --gres=gpu:3-1", "--gres", "gpu:3-1"},
