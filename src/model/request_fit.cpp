@@ -351,12 +351,24 @@ bool runs_unlimited(const Cluster& cluster, const Job& job) {
          (!p || p->max_time == kNoTime);
 }
 
+std::optional<std::string> partition_node_limit_problem(const Partition& partition, const JobRequest& r) {
+  if ((r.nodes_min <= 0 && r.nodes_max <= 0) || r.nodes_from_partition) return std::nullopt;
+  const std::string of = " partition " + partition.name + "'s ";
+  const NodeRange range = node_range(r);
+  if (partition.max_nodes > 0 && range.min > partition.max_nodes)
+    return "needs at least " + str(range.min) + " nodes, above" + of + "MaxNodes " +
+           str(partition.max_nodes) + " (Slurm keeps it pending: PartitionNodeLimit)";
+  if (partition.min_nodes > 0 && range.max < partition.min_nodes)
+    return "takes at most " + str(range.max) + " nodes, below" + of + "MinNodes " +
+           str(partition.min_nodes) + " (Slurm keeps it pending: PartitionNodeLimit)";
+  return std::nullopt;
+}
+
 std::optional<std::string> apply_partition_node_limits(const Partition& partition, JobRequest& r) {
   const std::int32_t min_nodes = partition.min_nodes, max_nodes = partition.max_nodes;
   if (min_nodes <= 0 && max_nodes <= 0) return std::nullopt;
-  const std::string of = " partition " + partition.name + "'s ";
-  const bool written = (r.nodes_min > 0 || r.nodes_max > 0) && !r.nodes_from_partition;
-  if (!written) {
+  if (auto bad = partition_node_limit_problem(partition, r)) return bad;
+  if ((r.nodes_min <= 0 && r.nodes_max <= 0) || r.nodes_from_partition) {  // no -N written
     r.nodes_from_partition = true;
     r.nodes_min = std::max(min_nodes, 0);
     // nodes_max 0 with nodes_min k would mean exactly k: MinNodes alone leaves any count above.
@@ -364,14 +376,8 @@ std::optional<std::string> apply_partition_node_limits(const Partition& partitio
     r.nodes_max = max_nodes > 0 ? max_nodes : (r.nodes_min > 0 ? all : 0);
     return std::nullopt;
   }
+  // Only what the limits change: "-N k" as nodes_max 0 stays as written.
   const NodeRange range = node_range(r);
-  if (max_nodes > 0 && range.min > max_nodes)
-    return "needs at least " + str(range.min) + " nodes, above" + of + "MaxNodes " + str(max_nodes) +
-           " (Slurm keeps it pending: PartitionNodeLimit)";
-  if (min_nodes > 0 && range.max < min_nodes)
-    return "takes at most " + str(range.max) + " nodes, below" + of + "MinNodes " + str(min_nodes) +
-           " (Slurm keeps it pending: PartitionNodeLimit)";
-  // Only what the limits change: "-N k" (nodes_max 0) stays as written.
   if (range.min < min_nodes) r.nodes_min = min_nodes;
   if (max_nodes > 0 && range.max > max_nodes) r.nodes_max = max_nodes;
   return std::nullopt;

@@ -29,6 +29,8 @@ std::optional<std::string> max_time_problem(const Partition* p, Time limit);
 // Returns why the request can never meet them (Slurm leaves it pending: PartitionNodeLimit),
 // else nullopt. Applying it twice changes nothing.
 std::optional<std::string> apply_partition_node_limits(const Partition& partition, JobRequest& r);
+// The reason apply_partition_node_limits gives, without changing the request.
+std::optional<std::string> partition_node_limit_problem(const Partition& partition, const JobRequest& r);
 
 // Whether the job's time limit is UNLIMITED once its partition's defaults are applied,
 // with no MaxTime over it: bind_to_cluster gives it kUnlimitedPlanningTime.

@@ -48,10 +48,13 @@ std::optional<std::string> binding_problem(const Cluster& cluster, const Job& jo
       return "gres '" + g.name + "' is bound to another type ('" +
              cluster.gres_types[g.type] + "')";
     const int kind = g.kind.empty() ? -1 : cluster.gres_index(g.kind_name());
-    if (g.kind_type != kind || (!g.kind.empty() && kind < 0))
-      return "gres '" + g.kind_name() + "' is not bound to its typed gres";
+    if (!g.kind.empty() && kind < 0)  // the words bind_to_cluster uses
+      return "unknown gres type '" + g.kind_name() + "' (no node has gres " + g.name + " of type " + g.kind + ")";
+    if (g.kind_type != kind) return "gres '" + g.kind_name() + "' is not bound to its typed gres";
   }
   if (auto bad = partition_problem(cluster, job)) return bad;
+  if (const Partition* p = cluster.partitions.empty() ? nullptr : cluster.find_partition(job.partition))
+    if (auto bad = partition_node_limit_problem(*p, job.req)) return bad;
   if (auto bad = node_rules_unbound(cluster, job)) return bad;
   if (job.req.time_limit <= 0) return "no time limit";
   if (auto bad = max_time_problem(cluster.find_partition(job.partition), job.req.time_limit))

@@ -75,5 +75,35 @@ TEST(BindingProblem, NamedPartitionOnAClusterWithoutPartitions) {
             "unknown partition 'gpu' (cluster S has no partitions)");
 }
 
+// A job bind_to_cluster refused for its partition's MaxNodes / MinNodes keeps its request,
+// so the check at submission must find the same reason, or the job would run outside them.
+TEST(BindingProblem, PartitionNodeLimitsRefuseAtSubmissionToo) {
+  Cluster c = two_partitions();
+  c.partitions[0].max_nodes = 1;
+  c.partitions[1].min_nodes = 2;
+  Workload w;
+  w.jobs = {make_job(1, 0, 2, 10, 100), make_job(2, 0, 1, 10, 100), make_job(3, 0, 4, 10, 100)};
+  w.jobs[0].req.nodes_min = w.jobs[0].req.nodes_max = 2;  // -N 2 under MaxNodes=1
+  w.jobs[1].partition = "long";
+  w.jobs[1].req.nodes_min = w.jobs[1].req.nodes_max = 1;  // -N 1 under MinNodes=2
+  w.jobs[2].partition = "long";                           // -n 4: 2 nodes at least
+  const BindReport report = bind_workload(c, w);
+  ASSERT_EQ(report.rejected.size(), 2u);
+  EXPECT_EQ(binding_problem(c, w.jobs[0]).value_or(""),
+            "needs at least 2 nodes, above partition short's MaxNodes 1 (Slurm keeps it pending: PartitionNodeLimit)");
+  EXPECT_EQ(binding_problem(c, w.jobs[1]).value_or(""),
+            "takes at most 1 nodes, below partition long's MinNodes 2 (Slurm keeps it pending: PartitionNodeLimit)");
+  EXPECT_FALSE(binding_problem(c, w.jobs[2]));
+  EXPECT_EQ(w.jobs[2].req.nodes_min, 2);
+  EXPECT_TRUE(w.jobs[2].req.nodes_from_partition);
+}
+
+TEST(BindingProblem, AnUnknownGresTypeIsNamed) {
+  const Cluster c = two_partitions();
+  Job j = make_job(1, 0, 1, 10, 100);
+  j.req.gres.push_back({"gpu", 0, 1, 1, "a100"});
+  EXPECT_EQ(binding_problem(c, j).value_or(""), "unknown gres type 'gpu:a100' (no node has gres gpu of type a100)");
+}
+
 }  // namespace
 }  // namespace hs
