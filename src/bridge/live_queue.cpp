@@ -610,9 +610,12 @@ LiveSnapshot LiveQueue::update(const SlurmView& view, Time now) {
     if (seen.phase == Phase::Released) {
       follow_released(pass, *live, *seen.marker);
     } else if (seen.phase == Phase::Interrupted) {
-      pass.snap.repairs.push_back({live->id, restore_steps(*live, seen.marker->original, now),
-                                   "job " + std::to_string(live->id) +
-                                       ": a start was cut short; its request is restored"});
+      const bool operators = !live->held_by_user();  // an administrator's hold, requeue holds too
+      pass.snap.repairs.push_back(
+          {live->id, restore_steps(*live, seen.marker->original, now),
+           "job " + std::to_string(live->id) +
+               (operators ? ": held by an operator (" + live->reason + "); its request is restored and it is theirs to release"
+                          : ": a start was cut short; its request is restored")});
     } else {
       consider_queued(pass, *live, seen.marker);
     }

@@ -68,11 +68,20 @@ struct LiveJob {
 
   bool pending() const { return state == "PENDING"; }
   // Held by its user (sbatch -H, scontrol uhold) or by an administrator (scontrol hold).
-  bool held() const { return pending() && (reason == "JobHeldUser" || reason == "JobHeldAdmin"); }
+  // An operator's requeue hold (scontrol requeuehold, or a launch failure with requeue) is
+  // an administrator's hold too: Priority 0, its own reason.
+  bool held() const {
+    return pending() && (reason == "JobHeldUser" || reason == "JobHeldAdmin" || priority == 0 ||
+                         reason == "job_requeued_in_held_state" || reason == "launch_failed_requeued_held");
+  }
   bool held_by_user() const { return pending() && reason == "JobHeldUser"; }
-  bool holds_resources() const { return state == "RUNNING" || state == "COMPLETING" ||
-                                        state == "SUSPENDED"; }
-  bool ended() const { return !pending() && !holds_resources() && state != "CONFIGURING"; }
+  // scontrol names a state flag before the base state: a job CONFIGURING (its nodes booting),
+  // STOPPED (scancel -s STOP), RESIZING or SIGNALING still holds its nodes.
+  bool holds_resources() const {
+    return state == "RUNNING" || state == "COMPLETING" || state == "SUSPENDED" || state == "STOPPED" ||
+           state == "CONFIGURING" || state == "RESIZING" || state == "SIGNALING";
+  }
+  bool ended() const { return !pending() && !holds_resources(); }
   // An array's record that still holds several pending tasks ("4-9%2").
   bool holds_several_tasks() const {
     return array_job_id > 0 && array_tasks.find_first_not_of("0123456789") != std::string::npos;

@@ -280,6 +280,43 @@ TEST(JobLifecycle, ARequeuedJobIsHeldAgainWithItsRequestRestored) {
   EXPECT_TRUE(after.req_nodes.empty());  // the original request: no node list
 }
 
+// `scontrol requeuehold` of a job the bridge started (seen on a lab: PENDING, Priority 0,
+// Reason job_requeued_in_held_state): the operator's hold. The bridge gives the job its
+// request back and leaves it to the operator, never releasing it itself.
+TEST(JobLifecycle, AnOperatorsRequeueHoldIsTheirs) {
+  LiveBridge run({14, 15});
+  ASSERT_EQ(run.bridge.cycle(lab_now()).started, 1u);
+  const std::string id = "15";
+  run.slurm.set_field(id, "Restarts", "1");
+  run.slurm.set_field(id, "Priority", "0");
+  run.slurm.set_field(id, "Reason", "job_requeued_in_held_state");
+  run.slurm.commands.clear();
+  run.bridge.cycle(lab_now() + 60);
+  LiveJob after = job_line(run.slurm, 15);
+  EXPECT_EQ(after.reason, "job_requeued_in_held_state");  // not taken over with a hold of ours
+  EXPECT_TRUE(after.req_nodes.empty());                  // the original request: no node list
+  EXPECT_TRUE(after.admin_comment.empty());              // no marker: not the bridge's any more
+  for (int k = 2; k < 5; ++k) run.bridge.cycle(lab_now() + 60 * k);
+  for (const auto& command : run.slurm.commands) EXPECT_NE(command[1], "release") << command[2];
+  EXPECT_EQ(job_line(run.slurm, 15).reason, "job_requeued_in_held_state");
+}
+
+// A job stopped with `scancel -s STOP` (JobState=STOPPED) keeps its nodes.
+TEST(JobLifecycle, AStoppedJobStillHoldsItsNodes) {
+  LiveJob j;
+  j.id = 1;
+  j.partition = "lab";
+  for (const char* state : {"STOPPED", "CONFIGURING", "RESIZING", "SIGNALING", "SUSPENDED"}) {
+    j.state = state;
+    EXPECT_EQ(observe(j, "lab").phase, Phase::Running) << state;
+    EXPECT_FALSE(j.ended()) << state;
+  }
+  j.state = "PENDING";
+  j.reason = "launch_failed_requeued_held";
+  EXPECT_TRUE(j.held());
+  EXPECT_FALSE(j.held_by_user());
+}
+
 TEST(JobLifecycle, OverbookedRunningJobsAndUnknownNodesAreConflictsNotCrashes) {
   LiveBridge run({14, 15});
   std::string twice = only_jobs({14});
