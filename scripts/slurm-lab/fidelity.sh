@@ -380,7 +380,7 @@ else
   OUT=$2
   mkdir -p "$OUT"
   prepare_jobs
-  submit_timed
+  SAME_IDS=1 submit_timed || exit 1   # the caller stops the lab, and its jobs with it
   wait_until_done
 fi
 collect_real

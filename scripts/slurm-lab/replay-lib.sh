@@ -17,8 +17,12 @@ prepare_jobs() {
 }
 
 # One job line's options ("id submit runtime opts...") -> sbatch, with the runtime as a sleep.
+# With SAME_IDS=1 (fidelity.sh, whose reports read Slurm's job ids as the file's) a job id
+# other than the line's (the lab was not fresh, or something else submitted or asked for an
+# id: even sbatch --test-only takes one) would pair every later job with another's record,
+# so it stops the run.
 submit_line() {
-  local runtime=$1 rest=$2 opts=() word
+  local id=$1 runtime=$2 rest=$3 opts=() word got
   for word in $rest; do
     case "$word" in
       user=*|moldable=*) ;;
@@ -32,14 +36,19 @@ submit_line() {
       *) opts+=("$word") ;;
     esac
   done
-  timeout 10 sbatch -Q -o /dev/null ${SUBMIT_FLAGS:-} "${opts[@]}" --wrap "sleep $runtime" >/dev/null
+  got=$(timeout 10 sbatch --parsable -Q -o /dev/null ${SUBMIT_FLAGS:-} "${opts[@]}" --wrap "sleep $runtime")
+  got=${got%%;*}
+  if [[ "${SAME_IDS:-0}" == 1 && "$got" != "$id" ]]; then
+    echo "job $id of $OUT/jobs.txt got Slurm job id '${got:-none}': Slurm's ids no longer name the file's jobs; run stopped" >&2
+    return 1
+  fi
 }
 
 submit_all() {
   local id submit runtime rest
   while read -r id submit runtime rest; do
     [[ "$id" == \#* || -z "$id" ]] && continue
-    submit_line "$runtime" "$rest"
+    submit_line "$id" "$runtime" "$rest" || return 1
   done < "$OUT/jobs.txt"
 }
 
@@ -61,7 +70,7 @@ submit_timed() {
     last=$submit
     wait_ms=$(( (epoch + submit) * 1000 + 20 - $(now_ms) ))
     (( wait_ms > 0 )) && sleep "$(( wait_ms / 1000 )).$(printf %03d $(( wait_ms % 1000 )))"
-    submit_line "$runtime" "$rest"
+    submit_line "$id" "$runtime" "$rest" || return 1
   done < "$OUT/jobs.txt"
 }
 
