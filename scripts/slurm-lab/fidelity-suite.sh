@@ -35,7 +35,7 @@ LOG_CONF=${FIDELITY_LOG_CONF:-$'DebugFlags=Backfill\nSlurmctldDebug=debug\nSlurm
 
 # name | nodes cores gpus [threads per core] | SelectTypeParameters | extra slurm.conf lines (\n; PartitionName
 # lines replace lab.sh's one partition) | generator | seed | post-processing of the job file
-# (post_process: mem, half-partition, scale=K, ranges)
+# (post_process: mem, half-partition, scale=K, ranges, node-limits)
 WORKLOADS=(
   "short|16 8 2|CR_Core||synthetic:mix=V,hours=0.067,runtime_min=20,runtime_max=90,arrival_mean=6|1"
   "staggered-v|16 8 2|CR_Core||synthetic:mix=V,hours=0.085,runtime_min=10,runtime_max=80,max_fraction=0.0625,arrival_mean=4|2"
