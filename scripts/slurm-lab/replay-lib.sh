@@ -36,7 +36,7 @@ submit_line() {
       *) opts+=("$word") ;;
     esac
   done
-  got=$(timeout 10 sbatch --parsable -Q -o /dev/null ${SUBMIT_FLAGS:-} "${opts[@]}" --wrap "sleep $runtime")
+  got=$(timeout 10 sbatch --parsable -o /dev/null ${SUBMIT_FLAGS:-} "${opts[@]}" --wrap "sleep $runtime")
   got=${got%%;*}
   if [[ "${SAME_IDS:-0}" == 1 && "$got" != "$id" ]]; then
     echo "job $id of $OUT/jobs.txt got Slurm job id '${got:-none}': Slurm's ids no longer name the file's jobs; run stopped" >&2
