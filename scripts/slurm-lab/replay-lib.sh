@@ -4,8 +4,8 @@
 # SUBMIT_FLAGS (e.g. -H to submit held for `hetsched bridge`) is added to every sbatch.
 
 # Limits in whole minutes ("-t HH:MM:SS" -> "-t M", rounded up). A node count without an
-# upper end ("-N 4-", which sbatch rejects) means exactly that many nodes in hetsched's
-# model, so it becomes "-N 4" for both sides.
+# upper end ("-N 4-", which sbatch and now the job-file reader refuse; older files read it as
+# exactly that many nodes) becomes "-N 4" for both sides.
 prepare_jobs() {
   awk '/^#/ {print; next} {
   for (i = 1; i <= NF; ++i) {
