@@ -351,8 +351,17 @@ bool runs_unlimited(const Cluster& cluster, const Job& job) {
          (!p || p->max_time == kNoTime);
 }
 
+namespace {
+
+// Whether the job wrote -N itself (a range its partition gave does not count).
+bool node_count_written(const JobRequest& r) {
+  return (r.nodes_min > 0 || r.nodes_max > 0) && !r.nodes_from_partition;
+}
+
+}  // namespace
+
 std::optional<std::string> partition_node_limit_problem(const Partition& partition, const JobRequest& r) {
-  if ((r.nodes_min <= 0 && r.nodes_max <= 0) || r.nodes_from_partition) return std::nullopt;
+  if (!node_count_written(r)) return std::nullopt;
   const std::string of = " partition " + partition.name + "'s ";
   const NodeRange range = node_range(r);
   if (partition.max_nodes > 0 && range.min > partition.max_nodes)
@@ -368,7 +377,7 @@ std::optional<std::string> apply_partition_node_limits(const Partition& partitio
   const std::int32_t min_nodes = partition.min_nodes, max_nodes = partition.max_nodes;
   if (min_nodes <= 0 && max_nodes <= 0) return std::nullopt;
   if (auto bad = partition_node_limit_problem(partition, r)) return bad;
-  if ((r.nodes_min <= 0 && r.nodes_max <= 0) || r.nodes_from_partition) {  // no -N written
+  if (!node_count_written(r)) {
     r.nodes_from_partition = true;
     r.nodes_min = std::max(min_nodes, 0);
     // nodes_max 0 with nodes_min k would mean exactly k: MinNodes alone leaves any count above.
