@@ -66,6 +66,15 @@ wait_quiet() {
 }
 # Jobs Slurm started on any of the nodes given (space separated) at or after epoch $1 and
 # before epoch $2: Slurm's own record, whatever the bridge had planned before.
+# Waits up to $1 seconds until every job named after it runs.
+wait_running() {
+  local seconds=$1; shift
+  local ids; ids=$(IFS=,; echo "$*")
+  for _ in $(seq 1 "$seconds"); do
+    [[ "$(squeue -h -j "$ids" -t R -o %i | wc -l)" -eq $# ]] && return 0; sleep 1
+  done
+  return 1
+}
 started_on_during() {
   local t0=$1 t1=$2; shift 2
   local line start nodes host
@@ -329,9 +338,7 @@ say "case: a node fails under a running job, and an operator requeues another"
 # once that time has come (checked with the final records, after the next case).
 victim_node=$(submit -n 8 -t 2 --wrap "sleep 60")
 requeued=$(submit -n 8 -t 2 --wrap "sleep 60")
-for _ in $(seq 1 20); do
-  [[ "$(squeue -h -j "$victim_node,$requeued" -t R -o %i | wc -l)" -eq 2 ]] && break; sleep 1
-done
+wait_running 20 "$victim_node" "$requeued"
 failed_node=$(squeue -h -j "$victim_node" -o %N)
 check '[[ -n "$failed_node" ]]' "both jobs were started by the bridge (the first on ${failed_node:-nothing})"
 scontrol update NodeName="$failed_node" State=DOWN Reason=live-node-failure
@@ -351,9 +358,7 @@ say "case: an operator requeue-holds a job the bridge started, and stops another
 # holds its node, so a job needing every core must wait for it, not be pinned beside it.
 op_requeued=$(submit -n 8 -t 2 --wrap "sleep 60")
 stopped=$(submit -n 8 -t 1 --wrap "sleep 20")
-for _ in $(seq 1 20); do
-  [[ "$(squeue -h -j "$op_requeued,$stopped" -t R -o %i | wc -l)" -eq 2 ]] && break; sleep 1
-done
+wait_running 20 "$op_requeued" "$stopped"
 scontrol requeuehold "$op_requeued"
 scancel -s STOP "$stopped"
 everything=$(submit -N 8 -n 64 -t 1 --wrap "sleep 1")
