@@ -97,9 +97,7 @@ std::string unmodelled_tres(const LiveJob& live) {
 // Whether the partition's MaxNodes narrows the request's node range (the reason the job
 // cannot run here names it then).
 bool capped_by_max_nodes(const Partition& partition, const JobRequest& r) {
-  JobRequest fitted = r;
-  apply_partition_node_limits(partition, fitted);
-  return partition.max_nodes > 0 && !r.nodes_from_partition && r.nodes_max > fitted.nodes_max;
+  return partition.max_nodes > 0 && !r.nodes_from_partition && r.nodes_max > partition.max_nodes;
 }
 
 }  // namespace

@@ -379,7 +379,7 @@ std::optional<std::string> apply_partition_node_limits(const Partition& partitio
   if (auto bad = partition_node_limit_problem(partition, r)) return bad;
   if (!node_count_written(r)) {
     r.nodes_from_partition = true;
-    r.nodes_min = std::max(min_nodes, 0);
+    r.nodes_min = min_nodes;
     // nodes_max 0 with nodes_min k would mean exactly k: MinNodes alone leaves any count above.
     const auto all = std::max(static_cast<std::int32_t>(partition.nodes.size()), r.nodes_min);
     r.nodes_max = max_nodes > 0 ? max_nodes : (r.nodes_min > 0 ? all : 0);
