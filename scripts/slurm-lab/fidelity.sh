@@ -8,6 +8,9 @@
 #   fidelity.sh --remodel OUTDIR [SLURM_CONF]   only model and compare again, from what an
 #                                  earlier run stored (no lab needed; SLURM_CONF defaults to
 #                                  OUTDIR/../slurm.conf, where fidelity-suite.sh keeps it)
+#   fidelity.sh --ties OUTDIR [SLURM_CONF]   which one-millisecond races before the first
+#                                  difference between run and model explain it
+#                                  (OUTDIR/ties.csv; no lab needed)
 #   fidelity.sh --timing OUTDIR    only read the controller's timing (and which passes were
 #                                  the loop's) again from the logs fidelity-suite.sh keeps
 #                                  beside OUTDIR
@@ -26,6 +29,7 @@ HETSCHED=${HETSCHED:-$ROOT/build/hetsched}
 source <("$HERE/lab.sh" env)
 
 source "$HERE/replay-lib.sh"
+source "$HERE/ties-lib.sh"
 
 # A node's answer to the terminate request is sent about this long (s) after its
 # "credential for job N revoked" line: the median gap to the "set revoke expiration" line
@@ -332,6 +336,11 @@ run_model() {
 
 # OUT/per_job.csv (id,real_start,model_start,abs_delta,same_nodes) and the summary line.
 compare() {
+  compare_model "$OUT/model/jobs.csv" "$OUT/per_job.csv" | tee "$OUT/summary.txt"
+}
+
+# A model's jobs.csv ($1) against the real run: per-job rows into $2, the summary line out.
+compare_model() {
   awk -F, "$NODE_SET_AWK"'
     NR == FNR { if (FNR > 1) { start[$1] = $2; nodes[$1] = $4 } next }
     FNR == 1 { print "id,real_start,model_start,abs_delta,same_nodes" > per_job; next }
@@ -347,7 +356,39 @@ compare() {
     END {
       printf "jobs %d  mean |start difference| %.1f s  within 5 s: %d  within 30 s: %d  worst %d s  same nodes: %d\n",
              n, sum / n, within5, within30, worst, same
-    }' per_job="$OUT/per_job.csv" "$OUT/real.csv" "$OUT/model/jobs.csv" | tee "$OUT/summary.txt"
+    }' per_job="$2" "$OUT/real.csv" "$1"
+}
+
+# OUT/ties.csv: the epilog reports within a millisecond of a pass before the run's first
+# difference, each moved alone to the pass's other side and re-modelled (ties-lib.sh);
+# TIE_LIMIT (default 8) caps how many, nearest first.
+tie_check() {
+  local first clock tmp n=0 pass_ms kind job node report sent_ms d moved summary
+  first=$(first_difference "$OUT/per_job.csv")
+  echo "pass_s,pass,job,node,report,sent_s,model_saw,moved_ms,jobs,starts_within_5s,same_nodes" > "$OUT/ties.csv"
+  if [[ -z "$first" ]]; then
+    echo "no difference between the run and its model: no tie to check"
+    return
+  fi
+  clock=$(clock_options)
+  tmp=$(mktemp -d)
+  while read -r pass_ms kind job node report sent_ms d; do
+    ((n++ < ${TIE_LIMIT:-8})) || break
+    moved=$((d >= 0 ? d + 1 : -1))
+    shift_report "$OUT/model_jobs.txt" "$job" "$node" "$moved" > "$tmp/jobs.txt"
+    # shellcheck disable=SC2086
+    "$HETSCHED" simulate --cluster "$SLURM_CONF" --workload "$tmp/jobs.txt" --scheduler backfill \
+      $clock ${MODEL_OPTS:-} --out "$tmp/model" >/dev/null 2>&1 || { echo "model failed" >&2; continue; }
+    summary=$(compare_model "$tmp/model/jobs.csv" "$tmp/per_job.csv")
+    awk -v row="$pass_ms,$kind,$job,$node,$report,$sent_ms,$d,$moved" '
+      { for (i = 1; i <= NF; ++i) { if ($i == "jobs") n = $(i + 1); if ($i == "5") w = $(i + 2)
+                                    if ($i == "nodes:") s = $(i + 1) } }
+      END { split(row, f, ","); printf "%.3f,%s,%s,%s,%s,%.3f,%s,%+d,%d,%d,%d\n",
+                f[1] / 1000, f[2], f[3], f[4], f[5], f[6] / 1000, (f[7] >= 0) ? "yes" : "no", f[8], n, w, s }' \
+      <<< "$summary" >> "$OUT/ties.csv"
+  done < <(tie_candidates "$OUT/controller_timing.csv" "$first")
+  rm -rf "$tmp"
+  echo "first difference at t = $first s; $(($(wc -l < "$OUT/ties.csv") - 1)) tie(s) re-modelled: $OUT/ties.csv"
 }
 
 # Re-read the controller's timing from the logs fidelity-suite.sh keeps beside a run
@@ -372,6 +413,12 @@ elif [[ "${1:-}" == "--remodel" ]]; then
   fi
   run_model
   compare
+  exit
+elif [[ "${1:-}" == "--ties" ]]; then
+  OUT=$2
+  SLURM_CONF=${3:-$OUT/../slurm.conf}
+  [[ -f "$OUT/model_jobs.txt" ]] || model_jobs
+  tie_check
   exit
 elif [[ "${1:-}" == "--collect" ]]; then
   OUT=$2

@@ -1,0 +1,75 @@
+# shellcheck shell=bash
+# Sub-millisecond ties of a fidelity run (sourced by fidelity.sh --ties).
+#
+# slurmctld's logs date everything to the millisecond, and a node's epilog report and a
+# scheduling pass of the same or the next millisecond race for the job lock: which one
+# won cannot be read from the logs (docs/slurm-lab.md, "One millisecond, either way").
+# The model takes an answer in 1 ms after its send and a message 2 ms after, and a pass
+# sees what was taken in by its own millisecond. When a run and its model part, these
+# functions list the reports within a millisecond of a pass shortly before the first
+# difference and replay the model once per report with that one report moved to the other
+# side of the pass, so a report can tell a race from a gap in the model.
+
+# The second of the run's first difference: the earliest start, real or modelled, of a job
+# that started at another time or on other nodes. Empty when the model matches the run.
+first_difference() {  # $1: per_job.csv
+  awk -F, 'NR > 1 && ($4 != 0 || $5 != 1) {
+      t = ($2 < $3) ? $2 : $3
+      if (first == "" || t < first) first = t
+    }
+    END { print first }' "$1"
+}
+
+# Epilog reports within a millisecond of a main pass or backfill cycle in the seconds up
+# to the first difference ($2), nearest first: pass_ms pass job node report sent_ms d_ms,
+# where d_ms is the pass's millisecond minus the report's taken-in millisecond (the model
+# saw the report when d_ms >= 0).
+tie_candidates() {  # $1: controller_timing.csv, $2: first difference (s)
+  awk -F, -v first="$2" '
+    function ms(t) { return int(t * 1000 + (t < 0 ? -0.5 : 0.5)) }
+    $1 == "main_pass" { pass[++np] = ms($2); kind[np] = "main" }
+    $1 == "backfill_begin" { pass[++np] = ms($2); kind[np] = "backfill" }
+    $1 == "epilog" {
+      split($3, f, " ")
+      if (f[3] != "answer" && f[3] != "message") next
+      rep[++nr] = f[1] " " f[2] " " f[3]; sent[nr] = ms($2)
+      taken[nr] = sent[nr] + (f[3] == "answer" ? 1 : 2)
+    }
+    END {
+      lo = (first - 5) * 1000; hi = (first + 1) * 1000
+      for (p = 1; p <= np; ++p) {
+        if (pass[p] < lo || pass[p] >= hi) continue
+        for (r = 1; r <= nr; ++r) {
+          d = pass[p] - taken[r]
+          if (d >= -1 && d <= 1) print pass[p], kind[p], rep[r], sent[r], d
+        }
+      }
+    }' "$1" | awk -v first="$2" '{ g = first * 1000 - $1; if (g < 0) g = -g; print g, $0 }' |
+    LC_ALL=C sort -n -k1,1 -k2,2 | cut -d' ' -f2-
+}
+
+# model_jobs.txt with one node's epilog report of one job moved by $4 ms (the job's own
+# epilog_ms follows: its last node's).
+shift_report() {  # $1: model_jobs.txt, $2: job, $3: node, $4: shift (ms)
+  awk -v job="$2" -v node="$3" -v shift="$4" '
+    /^#/ || $1 != job { print; next }
+    {
+      last = -1
+      for (i = 1; i <= NF; ++i) {
+        if ($i !~ /^epilog_nodes=/) continue
+        n = split(substr($i, 14), e, ",")
+        out = ""
+        for (k = 1; k <= n; ++k) {
+          split(e[k], f, ":")
+          tag = (f[2] ~ /m$/) ? "m" : ""; v = f[2] + 0
+          if (f[1] == node) { v += shift; if (v < 0) v = 0 }
+          if (v > last) last = v
+          out = out (k > 1 ? "," : "") f[1] ":" v tag
+        }
+        $i = "epilog_nodes=" out
+      }
+      if (last >= 0)
+        for (i = 1; i <= NF; ++i) if ($i ~ /^epilog_ms=/) $i = "epilog_ms=" last
+      print
+    }' "$1"
+}
