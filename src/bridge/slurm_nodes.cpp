@@ -9,6 +9,7 @@
 #include "bridge/scontrol_jobs.hpp"
 #include "io/hostlist.hpp"
 #include "io/slurm_time.hpp"
+#include "model/request_fit.hpp"
 #include "util/error.hpp"
 
 namespace hs::bridge {
@@ -136,13 +137,8 @@ std::string partition_limit_reason(const LivePartition& partition, Time time_lim
   if (partition.max_time != kNoTime && time_limit != kNoTime && time_limit > partition.max_time)
     return "time limit " + format_slurm_time(time_limit) + " is above" + of + "MaxTime " +
            format_slurm_time(partition.max_time) + " (Slurm keeps it pending: PartitionTimeLimit)";
-  if (partition.max_nodes > 0 && nodes_min > partition.max_nodes)
-    return "needs at least " + std::to_string(nodes_min) + " nodes, above" + of + "MaxNodes " +
-           std::to_string(partition.max_nodes) + " (Slurm keeps it pending: PartitionNodeLimit)";
-  if (nodes_max > 0 && nodes_max < partition.min_nodes)
-    return "takes at most " + std::to_string(nodes_max) + " nodes, below" + of + "MinNodes " +
-           std::to_string(partition.min_nodes) + " (Slurm keeps it pending: PartitionNodeLimit)";
-  return "";
+  return node_limit_problem(partition.name, partition.max_nodes, partition.min_nodes, nodes_min, nodes_max)
+      .value_or("");
 }
 
 std::vector<LivePartition> parse_scontrol_partitions(std::string_view text, const std::string& source) {

@@ -362,14 +362,21 @@ bool node_count_written(const JobRequest& r) {
 
 std::optional<std::string> partition_node_limit_problem(const Partition& partition, const JobRequest& r) {
   if (!node_count_written(r)) return std::nullopt;
-  const std::string of = " partition " + partition.name + "'s ";
   const NodeRange range = node_range(r);
-  if (partition.max_nodes > 0 && range.min > partition.max_nodes)
-    return "needs at least " + str(range.min) + " nodes, above" + of + "MaxNodes " +
-           str(partition.max_nodes) + " (Slurm keeps it pending: PartitionNodeLimit)";
-  if (partition.min_nodes > 0 && range.max < partition.min_nodes)
-    return "takes at most " + str(range.max) + " nodes, below" + of + "MinNodes " +
-           str(partition.min_nodes) + " (Slurm keeps it pending: PartitionNodeLimit)";
+  return node_limit_problem(partition.name, partition.max_nodes, partition.min_nodes, range.min,
+                            range.max);
+}
+
+std::optional<std::string> node_limit_problem(const std::string& partition, std::int32_t max_nodes,
+                                              std::int32_t min_nodes, std::int32_t need,
+                                              std::int32_t most) {
+  const std::string of = " partition " + partition + "'s ";
+  if (max_nodes > 0 && need > max_nodes)
+    return "needs at least " + str(need) + " nodes, above" + of + "MaxNodes " + str(max_nodes) +
+           " (Slurm keeps it pending: PartitionNodeLimit)";
+  if (most > 0 && min_nodes > 0 && most < min_nodes)
+    return "takes at most " + str(most) + " nodes, below" + of + "MinNodes " + str(min_nodes) +
+           " (Slurm keeps it pending: PartitionNodeLimit)";
   return std::nullopt;
 }
 

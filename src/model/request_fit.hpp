@@ -31,6 +31,11 @@ std::optional<std::string> max_time_problem(const Partition* p, Time limit);
 std::optional<std::string> apply_partition_node_limits(const Partition& partition, JobRequest& r);
 // The reason apply_partition_node_limits gives, without changing the request.
 std::optional<std::string> partition_node_limit_problem(const Partition& partition, const JobRequest& r);
+// The same reason for a node range known as numbers (the bridge's live jobs): at least
+// `need` nodes, at most `most` (0 = no upper bound), against MaxNodes and MinNodes (0 = none).
+std::optional<std::string> node_limit_problem(const std::string& partition, std::int32_t max_nodes,
+                                              std::int32_t min_nodes, std::int32_t need,
+                                              std::int32_t most);
 
 // Whether the job's time limit is UNLIMITED once its partition's defaults are applied,
 // with no MaxTime over it: bind_to_cluster gives it kUnlimitedPlanningTime.
