@@ -66,10 +66,19 @@ struct LiveJob {
   std::vector<std::pair<std::string, std::int32_t>> gres_per_task;  // TresPerTask (--gpus-per-task)
   std::string other_tres;  // "--cpus-per-gpu (CpusPerTres=gres:gpu:2)", ...: not modelled; "" when none
 
-  bool pending() const { return state == "PENDING"; }
+  // scontrol shows a pending job's state flag in place of PENDING (job_state_string):
+  // SPECIAL_EXIT (requeued on a RequeueExitHold code, or `scontrol requeuehold
+  // State=SpecialExit`), REQUEUE_HOLD (too many failed launches), RESV_DEL_HOLD (its
+  // reservation was deleted), REQUEUED and REQUEUE_FED (a requeue finishing). None holds
+  // nodes. Slurm's holds among them set Priority 0, which held() reads: a release restores
+  // the priority, while REQUEUE_HOLD and RESV_DEL_HOLD stay shown until the job starts.
+  bool pending() const {
+    return state == "PENDING" || state == "SPECIAL_EXIT" || state == "REQUEUE_HOLD" ||
+           state == "RESV_DEL_HOLD" || state == "REQUEUED" || state == "REQUEUE_FED";
+  }
   // Held by its user (sbatch -H, scontrol uhold) or by an administrator (scontrol hold).
   // An operator's requeue hold (scontrol requeuehold, or a launch failure with requeue) is
-  // an administrator's hold too: Priority 0, its own reason.
+  // an administrator's hold too: Priority 0, its own reason; so are Slurm's holds above.
   bool held() const {
     return pending() && (reason == "JobHeldUser" || reason == "JobHeldAdmin" || priority == 0 ||
                          reason == "job_requeued_in_held_state" || reason == "launch_failed_requeued_held");

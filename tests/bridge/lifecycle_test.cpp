@@ -280,25 +280,66 @@ TEST(JobLifecycle, ARequeuedJobIsHeldAgainWithItsRequestRestored) {
   EXPECT_TRUE(after.req_nodes.empty());  // the original request: no node list
 }
 
+// Job 15, started by the bridge, requeued by Slurm into an operator's hold (Priority 0)
+// shown as `state` with `reason`: its request is restored, the marker cleared, and the
+// bridge never releases it.
+void expect_operators_requeue_hold(const std::string& state, const std::string& reason) {
+  LiveBridge run({14, 15});
+  ASSERT_EQ(run.bridge.cycle(lab_now()).started, 1u);
+  const std::string id = "15";
+  run.slurm.set_field(id, "JobState", state);
+  run.slurm.set_field(id, "Restarts", "1");
+  run.slurm.set_field(id, "Priority", "0");
+  run.slurm.set_field(id, "Reason", reason);
+  run.slurm.commands.clear();
+  run.bridge.cycle(lab_now() + 60);
+  LiveJob after = job_line(run.slurm, 15);
+  EXPECT_EQ(after.reason, reason);           // not taken over with a hold of ours
+  EXPECT_TRUE(after.req_nodes.empty());      // the original request: no node list
+  EXPECT_TRUE(after.admin_comment.empty());  // no marker: not the bridge's any more
+  for (int k = 2; k < 5; ++k) run.bridge.cycle(lab_now() + 60 * k);
+  for (const auto& command : run.slurm.commands) EXPECT_NE(command[1], "release") << command[2];
+  EXPECT_EQ(job_line(run.slurm, 15).reason, reason);
+}
+
 // `scontrol requeuehold` of a job the bridge started (seen on a lab: PENDING, Priority 0,
 // Reason job_requeued_in_held_state): the operator's hold. The bridge gives the job its
 // request back and leaves it to the operator, never releasing it itself.
 TEST(JobLifecycle, AnOperatorsRequeueHoldIsTheirs) {
-  LiveBridge run({14, 15});
-  ASSERT_EQ(run.bridge.cycle(lab_now()).started, 1u);
-  const std::string id = "15";
-  run.slurm.set_field(id, "Restarts", "1");
-  run.slurm.set_field(id, "Priority", "0");
-  run.slurm.set_field(id, "Reason", "job_requeued_in_held_state");
-  run.slurm.commands.clear();
-  run.bridge.cycle(lab_now() + 60);
-  LiveJob after = job_line(run.slurm, 15);
-  EXPECT_EQ(after.reason, "job_requeued_in_held_state");  // not taken over with a hold of ours
-  EXPECT_TRUE(after.req_nodes.empty());                  // the original request: no node list
-  EXPECT_TRUE(after.admin_comment.empty());              // no marker: not the bridge's any more
-  for (int k = 2; k < 5; ++k) run.bridge.cycle(lab_now() + 60 * k);
-  for (const auto& command : run.slurm.commands) EXPECT_NE(command[1], "release") << command[2];
-  EXPECT_EQ(job_line(run.slurm, 15).reason, "job_requeued_in_held_state");
+  expect_operators_requeue_hold("PENDING", "job_requeued_in_held_state");
+}
+
+// A special exit (RequeueExitHold, or `scontrol requeuehold State=SpecialExit`) shows as
+// JobState=SPECIAL_EXIT: a pending job Slurm holds, not an ended one whose pinned request
+// could be left behind.
+TEST(JobLifecycle, ASpecialExitIsAnOperatorsHoldNotAnEnd) {
+  expect_operators_requeue_hold("SPECIAL_EXIT", "job_requeued_in_special_exit_state");
+}
+
+// Every state flag scontrol shows for a pending job reads as pending, never as ended.
+TEST(JobLifecycle, PendingStateFlagsArePending) {
+  LiveJob j;
+  j.id = 1;
+  j.partition = "lab";
+  j.priority = 100;
+  j.reason = "None";
+  j.admin_comment = encode_marker({MarkedPhase::Pinned, 1, {"1-4", "4", "4", "1", "", ""}, ""});
+  for (const char* state : {"SPECIAL_EXIT", "REQUEUE_HOLD", "RESV_DEL_HOLD", "REQUEUED", "REQUEUE_FED"}) {
+    j.state = state;
+    EXPECT_TRUE(j.pending()) << state;
+    EXPECT_FALSE(j.ended()) << state;
+    EXPECT_FALSE(j.held()) << state << ": released (its priority back), the flag still shown";
+    EXPECT_EQ(observe(j, "lab").phase, Phase::Released) << state;
+  }
+  j.state = "RESV_DEL_HOLD";
+  j.priority = 0;
+  j.reason = "Reservation_r1_was_deleted";
+  EXPECT_TRUE(j.held());
+  EXPECT_EQ(observe(j, "lab").phase, Phase::Interrupted);
+  for (const char* state : {"COMPLETED", "CANCELLED", "STAGE_OUT", "REVOKED"}) {
+    j.state = state;
+    EXPECT_TRUE(j.ended()) << state;
+  }
 }
 
 // A job stopped with `scancel -s STOP` (JobState=STOPPED) keeps its nodes.

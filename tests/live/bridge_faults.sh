@@ -352,26 +352,33 @@ done
 scontrol update NodeName="$failed_node" State=RESUME 2>/dev/null   # unless ReturnToService=2 did
 REQUEUED="$victim_node $requeued"
 
-say "case: an operator requeue-holds a job the bridge started, and stops another (scancel -s STOP)"
+say "case: an operator requeue-holds a job the bridge started, special-exits one, and stops another (scancel -s STOP)"
 # The requeue hold (PENDING, Priority 0, job_requeued_in_held_state) is the operator's: the
-# bridge restores the request and never releases the job; the stopped job (STOPPED) still
-# holds its node, so a job needing every core must wait for it, not be pinned beside it.
+# bridge restores the request and never releases the job; so is a special exit (shown as
+# JobState=SPECIAL_EXIT, not PENDING); the stopped job (STOPPED) still holds its node, so a
+# job needing every core must wait for it, not be pinned beside it.
 op_requeued=$(submit -n 8 -t 2 --wrap "sleep 60")
+special=$(submit -n 8 -t 2 --wrap "sleep 60")
 stopped=$(submit -n 8 -t 1 --wrap "sleep 20")
-wait_running 20 "$op_requeued" "$stopped"
+wait_running 20 "$op_requeued" "$special" "$stopped"
 scontrol requeuehold "$op_requeued"
+scontrol requeuehold State=SpecialExit "$special"
 scancel -s STOP "$stopped"
 everything=$(submit -N 8 -n 64 -t 1 --wrap "sleep 1")
 sleep 14   # the grace (8 s) and a cycle or two
 check '[[ "$(squeue -h -j $op_requeued -o %T/%r)" == "PENDING/job requeued in held state" ]] &&
        scontrol show job $op_requeued | grep -q "ReqNodeList=(null)"' \
   "the operator's requeue hold stands, the request restored ($(squeue -h -j $op_requeued -o %T/%r))"
+check '[[ "$(squeue -h -j $special -o %T)" == SPECIAL_EXIT ]] && scontrol show job $special | grep -q "ReqNodeList=(null)" &&
+       grep -q "job $special: held by an operator" "$OUT/bridge.log"' \
+  "the special exit is the operator's hold, the request restored ($(squeue -h -j $special -o %T/%r))"
 check '[[ "$(squeue -h -j $stopped -o %T)" == STOPPED ]] && ! grep -q "job $everything: released at" "$OUT/bridge.log"' \
   "no start was pinned beside the stopped job ($(squeue -h -j $stopped -o %T); job $everything $(squeue -h -j $everything -o %T/%r))"
 scancel -s CONT "$stopped"
-scontrol release "$op_requeued"   # Slurm's to run now, after its requeue begin time
-REQUEUED="$REQUEUED $op_requeued"
-SLURM_RUN="$op_requeued"
+scontrol release "$op_requeued"   # Slurm's to run now, after their requeue begin time
+scontrol release "$special"
+REQUEUED="$REQUEUED $op_requeued $special"
+SLURM_RUN="$op_requeued $special"
 
 say "case: 200 held jobs at once"
 big_mark=$(wc -l < "$OUT/cycles.jsonl")
