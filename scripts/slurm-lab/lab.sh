@@ -9,6 +9,8 @@
 # slurm.conf lines, e.g. DefMemPerCPU=250) vary the configuration; LAB_PARTITIONS (lines)
 # replaces the one partition `lab` of all nodes; LAB_NODE_FEATURES=F:K gives nodes n1..nK
 # the node feature F (for -C); LAB_THREADS_PER_CORE (default 1) sets the nodes' ThreadsPerCore.
+# LAB_POWER_SAVE=1 turns Slurm's power saving on: powering a node down stops its slurmd,
+# resuming it starts the slurmd again (no node powers down by itself within an hour).
 # After `start`, `source <(lab.sh env)` points sbatch/squeue/sacct at the lab.
 # Needs root and the packages slurmctld slurmd slurm-client munge (scripts/slurm-lab/install.sh).
 set -euo pipefail
@@ -31,6 +33,36 @@ node_lines() {
   (( first <= nodes )) &&
     echo "NodeName=n[$first-$nodes] $common Port=[$(( PORT_BASE + first ))-$(( PORT_BASE + nodes ))]"
   return 0
+}
+
+# Power saving's programs (run by slurmctld with a host list) and slurm.conf lines.
+power_save_conf() {
+  local slurmd_bin; slurmd_bin=$(command -v slurmd)
+  cat > "$LAB/power-suspend.sh" <<SCRIPT
+#!/bin/bash
+for h in \$(SLURM_CONF="$LAB/slurm.conf" scontrol show hostnames "\$1"); do
+  pid=\$(cat "$LAB/slurmd-\$h.pid" 2>/dev/null) && kill "\$pid" 2>/dev/null
+done
+exit 0
+SCRIPT
+  cat > "$LAB/power-resume.sh" <<SCRIPT
+#!/bin/bash
+for h in \$(SLURM_CONF="$LAB/slurm.conf" scontrol show hostnames "\$1"); do
+  # slurmctld runs this with its signals blocked (a slurmd started so never finishes starting)
+  # and takes the node as resumed only once it reports a boot after the request: the slurmd
+  # gets a clean signal mask and a time namespace whose uptime starts 2 s after the request
+  # (Slurm compares whole seconds).
+  sleep 2
+  up=\$(cut -d. -f1 /proc/uptime)
+  unshare --time --boottime "-\$up" \\
+    perl -e 'use POSIX; sigprocmask(SIG_SETMASK, POSIX::SigSet->new); exec @ARGV' \\
+    "$slurmd_bin" -f "$LAB/slurm.conf" -N "\$h" </dev/null >/dev/null 2>&1
+done
+exit 0
+SCRIPT
+  chmod 755 "$LAB/power-suspend.sh" "$LAB/power-resume.sh"
+  printf '%s\n' "SuspendProgram=$LAB/power-suspend.sh" "ResumeProgram=$LAB/power-resume.sh" \
+    SuspendTime=3600 SuspendTimeout=5 ResumeTimeout=60 SlurmctldParameters=power_save_interval=2
 }
 
 write_conf() {
@@ -65,6 +97,7 @@ SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=${LAB_SELECT_PARAMS:-CR_Core}
 ${LAB_EXTRA_CONF:-}
+$( [[ "${LAB_POWER_SAVE:-0}" == 1 ]] && power_save_conf )
 $( [[ -n "${LAB_JOB_SUBMIT_LUA:-}" ]] && echo "JobSubmitPlugins=lua" )
 GresTypes=gpu
 $(node_lines "$nodes" "$half" "$gpus")

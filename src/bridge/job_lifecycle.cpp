@@ -46,8 +46,9 @@ Observation observe(const LiveJob& live, const std::string& partition) {
   }
   if (pinned) seen.phase = Phase::Interrupted;
   else if (held_by_its_owner(live)) return seen;  // theirs until they release it
-  else if (live.held_by_user() || seen.marker) seen.phase = Phase::Queued;
-  // else: held by an operator, not by the bridge: theirs to release.
+  else if (live.held_by_user() || (seen.marker && live.held_for_the_bridge())) seen.phase = Phase::Queued;
+  // else: held by an operator or by Slurm itself (a reservation deleted under a job the
+  // bridge handed over, a requeue hold of one Slurm ran): theirs to release.
   return seen;
 }
 

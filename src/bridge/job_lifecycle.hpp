@@ -32,7 +32,7 @@
 namespace hs::bridge {
 
 enum class Phase {
-  Unmanaged,    // not the bridge's: another partition, released or held by its user, held by an operator
+  Unmanaged,    // not the bridge's: another partition, released or held by its user, held by an operator or by Slurm
   Queued,       // held for the bridge with its own request: the scheduler decides its start
   Interrupted,  // held with its request still pinned: a start or re-hold was cut short
   Released,     // pinned and released: Slurm should start it on the chosen nodes

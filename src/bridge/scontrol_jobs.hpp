@@ -84,6 +84,12 @@ struct LiveJob {
                          reason == "job_requeued_in_held_state" || reason == "launch_failed_requeued_held");
   }
   bool held_by_user() const { return pending() && reason == "JobHeldUser"; }
+  // Held as job_submit.lua and the bridge hold a job: a plain user or admin hold. Not Slurm's
+  // own holds (its reservation deleted, a requeue hold, a special exit, a failed launch), nor
+  // Priority 0 kept for a bad account, QOS or constraints: each waits for a person.
+  bool held_for_the_bridge() const {
+    return state == "PENDING" && (reason == "JobHeldUser" || reason == "JobHeldAdmin");
+  }
   // scontrol names a state flag before the base state: a job CONFIGURING (its nodes booting),
   // STOPPED (scancel -s STOP), RESIZING or SIGNALING still holds its nodes.
   bool holds_resources() const {

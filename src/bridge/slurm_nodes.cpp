@@ -17,7 +17,11 @@ namespace hs::bridge {
 namespace {
 
 // State words (base state or '+' flag) that keep new jobs off a node, with what we say.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kBlockingStates{{
+// `scontrol show node` prints the base state and every flag in full ("IDLE+NOT_RESPONDING",
+// "IDLE+MAINTENANCE+RESERVED"); sinfo's short forms ("MAINT", "IDLE*") are read too.
+// A node powered down to save power (POWERED_DOWN, or booting: POWERING_UP) is not among
+// them: Slurm allocates it and resumes it for the job. One asked to power down is.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kBlockingStates{{
     {"DOWN", "down"},
     {"DRAIN", "drain"},
     {"DRAINING", "draining"},
@@ -25,10 +29,12 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kBlockin
     {"FAIL", "fail"},
     {"FAILING", "failing"},
     {"MAINT", "maintenance"},
+    {"MAINTENANCE", "maintenance"},
+    {"NOT_RESPONDING", "not responding"},  // off Slurm's available nodes until it answers
     {"RESERVED", "in an advance reservation"},
     {"FUTURE", "future"},
+    {"DYNAMIC_FUTURE", "future"},  // a slot for a dynamic node that has not registered
     {"UNKNOWN", "state unknown"},
-    {"POWERED_DOWN", "powered down"},
     {"POWERING_DOWN", "powering down"},
     {"REBOOT_REQUESTED", "reboot requested"},
     {"REBOOT_ISSUED", "rebooting"},
@@ -38,7 +44,7 @@ std::string_view blocking_word(std::string_view word) {
   for (const auto& [state, said] : kBlockingStates)
     if (word == state) return said;
   if (word == "INVAL" || word == "INVALID_REG") return "invalid registration";
-  if (word == "POWER_DOWN" || word == "POWERING_UP") return "power saving";
+  if (word == "POWER_DOWN") return "powering down";
   return {};
 }
 
@@ -49,7 +55,7 @@ namespace {
 std::string_view suffix_reason(char c) {
   switch (c) {
     case '*': return "not responding";
-    case '~': case '#': case '%': case '!': return "power saving";
+    case '%': case '!': return "powering down";  // '~' powered down, '#' powering up: usable
     case '@': case '^': return "rebooting";
     case '$': return "in a maintenance reservation";
     default: return {};  // '-' (planned by Slurm's backfill) does not block

@@ -95,6 +95,19 @@ TEST(SlurmNodes, ReadsTheLabsNodeStatesAndReservations) {
   EXPECT_EQ(node_unavailable_reason({"x", "MIXED-", ""}), "");  // planned by Slurm's backfill
   EXPECT_EQ(node_unavailable_reason({"x", "ALLOCATED+DRAIN", ""}), "drain");
   EXPECT_EQ(node_unavailable_reason({"x", "IDLE+MAINT", ""}), "maintenance");
+  // What scontrol 22.05 prints: every flag in full (node_state_string_complete).
+  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+NOT_RESPONDING", ""}), "not responding");
+  EXPECT_EQ(node_unavailable_reason({"x", "MIXED+NOT_RESPONDING", ""}), "not responding");
+  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+MAINTENANCE+RESERVED", ""}), "maintenance");
+  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+PLANNED", ""}), "");
+  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+DYNAMIC_FUTURE", ""}), "future");
+  // Power saving: Slurm allocates a powered-down node and resumes it for the job.
+  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+POWERED_DOWN", ""}), "");
+  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+POWERING_UP", ""}), "");
+  EXPECT_EQ(node_unavailable_reason({"x", "IDLE~", ""}), "");
+  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+POWER_DOWN", ""}), "powering down");
+  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+POWERING_DOWN", ""}), "powering down");
+  EXPECT_EQ(node_unavailable_reason({"x", "DOWN+POWERED_DOWN", ""}), "down");
   const auto res = parse_scontrol_reservations(text::read_text_file(kData + "reservations.txt"), "r");
   ASSERT_EQ(res.size(), 2u);
   EXPECT_EQ(res[0].nodes, std::vector<std::string>{"n3"});
@@ -383,6 +396,30 @@ TEST(JobLifecycle, AnOperatorsHoldIsLeftAloneAndReservationJobsGoToSlurm) {
   EXPECT_EQ(report.pending, 0u);
   ASSERT_EQ(run.slurm.commands.size(), 1u);
   EXPECT_EQ(run.slurm.commands[0], (std::vector<std::string>{"scontrol", "release", "16"}));
+}
+
+// A job handed to Slurm (it asks a reservation) keeps job_submit.lua's record. Slurm holds
+// it itself when the reservation is deleted (RESV_DEL_HOLD, Priority 0), as it does when an
+// operator requeue-holds it once it ran, or its launch failed: each waits for a person.
+TEST(JobLifecycle, SlurmsOwnHoldOfAHandedOverJobWaitsForAPerson) {
+  LiveBridge run({16});
+  run.slurm.set_field("16", "AdminComment", encode_marker({MarkedPhase::Held, 0, {}, ""}));
+  run.slurm.set_field("16", "Reservation", "r1");
+  run.bridge.cycle(lab_now());
+  ASSERT_EQ(run.slurm.commands.size(), 1u);  // released to Slurm's own scheduler
+  run.slurm.set_field("16", "Reservation", "(null)");
+  const std::vector<std::pair<std::string, std::string>> holds = {
+      {"RESV_DEL_HOLD", "Reservation_r1_was_deleted"},
+      {"PENDING", "job_requeued_in_held_state"},
+      {"PENDING", "launch_failed_requeued_held"}};
+  for (const auto& [state, reason] : holds) {
+    run.slurm.set_field("16", "JobState", state);
+    run.slurm.set_field("16", "Priority", "0");
+    run.slurm.set_field("16", "Reason", reason);
+    run.slurm.commands.clear();
+    for (int k = 1; k < 4; ++k) EXPECT_EQ(run.bridge.cycle(lab_now() + 60 * k).pending, 0u) << state;
+    EXPECT_TRUE(run.slurm.commands.empty()) << state << "/" << reason;
+  }
 }
 
 // `scontrol hold` by the job's owner: job_submit.lua marks the Comment; the

@@ -37,7 +37,7 @@ export LAB_PARTITIONS=$'PartitionName=lab Nodes=n[1-8] Default=YES MaxTime=INFIN
 # Ended jobs leave Slurm's listing after a minute, not the default five, so that the restarts
 # below meet dependencies on jobs already purged (the bridge then reads Slurm's own marks).
 export LAB_EXTRA_CONF="MinJobAge=60"
-LAB_JOB_SUBMIT_LUA=$OUT/job_submit.lua LAB_NODE_FEATURES=a100:2 bash "$LABSH" start 8 8 2 || { echo "lab did not start"; exit 1; }
+LAB_JOB_SUBMIT_LUA=$OUT/job_submit.lua LAB_NODE_FEATURES=a100:2 LAB_POWER_SAVE=1 bash "$LABSH" start 8 8 2 || { echo "lab did not start"; exit 1; }
 source <(bash "$LABSH" env)
 cp "$HERE/fault_scontrol.sh" "$OUT/faultbin/scontrol"
 
@@ -124,6 +124,38 @@ sleep 12
 on_drained=$(started_on_during "$drained_at" "$(date +%s)" n2)
 check '[[ -z "$on_drained" ]]' "Slurm started nothing on the drained node (${on_drained:-none})"
 scontrol update NodeName=n2 State=RESUME
+
+say "case: a node stops responding, then its slurmd registers again"
+# Slurm starts nothing on a node that misses its pings (scontrol shows IDLE+NOT_RESPONDING;
+# State=NoResp sets that at once rather than after a ping); a job pinned there would wait out
+# the grace. Restarting the node's slurmd registers it, which clears the flag.
+wait_quiet 60 $NEVER
+scontrol update NodeName=n7 State=NoResp
+noresp_mark=$(( $(wc -l < "$OUT/bridge.log") + 1 ))
+for i in $(seq 1 8); do submit -n 8 -t 1 --wrap "sleep 3" >/dev/null; done
+sleep 12
+on_noresp=$(tail -n +"$noresp_mark" "$OUT/bridge.log" | grep -E "started on (.* )?n7:" || true)
+check '[[ -z "$on_noresp" && "$(scontrol show node n7)" == *NOT_RESPONDING* ]]' \
+  "the bridge pinned nothing on the node that does not respond (${on_noresp:-none})"
+n7_pid=$(cat "$LAB/slurmd-n7.pid")
+kill "$n7_pid"
+for _ in $(seq 1 10); do kill -0 "$n7_pid" 2>/dev/null || break; sleep 1; done
+slurmd -f "$SLURM_CONF" -N n7
+for _ in $(seq 1 20); do [[ "$(scontrol show node n7)" != *NOT_RESPONDING* ]] && break; sleep 1; done
+check '[[ "$(scontrol show node n7)" != *NOT_RESPONDING* ]] && wait_quiet 60 $NEVER' \
+  "n7 answers again once its slurmd registered, and every job ran ($(scontrol show node n7 | grep -o 'State=[^ ]*'))"
+
+say "case: a node powered down to save power, then a job that needs every node"
+# Slurm allocates a powered-down node and resumes it for the job (the lab's ResumeProgram
+# starts its slurmd); the bridge must count it usable, or a job needing it waits for ever.
+scontrol update NodeName=n8 State=POWER_DOWN
+for _ in $(seq 1 30); do [[ "$(scontrol show node n8)" == *State=IDLE+POWERED_DOWN* ]] && break; sleep 1; done
+check '[[ "$(scontrol show node n8)" == *State=IDLE+POWERED_DOWN* ]]' \
+  "n8 powered down ($(scontrol show node n8 | grep -o 'State=[^ ]*'))"
+whole=$(submit -N 8 -n 64 -t 1 --wrap "sleep 2")
+check 'wait_quiet 120 $NEVER && grep -q "JobId=$whole .*JobState=COMPLETED" "$LAB/jobcomp.txt" &&
+       grep -q "job $whole: started on" "$OUT/bridge.log"' \
+  "the bridge pinned the 8-node job on the powered-down node too, Slurm resumed it, and it ran ($(squeue -h -j $whole -o %T/%r 2>/dev/null))"
 
 say "case: an advance reservation on some nodes"
 scontrol create reservation ReservationName=live StartTime=now Duration=5 Nodes=n7,n8 Users=root Flags=IGNORE_JOBS >/dev/null
@@ -379,6 +411,31 @@ scontrol release "$op_requeued"   # Slurm's to run now, after their requeue begi
 scontrol release "$special"
 REQUEUED="$REQUEUED $op_requeued $special"
 SLURM_RUN="$op_requeued $special"
+
+say "case: Slurm holds a job the bridge handed over when its reservation ends, then an operator requeue-holds it"
+# A job asking an advance reservation is Slurm's to place: released unpinned, job_submit.lua's
+# record left on it. A reservation that ends while the job still waits (here on a dependency)
+# makes Slurm hold it (RESV_DEL_HOLD, Priority 0, "Reservation brief was deleted"); so does a
+# requeue hold once it ran. Both wait for a person's release, never the bridge's.
+before=$(submit -n 1 -t 1 --wrap "sleep 25")
+scontrol create reservation ReservationName=brief StartTime=now EndTime=now+8 Nodes=n8 Users=root >/dev/null
+in_resv=$(submit -n 2 -t 1 -d afterok:"$before" --reservation=brief --wrap "sleep 20")
+for _ in $(seq 1 40); do [[ "$(squeue -h -j "$in_resv" -o %T)" == RESV_DEL_HOLD ]] && break; sleep 1; done
+wait_quiet 40 $NEVER "$in_resv"   # its dependency met: only Slurm's hold keeps it now
+sleep 4   # several cycles
+check '[[ "$(squeue -h -j $in_resv -o %T)" == RESV_DEL_HOLD ]] && grep -q "job $in_resv: .*released to Slurm" "$OUT/bridge.log" &&
+       ! grep -q "job $in_resv: started on" "$OUT/bridge.log"' \
+  "the handed-over job whose reservation ended stays held by Slurm ($(squeue -h -j $in_resv -o %T/%r))"
+scontrol release "$in_resv"
+check 'wait_running 20 $in_resv' "once released, Slurm ran it ($(squeue -h -j $in_resv -o %T/%r))"
+scontrol requeuehold "$in_resv"
+sleep 6
+check '[[ "$(squeue -h -j $in_resv -o %T/%r)" == "PENDING/job requeued in held state" ]] &&
+       ! grep -q "job $in_resv: started on" "$OUT/bridge.log"' \
+  "the operator's requeue hold of the handed-over job stands ($(squeue -h -j $in_resv -o %T/%r))"
+scontrol release "$in_resv"
+REQUEUED="$REQUEUED $in_resv"
+SLURM_RUN="$SLURM_RUN $in_resv"
 
 say "case: 200 held jobs at once"
 big_mark=$(wc -l < "$OUT/cycles.jsonl")
