@@ -270,9 +270,9 @@ tie_section() {  # $1: workload dir
     echo "No epilog report within a millisecond of a pass in the 5 s before it."
     return 0
   fi
-  echo "Each row moves one node's epilog report to the other side of a pass that ran within a"
-  echo "millisecond of it, and replays the model (run/ties.csv; docs/slurm-lab.md, \"One millisecond,"
-  echo "either way\")."
+  echo "Each row moves one node's epilog message, or all of a job's answers (node \"*\": taken in"
+  echo "together after its last), to the other side of a pass that ran within a millisecond of"
+  echo "it, and replays the model (run/ties.csv; docs/slurm-lab.md, \"One millisecond, either way\")."
   echo
   echo "| pass (s) | job, node, report | sent (s) | model saw it | moved | starts ≤ 5 s | same node set |"
   echo "|---|---|---|---|---|---|---|"

@@ -4,11 +4,13 @@
 # slurmctld's logs date everything to the millisecond, and a node's epilog report and a
 # scheduling pass of the same or the next millisecond race for the job lock: which one
 # won cannot be read from the logs (docs/slurm-lab.md, "One millisecond, either way").
-# The model takes an answer in 1 ms after its send and a message 2 ms after, and a pass
-# sees what was taken in by its own millisecond. When a run and its model part, these
-# functions list the reports within a millisecond of a pass shortly before the first
-# difference and replay the model once per report with that one report moved to the other
-# side of the pass, so a report can tell a race from a gap in the model.
+# The model takes a message in 2 ms after its send, and a job's answers to the terminate
+# request together 1 ms after its last answer (one agent thread gets all the replies back
+# at once); a pass sees what was taken in by its own millisecond. When a run and its model
+# part, these functions list the reports within a millisecond of a pass shortly before the
+# first difference and replay the model once per report with it moved to the other side of
+# the pass (a job's answers all together: node "*"), so a report can tell a race from a
+# gap in the model.
 
 # The second of the run's first difference: the earliest start, real or modelled, of a job
 # that started at another time or on other nodes. Empty when the model matches the run.
@@ -23,7 +25,7 @@ first_difference() {  # $1: per_job.csv
 # Epilog reports within a millisecond of a main pass or backfill cycle in the seconds up
 # to the first difference ($2), nearest first: pass_ms pass job node report sent_ms d_ms,
 # where d_ms is the pass's millisecond minus the report's taken-in millisecond (the model
-# saw the report when d_ms >= 0).
+# saw the report when d_ms >= 0). A job's answers are one row, node "*", sent at its last.
 tie_candidates() {  # $1: controller_timing.csv, $2: first difference (s)
   awk -F, -v first="$2" '
     function ms(t) { return int(t * 1000 + (t < 0 ? -0.5 : 0.5)) }
@@ -31,9 +33,14 @@ tie_candidates() {  # $1: controller_timing.csv, $2: first difference (s)
     $1 == "backfill_begin" { pass[++np] = ms($2); kind[np] = "backfill" }
     $1 == "epilog" {
       split($3, f, " ")
-      if (f[3] != "answer" && f[3] != "message") next
-      rep[++nr] = f[1] " " f[2] " " f[3]; sent[nr] = ms($2)
-      taken[nr] = sent[nr] + (f[3] == "answer" ? 1 : 2)
+      if (f[3] == "message") {
+        rep[++nr] = f[1] " " f[2] " message"; sent[nr] = ms($2); taken[nr] = sent[nr] + 2
+      } else if (f[3] == "answer") {
+        if (!(f[1] in group)) { group[f[1]] = ++nr; rep[nr] = f[1] " * answer"; sent[nr] = ms($2) }
+        r = group[f[1]]
+        if (ms($2) > sent[r]) sent[r] = ms($2)
+        taken[r] = sent[r] + 1
+      }
     }
     END {
       lo = (first - 5) * 1000; hi = (first + 1) * 1000
@@ -48,9 +55,9 @@ tie_candidates() {  # $1: controller_timing.csv, $2: first difference (s)
     LC_ALL=C sort -n -k1,1 -k2,2 | cut -d' ' -f2-
 }
 
-# model_jobs.txt with one node's epilog report of one job moved by $4 ms (the job's own
-# epilog_ms follows: its last node's).
-shift_report() {  # $1: model_jobs.txt, $2: job, $3: node, $4: shift (ms)
+# model_jobs.txt with one node's epilog report of one job moved by $4 ms, or with node "*"
+# all of the job's answers (the job's own epilog_ms follows: its last node's).
+shift_report() {  # $1: model_jobs.txt, $2: job, $3: node or "*", $4: shift (ms)
   awk -v job="$2" -v node="$3" -v shift="$4" '
     /^#/ || $1 != job { print; next }
     {
@@ -62,7 +69,7 @@ shift_report() {  # $1: model_jobs.txt, $2: job, $3: node, $4: shift (ms)
         for (k = 1; k <= n; ++k) {
           split(e[k], f, ":")
           tag = (f[2] ~ /m$/) ? "m" : ""; v = f[2] + 0
-          if (f[1] == node) { v += shift; if (v < 0) v = 0 }
+          if (f[1] == node || (node == "*" && tag == "")) { v += shift; if (v < 0) v = 0 }
           if (v > last) last = v
           out = out (k > 1 ? "," : "") f[1] ":" v tag
         }

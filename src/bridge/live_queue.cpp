@@ -381,8 +381,8 @@ void LiveQueue::take_running(Pass& pass, const LiveJob& live) {
 }
 
 // Nodes that cannot take a job now: a state Slurm gives no new job (down, drain, ...), not
-// known to Slurm, or in an advance reservation that is active or starts before the longest
-// limit among the queued jobs would end.
+// known to Slurm, no longer in the managed partition, or in an advance reservation that is
+// active or starts before the longest limit among the queued jobs would end.
 void LiveQueue::block_nodes(Pass& pass, const SlurmView& view) {
   std::map<std::string, const LiveNode*> by_name;
   for (const LiveNode& n : view.nodes) by_name[n.name] = &n;
@@ -402,6 +402,11 @@ void LiveQueue::block_nodes(Pass& pass, const SlurmView& view) {
     }
     const std::string why = node_unavailable_reason(*it->second);
     if (!why.empty()) block(n, why);
+  }
+  if (auto it = partitions_.find(partition_); !partition_.empty() && it != partitions_.end() && it->second.nodes) {
+    const std::set<std::string> now(it->second.nodes->begin(), it->second.nodes->end());
+    for (NodeIndex n = 0; n < cluster_.node_count(); ++n)
+      if (!now.count(cluster_.nodes[n].name)) block(n, "not in partition " + partition_ + " now");
   }
   for (const LiveReservation& r : view.reservations) {
     if (r.end_epoch <= pass.now || r.start_epoch >= pass.now + horizon) continue;

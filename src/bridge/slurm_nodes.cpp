@@ -149,6 +149,7 @@ std::string partition_limit_reason(const LivePartition& partition, Time time_lim
 
 std::vector<LivePartition> parse_scontrol_partitions(std::string_view text, const std::string& source) {
   std::vector<LivePartition> partitions;
+  HostlistBudget budget;
   for_each_record(text, [&](long line, const std::vector<Field>& fields) {
     const InputLocation where{source, line};
     LivePartition p;
@@ -159,6 +160,9 @@ std::vector<LivePartition> parse_scontrol_partitions(std::string_view text, cons
       else if (f.key == "MaxNodes") p.max_nodes = node_limit(f, where);
       else if (f.key == "MinNodes") p.min_nodes = node_limit(f, where);
       else if (f.key == "MaxCPUsPerNode") p.max_cpus_per_node = node_limit(f, where);
+      else if (f.key == "Nodes" && f.value != "ALL")
+        p.nodes = f.value == "(null)" || f.value.empty() ? std::vector<std::string>{}
+                                                          : expand_hostlist(f.value, where, budget);
     }
     if (p.name.empty()) throw InputError({source, line}, "PartitionName", "", "line has no PartitionName");
     if (p.state.empty()) throw InputError({source, line}, "State", "", "partition " + p.name + " has no State");

@@ -3,6 +3,7 @@
 // `scontrol show node|reservation|partition --oneliner` print them. The bridge starts jobs
 // only on nodes Slurm would give a new job now, in a partition Slurm schedules.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,9 @@ struct LivePartition {
   std::int32_t max_nodes = 0;  // MaxNodes a job may use; 0: UNLIMITED
   std::int32_t min_nodes = 0;  // MinNodes a job must use
   std::int32_t max_cpus_per_node = 0;  // MaxCPUsPerNode its jobs together may use on a node; 0: UNLIMITED
+  // Its nodes as Slurm lists them now (an operator may move nodes between partitions with
+  // `scontrol update PartitionName=... Nodes=...`); nothing: not listed, or ALL.
+  std::optional<std::vector<std::string>> nodes;
 };
 
 // Why Slurm would start no job of the partition now ("DOWN", "INACTIVE"), or "" when it

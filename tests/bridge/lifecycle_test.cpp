@@ -548,6 +548,38 @@ TEST(JobLifecycle, ThePartitionsTimeAndNodeLimitsAreSlurms) {
   EXPECT_THROW(parse_scontrol_partitions(lab_with("UNLIMITED", "x"), "p"), InputError);
 }
 
+// An operator moves nodes out of the managed partition (`scontrol update PartitionName=lab
+// Nodes=...`): Slurm starts none of the partition's jobs there, so the bridge pins none there.
+// nodes.txt leaves n1 the one usable node.
+TEST(JobLifecycle, ANodeMovedOutOfThePartitionIsNotUsed) {
+  const std::string captured = text::read_text_file(kData + "partitions.txt");
+  const auto lab_nodes = [&](const std::string& nodes) {
+    std::string text = captured;
+    text.replace(text.find("Nodes=n[1-8]"), 12, "Nodes=" + nodes);  // the first line: lab
+    return text;
+  };
+  EXPECT_EQ(parse_scontrol_partitions(lab_nodes("n[2-3],n5"), "p").front().nodes,
+            (std::vector<std::string>{"n2", "n3", "n5"}));
+  EXPECT_FALSE(parse_scontrol_partitions(lab_nodes("ALL"), "p").front().nodes);
+  EXPECT_TRUE(parse_scontrol_partitions(lab_nodes("(null)"), "p").front().nodes->empty());
+  EXPECT_THROW(parse_scontrol_partitions(lab_nodes("n[3-1]"), "p"), InputError);
+  const std::vector<std::pair<std::string, std::size_t>> cases = {
+      {"n[1-8]", 1}, {"n[2-8]", 0}, {"ALL", 1}, {"(null)", 0}};
+  for (const auto& [nodes, started] : cases) {
+    BridgeOptions options;
+    options.partition = "lab";
+    LiveBridge run({15}, options);
+    run.slurm.nodes = text::read_text_file(kData + "nodes.txt");
+    run.slurm.partitions = lab_nodes(nodes);
+    run.slurm.set_field("15", "NumNodes", "1-1");
+    run.slurm.set_field("15", "NumCPUs", "2");
+    run.slurm.set_field("15", "NumTasks", "2");
+    const CycleReport report = run.bridge.cycle(lab_now());
+    EXPECT_EQ(report.started, started) << nodes << report.json();
+    EXPECT_EQ(job_line(run.slurm, 15).comment.find("never runnable"), std::string::npos) << nodes;
+  }
+}
+
 // MaxCPUsPerNode caps what the partition's jobs together use on a node, whatever else is
 // free there (seen on a lab: a 1-CPU job stayed pending, Reason=Resources, on a node with 4
 // CPUs free while the partition's jobs held 12 of its 12). n1 is the one usable node; job 14

@@ -327,6 +327,18 @@ for id in $too_long $too_wide; do
     "job $id completed, started by the bridge"
 done
 
+say "case: an operator moves two nodes out of the managed partition, then back"
+# Slurm starts none of the partition's jobs on a node it no longer lists; the bridge reads the
+# partition's Nodes every cycle and pins nothing there.
+scontrol update PartitionName=lab Nodes=n[1-6]
+moved_mark=$(( $(wc -l < "$OUT/bridge.log") + 1 ))
+for i in $(seq 1 8); do submit -n 8 -t 1 --wrap "sleep 3" >/dev/null; done
+sleep 12
+on_moved=$(tail -n +"$moved_mark" "$OUT/bridge.log" | grep -E "started on (.* )?n[78]:" || true)
+check '[[ -z "$on_moved" ]]' "the bridge pinned nothing on the nodes moved out of the partition (${on_moved:-none})"
+scontrol update PartitionName=lab Nodes=n[1-8]
+check 'wait_quiet 60 $NEVER' "once the nodes were back, every job ran"
+
 say "case: the partition's MaxCPUsPerNode caps its jobs together on each node"
 # With 6 of each node's 8 CPUs open to the partition, two 4-CPU jobs never share a node:
 # Slurm would keep the second pending (Resources) with 4 CPUs free. The bridge must plan

@@ -366,14 +366,22 @@ std::int64_t SlurmScheduler::trigger_taken_in(std::int64_t heard, std::int64_t a
   return latest < 0 ? at + 1 : latest;
 }
 
-// A job whose nodes' own reports were recorded: each node is COMPLETING until its own
-// report is taken in (cg_node_bitmap is cleared node by node, job_epilog_complete); a node
-// without one until the job's last report, `last`.
+// A job whose nodes' own reports were recorded: each node is COMPLETING until its report
+// is taken in (cg_node_bitmap is cleared node by node, job_epilog_complete); a node without
+// one until the job's last report, `last`. A message is taken in on its own. Answers come
+// back together: the terminate request goes to all of the job's nodes through one agent
+// thread, whose reply list returns once the last node replied (agent.c,
+// _thread_per_group_rpc calling slurm_send_recv_msgs on the node list), so every answer
+// is taken in after the job's last one (session 54: a pass 3 and 10 ms after a node's
+// answer did not have that node while the job's later nodes had not answered).
 void SlurmScheduler::note_node_epilogs(const Job& job, const std::vector<NodeIndex>& nodes,
                                        std::int64_t end, Report last) {
   if (node_by_name_.empty())
     for (NodeIndex n = 0; n < static_cast<NodeIndex>(cluster_nodes_->size()); ++n)
       node_by_name_.emplace((*cluster_nodes_)[n].name, n);
+  std::int32_t last_answer_ms = 0;
+  for (const Job::NodeEpilog& e : job.node_epilogs)
+    if (e.by == Job::EpilogReport::Answer) last_answer_ms = std::max(last_answer_ms, e.ms);
   std::vector<Report> reports(nodes.size(), last);
   for (const Job::NodeEpilog& e : job.node_epilogs) {
     const auto found = node_by_name_.find(e.node);
@@ -381,7 +389,7 @@ void SlurmScheduler::note_node_epilogs(const Job& job, const std::vector<NodeInd
     const auto at = std::find(nodes.begin(), nodes.end(), found->second);
     if (at == nodes.end()) continue;  // the model placed the job elsewhere
     const bool answer = e.by == Job::EpilogReport::Answer;
-    reports[at - nodes.begin()] = {end + e.ms + taken_in_after_send_ms(!answer), answer};
+    reports[at - nodes.begin()] = {end + (answer ? last_answer_ms : e.ms) + taken_in_after_send_ms(!answer), answer};
   }
   for (const Report& r : reports)
     if (!r.answered) messages_taken_.push_back(r.until_ms);
