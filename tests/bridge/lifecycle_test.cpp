@@ -91,23 +91,18 @@ TEST(SlurmNodes, ReadsTheLabsNodeStatesAndReservations) {
   EXPECT_EQ(nodes[1].reason.rfind("test drain", 0), 0u);
   EXPECT_EQ(node_unavailable_reason(nodes[2]), "in an advance reservation");
   EXPECT_EQ(node_unavailable_reason(nodes[3]), "down");
-  EXPECT_EQ(node_unavailable_reason({"x", "IDLE*", ""}), "not responding");
-  EXPECT_EQ(node_unavailable_reason({"x", "MIXED-", ""}), "");  // planned by Slurm's backfill
-  EXPECT_EQ(node_unavailable_reason({"x", "ALLOCATED+DRAIN", ""}), "drain");
-  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+MAINT", ""}), "maintenance");
-  // What scontrol 22.05 prints: every flag in full (node_state_string_complete).
-  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+NOT_RESPONDING", ""}), "not responding");
-  EXPECT_EQ(node_unavailable_reason({"x", "MIXED+NOT_RESPONDING", ""}), "not responding");
-  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+MAINTENANCE+RESERVED", ""}), "maintenance");
-  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+PLANNED", ""}), "");
-  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+DYNAMIC_FUTURE", ""}), "future");
-  // Power saving: Slurm allocates a powered-down node and resumes it for the job.
-  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+POWERED_DOWN", ""}), "");
-  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+POWERING_UP", ""}), "");
-  EXPECT_EQ(node_unavailable_reason({"x", "IDLE~", ""}), "");
-  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+POWER_DOWN", ""}), "powering down");
-  EXPECT_EQ(node_unavailable_reason({"x", "IDLE+POWERING_DOWN", ""}), "powering down");
-  EXPECT_EQ(node_unavailable_reason({"x", "DOWN+POWERED_DOWN", ""}), "down");
+  // State as shown -> why no new job goes there ("" = usable). sinfo's short forms, then
+  // what scontrol 22.05 prints (node_state_string_complete: every flag in full); a
+  // powered-down node is usable: Slurm allocates it and resumes it for the job.
+  const std::vector<std::pair<std::string, std::string>> states = {
+      {"IDLE*", "not responding"}, {"MIXED-", ""},  // '-': planned by Slurm's backfill
+      {"ALLOCATED+DRAIN", "drain"}, {"IDLE+MAINT", "maintenance"},
+      {"IDLE+NOT_RESPONDING", "not responding"}, {"MIXED+NOT_RESPONDING", "not responding"},
+      {"IDLE+MAINTENANCE+RESERVED", "maintenance"}, {"IDLE+PLANNED", ""},
+      {"IDLE+DYNAMIC_FUTURE", "future"}, {"IDLE+POWERED_DOWN", ""}, {"IDLE+POWERING_UP", ""},
+      {"IDLE~", ""}, {"IDLE+POWER_DOWN", "powering down"}, {"IDLE+POWERING_DOWN", "powering down"},
+      {"DOWN+POWERED_DOWN", "down"}};
+  for (const auto& [state, why] : states) EXPECT_EQ(node_unavailable_reason({"x", state, ""}), why) << state;
   const auto res = parse_scontrol_reservations(text::read_text_file(kData + "reservations.txt"), "r");
   ASSERT_EQ(res.size(), 2u);
   EXPECT_EQ(res[0].nodes, std::vector<std::string>{"n3"});
