@@ -404,9 +404,11 @@ void LiveQueue::block_nodes(Pass& pass, const SlurmView& view) {
     if (!why.empty()) block(n, why);
   }
   if (auto it = partitions_.find(partition_); !partition_.empty() && it != partitions_.end() && it->second.nodes) {
-    const std::set<std::string> now(it->second.nodes->begin(), it->second.nodes->end());
+    std::vector<bool> listed(cluster_.nodes.size(), false);
+    for (const std::string& name : *it->second.nodes)
+      if (auto at = node_index_.find(name); at != node_index_.end()) listed[at->second] = true;
     for (NodeIndex n = 0; n < cluster_.node_count(); ++n)
-      if (!now.count(cluster_.nodes[n].name)) block(n, "not in partition " + partition_ + " now");
+      if (!listed[n]) block(n, "not in partition " + partition_ + " now");
   }
   for (const LiveReservation& r : view.reservations) {
     if (r.end_epoch <= pass.now || r.start_epoch >= pass.now + horizon) continue;
