@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <iterator>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -171,7 +172,8 @@ Job job_from_live(const LiveJob& live, const LiveMemory& memory, const std::stri
 
 LiveQueue::LiveQueue(const Cluster& cluster, std::string partition, bool memory_consumable,
                      Time start_grace)
-    : cluster_(cluster), bound_cluster_(cluster), runnable_(bound_cluster_), partition_(std::move(partition)),
+    : cluster_(cluster), bound_cluster_(cluster), runnable_(bound_cluster_), live_cluster_(cluster),
+      partition_(std::move(partition)),
       memory_(LiveMemory::of(cluster, memory_consumable)), start_grace_(start_grace) {
   for (NodeIndex n = 0; n < cluster.node_count(); ++n) node_index_[cluster.nodes[n].name] = n;
 }
@@ -195,6 +197,13 @@ std::string request_signature(const LiveJob& l) {
          "|" + std::to_string(l.min_cpus_node) + "|" + l.tres_per_node_text + "|" +
          std::to_string(l.time_limit) + "|" + user_comment(l.comment) + "|" + l.req_nodes_text + "|" +
          std::to_string(l.min_mem_per_node_mb) + "|" + std::to_string(l.min_mem_per_cpu_mb);
+}
+
+// Everything of a waiting job's listing its bound request depends on.
+std::string queue_signature(const LiveJob& l) {
+  return request_signature(l) + "|" + l.partition + "|" + l.features + "|" + l.exclude_nodes_text + "|" +
+         std::to_string(l.cpus_per_task) + "|" + std::to_string(l.ntasks_per_node) + "|" +
+         (l.exclusive ? "exclusive" : "") + "|" + l.other_tres;
 }
 
 std::string clock_text(Time epoch) {
@@ -583,23 +592,54 @@ void LiveQueue::consider_queued(Pass& pass, const LiveJob& live,
   if (marker && marker->phase == MarkedPhase::Refused)  // runnable again after a change
     pass.snap.repairs.push_back({live.id, accept_steps(live, pass.now),
                                  "job " + id + ": its request changed; queued again"});
+  const std::string request = queue_signature(live);
+  if (auto was = queued_as_.find(ref); was != queued_as_.end() && was->second != request)
+    announce_again_.insert(ref);  // changed while it waited (scontrol update)
+  queued_as_[ref] = request;
   pass.snap.pending.push_back(ref);
   split_ahead(pass, live);
 }
 
-LiveSnapshot LiveQueue::update(const SlurmView& view, Time now) {
-  Pass pass(cluster_, now);
+// The partitions as Slurm lists them now: their state, limits and nodes. A partition's node
+// list changes only by an operator (scontrol update PartitionName=... Nodes=...), which
+// slurm.conf does not show: nodes moved in are planned on, nodes moved out no longer.
+void LiveQueue::follow_partitions(Pass& pass, const SlurmView& view) {
   partitions_.clear();
   for (const LivePartition& p : view.partitions) {
     partitions_[p.name] = p;
     if (p.name == partition_) pass.partition_closed = partition_closed_reason(p);
   }
-  for (Partition& p : bound_cluster_.partitions)
-    if (auto it = partitions_.find(p.name); it != partitions_.end()) {  // the limits as they are now
-      p.max_time = it->second.max_time;
-      p.min_nodes = it->second.min_nodes;
-      p.max_nodes = it->second.max_nodes;
+  for (std::size_t k = 0; k < live_cluster_.partitions.size(); ++k) {
+    Partition& now = live_cluster_.partitions[k];
+    Partition& ever = bound_cluster_.partitions[k];
+    auto it = partitions_.find(now.name);
+    if (it == partitions_.end()) continue;
+    for (Partition* p : {&now, &ever}) {
+      p->max_time = it->second.max_time;
+      p->min_nodes = it->second.min_nodes;
+      p->max_nodes = it->second.max_nodes;
     }
+    if (!it->second.nodes) continue;  // not listed, or ALL: as slurm.conf says
+    std::vector<NodeIndex> listed;
+    for (const std::string& name : *it->second.nodes)
+      if (auto at = node_index_.find(name); at != node_index_.end()) listed.push_back(at->second);
+    std::sort(listed.begin(), listed.end());
+    listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
+    if (listed == now.nodes) continue;
+    membership_changed_ = true;
+    const std::vector<NodeIndex>& configured = cluster_.partitions[k].nodes;
+    std::vector<NodeIndex> either;
+    std::set_union(configured.begin(), configured.end(), listed.begin(), listed.end(), std::back_inserter(either));
+    now.nodes = std::move(listed);
+    if (either == ever.nodes) continue;
+    ever.nodes = std::move(either);
+    runnable_.forget();
+  }
+}
+
+LiveSnapshot LiveQueue::update(const SlurmView& view, Time now) {
+  Pass pass(cluster_, now);
+  follow_partitions(pass, view);
   directory_.read(view.jobs);
   std::vector<std::pair<const LiveJob*, Observation>> later;
   for (const LiveJob& live : view.jobs) {
@@ -631,8 +671,10 @@ LiveSnapshot LiveQueue::update(const SlurmView& view, Time now) {
 }
 
 // Orders the queue and the running jobs and derives the events since the previous listing:
-// Ended for every job no longer running, then Submitted for every job newly queued
-// (including a released job held again), then NodesChanged when the unusable nodes changed.
+// Ended for every job no longer running, Withdrawn for every job that left the queue
+// unstarted, then Submitted for every job newly queued (including a released job held
+// again) or announced again, then NodesChanged when the unusable nodes or a partition's
+// nodes changed.
 void LiveQueue::finish(LiveSnapshot& snap, std::vector<RunningEntry> running,
                        const std::set<NodeIndex>& blocked) {
   std::sort(snap.pending.begin(), snap.pending.end(), [&](JobRef a, JobRef b) {
@@ -649,14 +691,22 @@ void LiveQueue::finish(LiveSnapshot& snap, std::vector<RunningEntry> running,
   }
   std::set<JobRef> now_running;
   for (const RunningJob& r : snap.running) now_running.insert(r.job);
-  const std::set<JobRef> was_pending(previous_pending_.begin(), previous_pending_.end());
+  std::set<JobRef> now_pending(snap.pending.begin(), snap.pending.end());
   for (JobRef ref : previous_running_)
     if (!now_running.count(ref)) snap.events.push_back({EventKind::Ended, ref});
+  for (JobRef ref : pending_)
+    if (!now_pending.count(ref) && !now_running.count(ref) && !claimed_.count(ref))
+      snap.events.push_back({EventKind::Withdrawn, ref});
   for (JobRef ref : snap.pending)
-    if (!was_pending.count(ref)) snap.events.push_back({EventKind::Submitted, ref});
-  if (blocked != previous_blocked_) snap.events.push_back({EventKind::NodesChanged, 0});
+    if (!pending_.count(ref) || announce_again_.count(ref))
+      snap.events.push_back({EventKind::Submitted, ref});
+  if (blocked != previous_blocked_ || std::exchange(membership_changed_, false))
+    snap.events.push_back({EventKind::NodesChanged, 0});
   previous_blocked_ = blocked;
-  previous_pending_ = snap.pending;
+  pending_ = std::move(now_pending);
+  std::erase_if(queued_as_, [&](const auto& entry) { return !pending_.count(entry.first); });
+  announce_again_.clear();
+  claimed_.clear();
   previous_running_.assign(now_running.begin(), now_running.end());
 }
 

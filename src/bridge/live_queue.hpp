@@ -82,10 +82,28 @@ class LiveQueue {
   LiveSnapshot update(const SlurmView& view, Time now);
   // The exact allocation of a job just released (the listing gives only its node list
   // and per-node minimum).
-  void mark_started(JobRef job, const Allocation& alloc) { planned_[slurm_id(job)] = alloc; }
+  void mark_started(JobRef job, const Allocation& alloc) {
+    planned_[slurm_id(job)] = alloc;
+    claimed_.insert(job);
+  }
+  // Shadow mode: a start predicted for `job` (nothing applied; announced again next update).
+  void mark_predicted(JobRef job) {
+    claimed_.insert(job);
+    announce_again_.insert(job);
+  }
+  // Whether `job` waits in the latest update's queue and no start was applied to or
+  // predicted for it since: a start proposed for any other job is refused.
+  bool startable(JobRef job) const { return pending_.count(job) && !claimed_.count(job); }
+  // A start proposed for `job` was refused or its commands failed: the next update
+  // announces it to the scheduler as submitted again.
+  void announce_again(JobRef job) { announce_again_.insert(job); }
   // The scheduler says it can never run `job`: refused until its request changes.
   void reject(JobRef job, const std::string& reason);
   const Workload& workload() const { return workload_; }
+  bool knows(JobRef job) const { return job >= 0 && static_cast<std::size_t>(job) < workload_.jobs.size(); }
+  // The cluster as Slurm lists it now: its partitions' nodes and limits may differ from the
+  // slurm.conf the bridge started with (an operator's scontrol update). Schedulers plan on it.
+  const Cluster& live_cluster() const { return live_cluster_; }
   std::int64_t slurm_id(JobRef job) const { return workload_.jobs[job].id; }
   // The latest listing of a job met in update().
   const LiveJob& live(JobRef job) const { return latest_.at(slurm_id(job)); }
@@ -112,6 +130,7 @@ class LiveQueue {
   JobRef register_job(const LiveJob& live);
   std::optional<std::string> refusal(const LiveJob& live, JobRef ref);
   void take_running(Pass& pass, const LiveJob& live);
+  void follow_partitions(Pass& pass, const SlurmView& view);
   void block_nodes(Pass& pass, const SlurmView& view);
   void cap_partition_cpus(Pass& pass);
   void follow_released(Pass& pass, const LiveJob& live, const JobMarker& marker);
@@ -132,10 +151,14 @@ class LiveQueue {
   void split_ahead(Pass& pass, const LiveJob& live);
 
   const Cluster& cluster_;
-  // The same cluster with its partitions' MaxTime as Slurm lists them now (an operator may
-  // have changed them since slurm.conf was read): what a job's request is bound against.
+  // The same cluster with its partitions' limits as Slurm lists them now (an operator may
+  // have changed them since slurm.conf was read) and each partition's nodes in slurm.conf
+  // or listed now: what a job's request is bound against and judged ever runnable on.
   Cluster bound_cluster_;
   RunnableMemo runnable_;  // whether a request could ever run on it, kept per request shape
+  // The partitions' nodes exactly as listed now (bound_cluster_ keeps slurm.conf's too: a
+  // job is never refused for a node an operator took out for a while).
+  Cluster live_cluster_;
   std::string partition_;
   LiveMemory memory_;
   Time start_grace_;
@@ -164,8 +187,12 @@ class LiveQueue {
   static constexpr int kSplitAhead = 32;
   static constexpr int kSplitsPerCycle = 64;
   std::set<NodeIndex> previous_blocked_;
+  bool membership_changed_ = false;  // a partition's nodes changed since the latest update
   Time grace_floor_ = 0;  // start graces count from here at the earliest (end of an outage)
-  std::vector<JobRef> previous_pending_;
+  std::set<JobRef> pending_;                   // the latest update's queue
+  std::set<JobRef> claimed_;                   // started (or predicted) since the latest update
+  std::set<JobRef> announce_again_;
+  std::map<JobRef, std::string> queued_as_;    // each waiting job's request when it joined the queue
   std::vector<JobRef> previous_running_;
 };
 

@@ -126,19 +126,30 @@ Allocation SlurmBridge::as_slurm_allocates(const Allocation& alloc) const {
 
 void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time now,
                         CycleReport& report) {
+  if (!queue_.startable(decision.job)) {
+    ++report.proposals_refused;  // a scheduler's stale queue: never start a job twice
+    const std::string who = queue_.knows(decision.job)
+                                ? "job " + std::to_string(queue_.slurm_id(decision.job))
+                                : "unknown job ref " + std::to_string(decision.job);
+    report.log.push_back(who + ": proposal refused: not waiting in this cycle's queue");
+    return;
+  }
   const Job& job = queue_.workload().jobs[decision.job];
-  std::optional<std::string> problem = allocation_violates_request(cluster_, job, decision.alloc);
+  std::optional<std::string> problem =
+      allocation_violates_request(queue_.live_cluster(), job, decision.alloc);
   const Allocation held = as_slurm_allocates(decision.alloc);
   if (!problem && !free.can_hold(held))
     problem = held.shares == decision.alloc.shares ? "exceeds what is free now"
                                                    : "exceeds what is free now, counted in whole cores";
   if (problem) {
     ++report.proposals_refused;
+    queue_.announce_again(decision.job);
     report.log.push_back("job " + std::to_string(job.id) + ": proposal refused: " + *problem);
     return;
   }
   if (options_.shadow) {
     free.take(held);
+    queue_.mark_predicted(decision.job);
     report.predicted += predict(decision, now);
     return;
   }
@@ -149,6 +160,7 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
   if (failed >= 0) {
     if (failed > 0) run_steps(restore_steps(live, original, now), report);  // pin or release failed
     report.log.push_back("job " + std::to_string(job.id) + ": start failed; left held with its request");
+    queue_.announce_again(decision.job);
     return;
   }
   free.take(held);
@@ -212,7 +224,7 @@ CycleReport SlurmBridge::cycle(Time now) {
   report.conflicts = snap.conflicts.size();
   SystemView system;
   system.now = now;
-  system.cluster = &cluster_;
+  system.cluster = &queue_.live_cluster();
   system.workload = &queue_.workload();
   system.free = &snap.free;
   system.pending = snap.pending;

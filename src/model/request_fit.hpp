@@ -60,6 +60,7 @@ class RunnableMemo {
  public:
   explicit RunnableMemo(const Cluster& cluster) : cluster_(cluster) {}
   std::optional<std::string> reason(const Job& job);
+  void forget() { known_.clear(); }  // the cluster changed (a live partition's nodes)
 
  private:
   const Cluster& cluster_;

@@ -13,9 +13,16 @@
 
 namespace hs {
 
+// Submitted: the job joined the waiting queue. On a live system (the bridge) a job may be
+// submitted again: it left the queue and came back, its request was changed while it
+// waited, or a start the scheduler proposed was not applied. Whatever was derived from its
+// request is to be derived again.
+// Withdrawn: a waiting job left the queue without a start the scheduler proposed (cancelled,
+// held by an operator, handed to Slurm's own scheduler).
 // NodesChanged: usable capacity changed with no job event (a live node drained, went down
-// or came back); `job` is meaningless. The simulator never emits it; the bridge does.
-enum class EventKind { Submitted, Ended, NodesChanged };
+// or came back); `job` is meaningless.
+// The simulator emits only Submitted (once per job) and Ended; the bridge emits all four.
+enum class EventKind { Submitted, Ended, NodesChanged, Withdrawn };
 
 struct Event {
   EventKind kind;

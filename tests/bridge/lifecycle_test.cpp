@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 #include "bridge/bridge_lock.hpp"
 #include "bridge/bridge_status.hpp"
@@ -36,8 +38,9 @@ Time lab_now() { return parse_slurm_timestamp("2026-11-22T10:22:10"); }
 
 // A bridge with AUCSCHED2 over a fake Slurm serving some jobs of the captured table.
 struct LiveBridge {
-  explicit LiveBridge(const std::vector<int>& jobs, BridgeOptions options = {})
-      : built(make_scheduler("aucsched2", {})), bridge(cluster, *built.scheduler, slurm, options) {
+  explicit LiveBridge(const std::vector<int>& jobs, BridgeOptions options = {},
+                      const std::string& scheduler = "aucsched2")
+      : built(make_scheduler(scheduler, {})), bridge(cluster, *built.scheduler, slurm, options) {
     slurm.table = only_jobs(jobs);
   }
   Cluster cluster = load_cluster_spec(kData + "slurm.conf");
@@ -253,6 +256,110 @@ TEST(JobLifecycle, NodesComingBackTriggerAPass) {
   EXPECT_EQ(run.bridge.cycle(lab_now() + 1).started, 0u);
   run.slurm.nodes.clear();
   EXPECT_EQ(run.bridge.cycle(lab_now() + 2).started, 2u);
+}
+
+// Schedulers that keep a queue of their own between passes (the Slurm model, the
+// heuristics) see the live queue change as no replay changes it: jobs arrive after the
+// first pass, leave it unstarted and come back, or change their request while held.
+const std::vector<std::string> kStatefulSchedulers = {
+    "backfill", "backfill-easy", "fifo+ff", "easy+ff", "sjf+bf", "prb+balanced", "cph+ff",
+    "easy+pweighted+datadriven", "ipsched", "aucsched1", "aucsched2"};
+
+std::size_t commands_on(const FakeSlurm& slurm, const std::string& id) {
+  return std::count_if(slurm.commands.begin(), slurm.commands.end(),
+                       [&](const auto& c) { return c.size() > 2 && (c[2] == id || c[2] == "JobId=" + id); });
+}
+
+TEST(JobLifecycle, JobsArrivingAfterTheFirstPassAreScheduled) {
+  for (const std::string& scheduler : kStatefulSchedulers) {
+    LiveBridge run({14}, {}, scheduler);
+    EXPECT_EQ(run.bridge.cycle(lab_now()).started, 0u) << scheduler;
+    run.slurm.table = only_jobs({14, 15, 16});
+    const CycleReport report = run.bridge.cycle(lab_now() + 1);
+    EXPECT_EQ(report.started, 2u) << scheduler << report.json();
+    EXPECT_EQ(report.proposals_refused, 0u) << scheduler;
+    EXPECT_EQ(commands_on(run.slurm, "14"), 0u) << scheduler;  // running: never started again
+  }
+}
+
+// An operator holds a queued job while no node is usable; when the nodes come back the
+// other job starts, the held one is left alone and the running one is not started again.
+TEST(JobLifecycle, AJobThatLeftTheQueueIsNotStartedFromAStaleQueue) {
+  for (const std::string& scheduler : kStatefulSchedulers) {
+    LiveBridge run({14, 15, 16}, {}, scheduler);
+    run.slurm.nodes = text::read_text_file(kData + "nodes.txt");
+    ASSERT_EQ(run.bridge.cycle(lab_now()).started, 0u) << scheduler;
+    run.slurm.set_field("15", "Reason", "JobHeldAdmin");
+    run.slurm.nodes.clear();
+    const CycleReport report = run.bridge.cycle(lab_now() + 1);
+    EXPECT_EQ(report.started, 1u) << scheduler << report.json();
+    EXPECT_EQ(report.proposals_refused, 0u) << scheduler;
+    EXPECT_EQ(commands_on(run.slurm, "15"), 0u) << scheduler;
+    EXPECT_EQ(commands_on(run.slurm, "14"), 0u) << scheduler;
+    run.slurm.set_field("15", "Reason", "JobHeldUser");  // the operator gives it back
+    run.slurm.set_field("16", "JobState", "COMPLETED");
+    run.slurm.set_field("14", "JobState", "COMPLETED");
+    run.slurm.commands.clear();
+    EXPECT_EQ(run.bridge.cycle(lab_now() + 2).started + run.bridge.cycle(lab_now() + 3).started, 1u)
+        << scheduler;  // 15, once
+    ASSERT_EQ(pinned_starts(run.slurm.commands).size(), 1u) << scheduler;
+    EXPECT_EQ(pinned_starts(run.slurm.commands)[0].job, "15") << scheduler;
+  }
+}
+
+// The user shrinks a held job's request (scontrol update) while it waits: the scheduler
+// plans it afresh, and the start fits the request as it is now.
+TEST(JobLifecycle, ARequestChangedWhileQueuedIsPlannedAfresh) {
+  for (const std::string& scheduler : kStatefulSchedulers) {
+    LiveBridge run({14, 15}, {}, scheduler);
+    run.slurm.nodes = text::read_text_file(kData + "nodes.txt");
+    ASSERT_EQ(run.bridge.cycle(lab_now()).started, 0u) << scheduler;
+    run.slurm.set_field("15", "NumNodes", "1-1");
+    run.slurm.set_field("15", "NumCPUs", "4");
+    run.slurm.set_field("15", "NumTasks", "4");
+    run.slurm.nodes.clear();
+    const CycleReport report = run.bridge.cycle(lab_now() + 1);
+    EXPECT_EQ(report.started, 1u) << scheduler << report.json();
+    EXPECT_EQ(report.proposals_refused, 0u) << scheduler;
+    const auto starts = pinned_starts(run.slurm.commands);
+    ASSERT_EQ(starts.size(), 1u) << scheduler;
+    EXPECT_EQ(starts[0].nodes.size(), 1u) << scheduler;
+  }
+}
+
+// Whatever a scheduler proposes, a job is started only from this cycle's queue and only
+// once: the running job 14 proposed again on the idle n4, job 15 proposed on n2 and again
+// on n3, and an unknown job are refused before Slurm (each would fit what is free).
+TEST(JobLifecycle, OnlyAQueuedJobIsStartedAndOnlyOnce) {
+  struct Stale : Scheduler {
+    std::string name() const override { return "stale"; }
+    Decisions decide(const SystemView& view, std::span<const Event>) override {
+      Decisions d;
+      for (const RunningJob& r : view.running) {
+        Allocation elsewhere = *r.alloc;
+        elsewhere.shares.at(0).node = 3;
+        d.starts.push_back({r.job, elsewhere});
+      }
+      for (JobRef j : view.pending)
+        for (NodeIndex n : {1, 2}) d.starts.push_back({j, Allocation{{NodeShare{n, 4}}}});
+      d.starts.push_back({JobRef{999}, Allocation{{NodeShare{3, 1}}}});
+      return d;
+    }
+  } stale;
+  Cluster cluster = load_cluster_spec(kData + "slurm.conf");
+  FakeSlurm slurm;
+  slurm.table = only_jobs({14, 15});
+  slurm.set_field("15", "NumNodes", "1-1");
+  slurm.set_field("15", "NumCPUs", "4");
+  slurm.set_field("15", "NumTasks", "4");
+  SlurmBridge bridge(cluster, stale, slurm, {});
+  const CycleReport report = bridge.cycle(lab_now());
+  EXPECT_EQ(report.started, 1u);
+  EXPECT_EQ(report.proposals_refused, 3u) << report.json();
+  ASSERT_EQ(pinned_starts(slurm.commands).size(), 1u);
+  EXPECT_EQ(pinned_starts(slurm.commands)[0].job, "15");
+  EXPECT_EQ(pinned_starts(slurm.commands)[0].nodes, std::vector<std::string>{"n2"});
+  EXPECT_EQ(commands_on(slurm, "14"), 0u);
 }
 
 TEST(JobLifecycle, AControllerOutageDoesNotEatTheStartGrace) {
@@ -572,6 +679,65 @@ TEST(JobLifecycle, ANodeMovedOutOfThePartitionIsNotUsed) {
     const CycleReport report = run.bridge.cycle(lab_now());
     EXPECT_EQ(report.started, started) << nodes << report.json();
     EXPECT_EQ(job_line(run.slurm, 15).comment.find("never runnable"), std::string::npos) << nodes;
+  }
+}
+
+// A node an operator moves into the managed partition (scontrol update; slurm.conf still
+// says lab = n[1-3]) is planned on at once: a job needing all four nodes starts. Moved out
+// again, it is used no more.
+TEST(JobLifecycle, ANodeMovedIntoThePartitionIsUsed) {
+  std::string conf = text::read_text_file(kData + "slurm.conf");
+  conf.replace(conf.find("PartitionName=lab Nodes=n[1-4]"), 30, "PartitionName=lab Nodes=n[1-3]");
+  conf += "PartitionName=spare Nodes=n4\n";
+  const std::string dir = testing::TempDir() + "moved-in/";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "slurm.conf") << conf;
+  std::filesystem::copy_file(kData + "gres.conf", dir + "gres.conf",
+                             std::filesystem::copy_options::overwrite_existing);
+  const Cluster cluster = load_cluster_spec(dir + "slurm.conf");
+  ASSERT_EQ(cluster.find_partition("lab")->nodes.size(), 3u);
+  std::string partitions = text::read_text_file(kData + "partitions.txt");  // lab: n[1-8]
+  for (const std::string scheduler : {"backfill", "fifo+ff", "aucsched2"}) {
+    FakeSlurm slurm;
+    slurm.table = only_jobs({14, 15});
+    slurm.partitions = partitions;
+    slurm.set_field("15", "NumNodes", "4-4");
+    slurm.set_field("15", "NumCPUs", "8");
+    slurm.set_field("15", "NumTasks", "8");
+    BuiltScheduler built = make_scheduler(scheduler, {});
+    SlurmBridge bridge(cluster, *built.scheduler, slurm, {});
+    const CycleReport report = bridge.cycle(lab_now());
+    EXPECT_EQ(report.started, 1u) << scheduler << report.json();
+    ASSERT_EQ(pinned_starts(slurm.commands).size(), 1u) << scheduler;
+    EXPECT_EQ(pinned_starts(slurm.commands)[0].nodes.size(), 4u) << scheduler;
+  }
+  // Moved out and back with n2 drained: a three-node job has n1, n3 and n4 only while n4
+  // is in the partition. No scheduler may keep planning on what it saw before.
+  std::string without_n4 = partitions;
+  without_n4.replace(without_n4.find("Nodes=n[1-8]"), 12, "Nodes=n[1-3]");
+  std::string n2_drained = text::read_text_file(kData + "nodes.txt");
+  for (const std::string state : {"State=IDLE+RESERVED", "State=DOWN"})
+    n2_drained.replace(n2_drained.find(state), state.size(), "State=IDLE");
+  for (const std::string scheduler : {"backfill", "fifo+ff", "aucsched2"}) {
+    FakeSlurm slurm;
+    slurm.table = only_jobs({14, 15});
+    slurm.partitions = partitions;
+    slurm.nodes = text::read_text_file(kData + "nodes.txt");  // only n1 usable: nothing starts
+    slurm.set_field("15", "NumNodes", "3-3");
+    slurm.set_field("15", "NumCPUs", "6");
+    slurm.set_field("15", "NumTasks", "6");
+    BuiltScheduler built = make_scheduler(scheduler, {});
+    SlurmBridge bridge(cluster, *built.scheduler, slurm, {});
+    EXPECT_EQ(bridge.cycle(lab_now()).started, 0u) << scheduler;
+    slurm.nodes = n2_drained;
+    slurm.partitions = without_n4;
+    const CycleReport out = bridge.cycle(lab_now() + 1);
+    EXPECT_EQ(out.started, 0u) << scheduler << out.json();
+    EXPECT_EQ(out.proposals_refused, 0u) << scheduler;
+    slurm.partitions = partitions;
+    EXPECT_EQ(bridge.cycle(lab_now() + 2).started, 1u) << scheduler;
+    ASSERT_EQ(pinned_starts(slurm.commands).size(), 1u) << scheduler;
+    EXPECT_EQ(pinned_starts(slurm.commands)[0].nodes, (std::vector<std::string>{"n1", "n3", "n4"})) << scheduler;
   }
 }
 

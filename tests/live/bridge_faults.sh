@@ -469,6 +469,30 @@ else
   say "case skipped: a Python policy on the bridge (this build has no Python bindings)"
 fi
 
+say "case: the Slurm model drives the bridge after a restart; an operator holds a queued job, a node drains and comes back"
+kill "$BRIDGE_PID"; wait "$BRIDGE_PID" 2>/dev/null
+model_mark=$(wc -l < "$OUT/bridge.log")
+BRIDGE_SCHEDULER=backfill start_bridge
+model_jobs=""
+for i in $(seq 1 8); do model_jobs+=" $(submit -n 16 -t 1 --wrap "sleep 5")"; sleep 0.3; done
+sleep 3
+operator_held=""
+for id in $model_jobs; do
+  [[ "$(squeue -h -j "$id" -o %r)" == JobHeldUser ]] && { operator_held=$id; break; }
+done
+[[ -n "$operator_held" ]] && scontrol hold "$operator_held"
+scontrol update NodeName=n3 State=DRAIN Reason=live-model; sleep 3
+scontrol update NodeName=n3 State=RESUME
+for i in $(seq 1 4); do model_jobs+=" $(submit -n 4 -t 1 --wrap "sleep 3")"; sleep 1; done
+check 'wait_quiet 120 $NEVER $operator_held' "the Slurm model's jobs all ran but the one an operator holds ($operator_held)"
+check '[[ -n "$operator_held" && "$(squeue -h -j $operator_held -o %T/%r)" == PENDING/JobHeldAdmin ]]' \
+  "the job the operator held is still theirs ($(squeue -h -j "$operator_held" -o %T/%r 2>/dev/null))"
+check '! tail -n +"$model_mark" "$OUT/bridge.log" | grep -q "not waiting in this cycle"' \
+  "the model never proposed a job that had left its queue"
+[[ -n "$operator_held" ]] && scontrol release "$operator_held"
+check 'wait_quiet 60 $NEVER' "the job the operator released ran"
+check 'bridge_alive' "the bridge under the Slurm model is still running"
+
 say "final checks from Slurm's own records"
 check 'bridge_alive' "the bridge never exited"
 for id in $NEVER; do

@@ -14,6 +14,16 @@ DispatchCore::DispatchCore(std::unique_ptr<Allocator> allocator,
 
 void DispatchCore::absorb(std::span<const Event> events) {
   for (const Event& e : events) {
+    if (e.kind == EventKind::NodesChanged) {  // live: a partition's nodes may have moved
+      masks_.clear();
+      histograms_.clear();
+      for (JobInfo& info : info_) info.seen = info.rejected = false;
+      continue;
+    }
+    if (e.kind == EventKind::Submitted && info_[e.job].seen) {  // live: submitted again
+      info_[e.job].seen = info_[e.job].rejected = false;  // its request may have changed
+      continue;
+    }
     if (e.kind != EventKind::Ended) continue;
     JobInfo& info = info_[e.job];
     // The simulator applies a time's events before the pass, so the job ended now.

@@ -173,7 +173,8 @@ void define_boundary_types(py::module_& m) {
   py::enum_<EventKind>(m, "EventKind")
       .value("Submitted", EventKind::Submitted)
       .value("Ended", EventKind::Ended)
-      .value("NodesChanged", EventKind::NodesChanged);
+      .value("NodesChanged", EventKind::NodesChanged)
+      .value("Withdrawn", EventKind::Withdrawn);
   py::class_<Event>(m, "Event").def_readonly("kind", &Event::kind).def_readonly("job", &Event::job);
   py::class_<RunningJob>(m, "RunningJob")
       .def_readonly("job", &RunningJob::job)

@@ -25,6 +25,13 @@ void PartitionIndex::build(const Cluster& cluster, const Workload& workload) {
   }
 }
 
+void PartitionIndex::note_job(const Cluster& cluster, const Workload& workload, JobRef job) {
+  if (of_job.size() < workload.jobs.size()) of_job.resize(workload.jobs.size(), 0);
+  if (cluster.partitions.empty()) return;
+  const Partition* p = cluster.find_partition(workload.jobs[job].partition);
+  of_job[job] = p ? static_cast<std::int32_t>(p - cluster.partitions.data()) : 0;
+}
+
 std::int32_t min_node_count(const JobRequest& r) {
   if (r.ntasks_per_node > 0)
     return std::max((r.ntasks + r.ntasks_per_node - 1) / r.ntasks_per_node, r.nodes_min);

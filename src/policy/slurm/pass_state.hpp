@@ -20,6 +20,8 @@ struct PartitionIndex {
   std::vector<NodeBits> bits;                 // the same as bitsets
 
   void build(const Cluster& cluster, const Workload& workload);
+  // The partition of `job` as its request names it now (the workload may have grown).
+  void note_job(const Cluster& cluster, const Workload& workload, JobRef job);
   int count() const { return static_cast<int>(nodes.size()); }
 };
 

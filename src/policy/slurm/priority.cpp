@@ -48,6 +48,7 @@ void PriorityModel::attach(const Cluster& cluster, const Workload& workload) {
 }
 
 void PriorityModel::on_submit(JobRef job, Time now) {
+  if (priority_.size() < workload_->jobs.size()) priority_.resize(workload_->jobs.size(), 1);
   priority_[job] = type_ == PriorityType::Basic
                        ? basic_priority(job)
                        : multifactor_priority(*cluster_, workload_->jobs[job], now, config_);
@@ -71,6 +72,12 @@ QueueOrder::QueueOrder(const Cluster& cluster, const Workload& workload,
     const Partition* p = cluster.find_partition(workload.jobs[j].partition);
     tier_[j] = p ? p->priority_tier : 1;
   }
+}
+
+void QueueOrder::note_job(const Cluster& cluster, const Workload& workload, JobRef job) {
+  if (tier_.size() < workload.jobs.size()) tier_.resize(workload.jobs.size(), 1);
+  const Partition* p = cluster.find_partition(workload.jobs[job].partition);
+  tier_[job] = p ? p->priority_tier : 1;
 }
 
 bool QueueOrder::before(JobRef a, JobRef b) const {

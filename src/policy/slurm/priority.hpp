@@ -37,7 +37,7 @@ class PriorityModel {
 
   // Sizes the table for the workload; call once before anything else.
   void attach(const Cluster& cluster, const Workload& workload);
-  // Initial priority at submission (multifactor: age 0).
+  // Initial priority at submission (multifactor: age 0); the workload may have grown.
   void on_submit(JobRef job, Time now);
   // Recomputes every pending job at the last PriorityCalcPeriod boundary <= now when one
   // was crossed since the previous recomputation. Returns true when it recomputed.
@@ -61,6 +61,8 @@ class QueueOrder {
   bool before(JobRef a, JobRef b) const;
   void insert(std::vector<JobRef>& order, JobRef job) const;  // keeps `order` sorted
   void sort(std::vector<JobRef>& order) const;
+  // The partition tier of `job` as its request names it now (the workload may have grown).
+  void note_job(const Cluster& cluster, const Workload& workload, JobRef job);
 
  private:
   const Workload* workload_;

@@ -44,6 +44,7 @@ void SlurmScheduler::attach(const SystemView& view) {
                        (config_.clock == ClockMode::Grid || !jobs_record_subseconds(*view.workload));
   free_.reset();
   started_.assign(view.workload->jobs.size(), 0);
+  queued_.assign(view.workload->jobs.size(), 0);
   started_runs_.clear();
   lingering_.clear();
   completing_.clear();
@@ -187,6 +188,10 @@ void SlurmScheduler::catch_up(Time now) {
 void SlurmScheduler::absorb(const SystemView& view, std::span<const Event> events,
                             Decisions& out) {
   for (const Event& e : events) {
+    if (e.kind == EventKind::Withdrawn) {
+      leave_queue(e.job);
+      continue;
+    }
     const std::int32_t epilog = e.kind == EventKind::Ended ? epilog_heard_ms(e, view.now) : 0;
     if (e.kind == EventKind::Ended) note_end(e, view.now, epilog);
     // clock=controller: an event later in this second than a pass happens after it. The
@@ -233,6 +238,12 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
   mark_full_dirty(view.now);
   record_change(view.now);
   changed_since_main_ = true;
+  if (e.kind == EventKind::NodesChanged) {  // live only: capacity or a partition's nodes changed
+    partitions_.build(*view.cluster, *view.workload);
+    fits_idle_.clear();
+    request_main_pass(view.now, true);
+    return;
+  }
   // Every submission and end asks for a main pass (slurmctld's job_sched_cnt++); the
   // grid clock counts only submissions the model queues.
   const bool ended = e.kind == EventKind::Ended;
@@ -240,6 +251,7 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
   if (ended ? config_.clock == ClockMode::Grid : config_.clock == ClockMode::Controller)
     request_main_pass(main_tick_passed_ ? view.now + 1 : view.now, ended);
   if (ended) return;
+  note_job(view, e.job);
   const Job& job = view.job(e.job);
   if (config_.clock == ClockMode::Controller) {  // job_allocate's test at submission
     const auto& nodes = partitions_.nodes[partitions_.of_job[e.job]];
@@ -253,6 +265,7 @@ void SlurmScheduler::absorb_one(const SystemView& view, const Event& e, Decision
   }
   priority_.on_submit(e.job, view.now);
   queue_->insert(order_, e.job);
+  queued_[e.job] = 1;
   if (config_.clock == ClockMode::Grid) request_main_pass(view.now, false);
 }
 
@@ -642,7 +655,30 @@ void SlurmScheduler::run_passes(const SystemView& view, Decisions& out) {
 void SlurmScheduler::forget_started(const std::vector<StartDecision>& starts) {
   if (starts.empty()) return;
   std::erase_if(order_, [&](JobRef j) { return started_[j] != 0; });
-  for (const StartDecision& d : starts) started_[d.job] = 0;
+  for (const StartDecision& d : starts) started_[d.job] = queued_[d.job] = 0;
+}
+
+// The bridge's queue changes under the scheduler as a replay's never does: jobs arrive
+// after the first pass, and one may be submitted again (its request changed, or a proposed
+// start was not applied) or leave the queue unstarted (sim/scheduler.hpp: EventKind).
+void SlurmScheduler::follow_workload(const SystemView& view) {
+  const std::size_t jobs = view.workload->jobs.size();
+  if (started_.size() >= jobs) return;
+  started_.resize(jobs, 0);
+  queued_.resize(jobs, 0);
+}
+
+// What is derived from a job's request, derived again at each submission.
+void SlurmScheduler::note_job(const SystemView& view, JobRef job) {
+  leave_queue(job);
+  partitions_.note_job(*view.cluster, *view.workload, job);
+  queue_->note_job(*view.cluster, *view.workload, job);
+}
+
+void SlurmScheduler::leave_queue(JobRef job) {
+  if (static_cast<std::size_t>(job) >= queued_.size() || !queued_[job]) return;
+  queued_[job] = 0;
+  std::erase(order_, job);
 }
 
 std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
@@ -670,6 +706,7 @@ std::optional<Time> SlurmScheduler::next_wake(const SystemView& view) const {
 
 Decisions SlurmScheduler::decide(const SystemView& view, std::span<const Event> events) {
   if (workload_ != view.workload || view.now < last_now_) attach(view);
+  follow_workload(view);
   last_now_ = view.now;
   main_tick_passed_ =
       config_.clock == ClockMode::Controller && !config_.subsecond.tick_ms(view.now);

@@ -98,6 +98,9 @@ class SlurmScheduler : public Scheduler {
   void run_passes(const SystemView& view, Decisions& out);
   std::optional<Time> next_wake(const SystemView& view) const;
   void forget_started(const std::vector<StartDecision>& starts);
+  void follow_workload(const SystemView& view);
+  void note_job(const SystemView& view, JobRef job);
+  void leave_queue(JobRef job);
   void mark_full_dirty(Time now);
   void record_change(Time now);
   void request_main_pass(Time now, bool ended);
@@ -160,6 +163,7 @@ class SlurmScheduler : public Scheduler {
   bool free_synced_ = false;           // free_ holds this call's view.free (sync_free)
   std::vector<JobRef> order_;        // pending jobs in queue order
   std::vector<char> started_;        // per JobRef, scratch for one call
+  std::vector<char> queued_;         // per JobRef: in order_
   struct StartedRun {                // sub-second timing only: what a job it started holds
     Time start;
     Time limit_end;

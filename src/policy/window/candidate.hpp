@@ -60,6 +60,9 @@ class FreeStateSerials {
   FreeArrays update(const Cluster& cluster, const ClusterState& state);
   std::uint64_t number() const { return serial_; }
   void keep(FreeArrays&& free) { last_ = std::move(free); }
+  // The cluster changed under an unchanged free state (a live partition's nodes moved):
+  // the next state gets a new number, so nothing memoized on the old one is reused.
+  void renumber() { ++serial_; }
 
  private:
   std::uint64_t serial_ = 0;  // numbers start at 1

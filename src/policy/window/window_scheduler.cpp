@@ -40,6 +40,10 @@ WindowScheduler::WindowScheduler(std::string name, WindowConfig config)
 Decisions WindowScheduler::decide(const SystemView& view, std::span<const Event> events) {
   Decisions out;
   for (const Event& e : events) {
+    if (e.kind == EventKind::NodesChanged) {  // live: nodes blocked, or moved between partitions
+      idle_key_.reset();
+      free_serials_.renumber();
+    }
     if (e.kind != EventKind::Submitted) continue;
     if (auto why = window_unsupported_reason(view.job(e.job))) {
       out.rejections.push_back(Rejection{e.job, *why, true});
