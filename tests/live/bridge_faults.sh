@@ -43,7 +43,7 @@ cp "$HERE/fault_scontrol.sh" "$OUT/faultbin/scontrol"
 
 # Starts the bridge in the background (extra arguments and HETSCHED_FAULT go to it).
 start_bridge() {
-  PATH="$OUT/faultbin:$PATH" "$HETSCHED" bridge --cluster "$SLURM_CONF" --partition lab \
+  PATH="$OUT/faultbin:$PATH" "$HETSCHED" bridge --cluster "${BRIDGE_CONF:-$SLURM_CONF}" --partition lab \
     --scheduler "${BRIDGE_SCHEDULER:-aucsched2}" --interval 1 --start-grace 8 --lock "$OUT/bridge.lock" \
     --log-json "$OUT/cycles.jsonl" "$@" >> "$OUT/bridge.log" 2>&1 &
   BRIDGE_PID=$!
@@ -338,6 +338,23 @@ on_moved=$(tail -n +"$moved_mark" "$OUT/bridge.log" | grep -E "started on (.* )?
 check '[[ -z "$on_moved" ]]' "the bridge pinned nothing on the nodes moved out of the partition (${on_moved:-none})"
 scontrol update PartitionName=lab Nodes=n[1-8]
 check 'wait_quiet 60 $NEVER' "once the nodes were back, every job ran"
+
+say "case: the bridge's slurm.conf lists fewer nodes in the partition than Slurm does"
+# A node added to the partition (by scontrol, or in a slurm.conf the bridge was not restarted
+# on) is used at once: the bridge plans on the nodes the partition lists now. A job needing
+# all 8 nodes would otherwise wait for ever as never runnable on the 7 of the bridge's copy.
+kill "$BRIDGE_PID" 2>/dev/null; wait "$BRIDGE_PID" 2>/dev/null
+mkdir -p "$OUT/conf-n7"; cp "$(dirname "$SLURM_CONF")"/*.conf "$OUT/conf-n7/"
+sed -i 's/^PartitionName=lab Nodes=n\[1-8\]/PartitionName=lab Nodes=n[1-7]/' "$OUT/conf-n7/slurm.conf"
+check 'grep -q "^PartitionName=lab Nodes=n\[1-7\]" "$OUT/conf-n7/slurm.conf"' "the bridge's copy lists n[1-7] in the partition"
+added_mark=$(( $(wc -l < "$OUT/bridge.log") + 1 ))
+BRIDGE_CONF="$OUT/conf-n7/slurm.conf" start_bridge
+all_eight=$(submit -N 8 -n 8 -t 1 --wrap "sleep 2")
+check 'wait_quiet 60 $NEVER' "a job on all 8 nodes ran under the bridge that was given 7"
+check 'grep -q "JobId=$all_eight .*JobState=COMPLETED" "$LAB/jobcomp.txt" && tail -n +"$added_mark" "$OUT/bridge.log" | grep -qE "job $all_eight: started on .*n8:"' \
+  "job $all_eight completed, started by the bridge with n8"
+kill "$BRIDGE_PID" 2>/dev/null; wait "$BRIDGE_PID" 2>/dev/null
+start_bridge
 
 say "case: the partition's MaxCPUsPerNode caps its jobs together on each node"
 # With 6 of each node's 8 CPUs open to the partition, two 4-CPU jobs never share a node:
