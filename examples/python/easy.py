@@ -19,6 +19,7 @@ class Easy:
         self.book = JobBook()
 
     def decide(self, view, events):
+        self.book.follow(events)
         pass_ = _Pass(view, self.book)
         queue = pass_.queue
         i = 0

@@ -14,6 +14,7 @@ class Fcfs:
         self.book = JobBook()
 
     def decide(self, view, events):
+        self.book.follow(events)
         decisions = hetsched.Decisions()
         free = view.free.copy()
         for job, units, mask, _ in self.book.waiting(view, decisions):

@@ -23,6 +23,7 @@ class GpuAwareFcfs:
         return sorted(range(cluster.node_count()), key=lambda n: free.node(n).gres[gpu] > 0)
 
     def decide(self, view, events):
+        self.book.follow(events)
         decisions = hetsched.Decisions()
         free = view.free.copy()
         for job, units, mask, _ in self.book.waiting(view, decisions):

@@ -3,7 +3,8 @@
 A job becomes units (Netti et al.: k identical pieces of cores, gres and memory) and a node
 mask (its partition, -C, -x). A job that cannot be expressed as units, or whose units do not
 fit even the idle cluster, is rejected once with the reason: the C++ heuristic schedulers do
-the same, so the schedules can be compared job for job.
+the same, so the schedules can be compared job for job. A policy hands each pass's events to
+`follow` first.
 """
 import hetsched
 
@@ -15,6 +16,17 @@ class JobBook:
     def __init__(self):
         self._known = {}  # job ref -> (units, mask, predicted duration), or None when rejected
         self._idle = None
+
+    def follow(self, events):
+        """Takes in the pass's events. A replay submits each job once and keeps its nodes, but
+        under the bridge a job may be submitted again with a changed request, leave the queue,
+        or see its partition's nodes change: what was learnt of it is then learnt afresh."""
+        for event in events:
+            if event.kind == hetsched.EventKind.NodesChanged:
+                self._known.clear()
+                self._idle = None
+            elif event.kind in (hetsched.EventKind.Submitted, hetsched.EventKind.Withdrawn):
+                self._known.pop(event.job, None)
 
     def waiting(self, view, decisions):
         """The pending jobs the policy may start, in submit order, as (job, units, mask,

@@ -17,6 +17,7 @@ class WeightedFcfs:
         self.book = JobBook()
 
     def decide(self, view, events):
+        self.book.follow(events)
         decisions = hetsched.Decisions()
         free = view.free.copy()
         waiting = list(self.book.waiting(view, decisions))

@@ -5,7 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "bridge/fake_slurm.hpp"
 #include "cli/main_command.hpp"
+#include "io/builtin_clusters.hpp"
+#include "io/text_file.hpp"
+#include "policy/registry.hpp"
 
 namespace hs {
 namespace {
@@ -59,6 +63,35 @@ TEST(PyBridge, OverAllocationReleasesNothing) {
   EXPECT_NE(c.err.find("policy error: scheduler py:faulty.py:OverAllocates"), std::string::npos) << c.err;
   EXPECT_NE(c.err.find("allocation exceeds free resources"), std::string::npos) << c.err;
   EXPECT_EQ(c.out.find("scontrol release"), std::string::npos) << c.out;
+}
+
+// The user shrinks a held job's request (scontrol update) while it waits: each example
+// policy plans it afresh from its `Submitted` event again, and the start fits the request as
+// it is now. Job 15 (-N 2 -n 16 in the captured table) waits while only n1 is usable, then
+// asks 4 CPUs on one node.
+TEST(PyBridge, ExamplesPlanARequestChangedWhileQueuedAfresh) {
+  using bridge::test::FakeSlurm;
+  const Cluster cluster = load_cluster_spec(kBridgeData + "slurm.conf");
+  const Time now = bridge::parse_slurm_timestamp("2026-11-22T10:22:10");
+  for (const std::string policy : {"fcfs.py:Fcfs", "easy.py:Easy", "weighted_fcfs.py:WeightedFcfs",
+                                   "gpu_aware.py:GpuAwareFcfs"}) {
+    FakeSlurm slurm;
+    slurm.table = bridge::test::lines_of(text::read_text_file(kBridgeData + "listing.txt"), {14, 15});
+    slurm.nodes = text::read_text_file(kBridgeData + "nodes.txt");
+    BuiltScheduler built = make_scheduler("py:" + kSource + "/examples/python/" + policy, {});
+    bridge::SlurmBridge live(cluster, *built.scheduler, slurm, {});
+    ASSERT_EQ(live.cycle(now).started, 0u) << policy;
+    slurm.set_field("15", "NumNodes", "1-1");
+    slurm.set_field("15", "NumCPUs", "4");
+    slurm.set_field("15", "NumTasks", "4");
+    slurm.nodes.clear();
+    const bridge::CycleReport report = live.cycle(now + 1);
+    EXPECT_EQ(report.started, 1u) << policy << report.json();
+    EXPECT_EQ(report.proposals_refused, 0u) << policy;
+    const auto starts = bridge::test::pinned_starts(slurm.commands);
+    ASSERT_EQ(starts.size(), 1u) << policy;
+    EXPECT_EQ(starts[0].nodes.size(), 1u) << policy;
+  }
 }
 
 }  // namespace
