@@ -256,7 +256,8 @@ write_report() {  # $1: workload dir (with run/ and slurm.conf)
 }
 
 # When the run misses a per-job target: the one-millisecond races before its first
-# difference, each settled the other way and re-modelled (fidelity.sh --ties).
+# difference, and jobs' answers taken in a few ms before a pass, each settled the other way
+# and re-modelled (fidelity.sh --ties).
 tie_section() {  # $1: workload dir
   local run=$1/run first
   grep -q '^s.*_pct,.*,no$' "$run/targets.csv" || return 0
@@ -264,15 +265,17 @@ tie_section() {  # $1: workload dir
   [[ -n "$first" ]] || return 0
   "$HERE/fidelity.sh" --ties "$run" "$1/slurm.conf" > /dev/null || return 0
   echo
-  echo "## One-millisecond ties before the first difference (t = $first s)"
+  echo "## Ties and late answers before the first difference (t = $first s)"
   echo
   if [[ $(wc -l < "$run/ties.csv") -le 1 ]]; then
-    echo "No epilog report within a millisecond of a pass in the 5 s before it."
+    echo "No epilog report within a millisecond of a pass in the 5 s before it, and no job's answers"
+    echo "taken in at most ${TIE_ANSWER_MS:-12} ms before one."
     return 0
   fi
   echo "Each row moves one node's epilog message, or all of a job's answers (node \"*\": taken in"
   echo "together after its last), to the other side of a pass that ran within a millisecond of"
-  echo "it, and replays the model (run/ties.csv; docs/slurm-lab.md, \"One millisecond, either way\")."
+  echo "it (answers: up to ${TIE_ANSWER_MS:-12} ms after them), and replays the model (run/ties.csv;"
+  echo "docs/slurm-lab.md, \"One millisecond, either way\" and \"Answers taken in late\")."
   echo
   echo "| pass (s) | job, node, report | sent (s) | model saw it | moved | starts ≤ 5 s | same node set |"
   echo "|---|---|---|---|---|---|---|"
@@ -280,7 +283,8 @@ tie_section() {  # $1: workload dir
                              $1, $2, $3, $4, $5, $6, $7, $8, $10, $9, $11, $9 }' "$run/ties.csv"
   awk -F, 'NR > 1 && $10 == $9 && $11 == $9 { n++ } END {
     if (n) print "\nOne report settled the other way gives every job its real start and nodes: the run"
-    if (n) print "parted from the model at a race its logs cannot date, not at a rule the model lacks." }' "$run/ties.csv"
+    if (n) print "parted from the model where its logs cannot date what the controller saw, not at a rule"
+    if (n) print "the model lacks." }' "$run/ties.csv"
 }
 
 # One results-table row per workload dir (docs/slurm-lab.md's table).

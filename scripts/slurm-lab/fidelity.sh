@@ -360,8 +360,9 @@ compare_model() {
 }
 
 # OUT/ties.csv: the epilog reports within a millisecond of a pass before the run's first
-# difference, each moved alone to the pass's other side and re-modelled (ties-lib.sh);
-# TIE_LIMIT (default 8) caps how many, nearest first.
+# difference, and jobs' answers taken in up to TIE_ANSWER_MS (default 12) before one, each
+# moved alone to the pass's other side and re-modelled (ties-lib.sh); TIE_LIMIT (default 8)
+# caps how many, nearest first.
 tie_check() {
   local first clock tmp n=0 pass_ms kind job node report sent_ms d moved summary
   first=$(first_difference "$OUT/per_job.csv")
@@ -386,7 +387,7 @@ tie_check() {
       END { split(row, f, ","); printf "%.3f,%s,%s,%s,%s,%.3f,%s,%+d,%d,%d,%d\n",
                 f[1] / 1000, f[2], f[3], f[4], f[5], f[6] / 1000, (f[7] >= 0) ? "yes" : "no", f[8], n, w, s }' \
       <<< "$summary" >> "$OUT/ties.csv"
-  done < <(tie_candidates "$OUT/controller_timing.csv" "$first")
+  done < <(tie_candidates "$OUT/controller_timing.csv" "$first" "${TIE_ANSWER_MS:-12}")
   rm -rf "$tmp"
   echo "first difference at t = $first s; $(($(wc -l < "$OUT/ties.csv") - 1)) tie(s) re-modelled: $OUT/ties.csv"
 }

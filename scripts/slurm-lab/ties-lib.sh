@@ -10,7 +10,11 @@
 # part, these functions list the reports within a millisecond of a pass shortly before the
 # first difference and replay the model once per report with it moved to the other side of
 # the pass (a job's answers all together: node "*"), so a report can tell a race from a
-# gap in the model.
+# gap in the model. A job's answers can also reach the controller's state later than their
+# send plus a millisecond: on an esp-het run (session 56) a pass 9 ms after a job's last
+# answer did not have its nodes, though other passes 2-11 ms after an answer did (held up
+# behind a lock, it seems; the logs do not say). So answers taken in up to a few ms before a
+# pass are listed too.
 
 # The second of the run's first difference: the earliest start, real or modelled, of a job
 # that started at another time or on other nodes. Empty when the model matches the run.
@@ -25,9 +29,10 @@ first_difference() {  # $1: per_job.csv
 # Epilog reports within a millisecond of a main pass or backfill cycle in the seconds up
 # to the first difference ($2), nearest first: pass_ms pass job node report sent_ms d_ms,
 # where d_ms is the pass's millisecond minus the report's taken-in millisecond (the model
-# saw the report when d_ms >= 0). A job's answers are one row, node "*", sent at its last.
-tie_candidates() {  # $1: controller_timing.csv, $2: first difference (s)
-  awk -F, -v first="$2" '
+# saw the report when d_ms >= 0). A job's answers are one row, node "*", sent at its last;
+# they are listed up to $3 ms (default 1) before a pass.
+tie_candidates() {  # $1: controller_timing.csv, $2: first difference (s), $3: answers' reach (ms)
+  awk -F, -v first="$2" -v reach="${3:-1}" '
     function ms(t) { return int(t * 1000 + (t < 0 ? -0.5 : 0.5)) }
     $1 == "main_pass" { pass[++np] = ms($2); kind[np] = "main" }
     $1 == "backfill_begin" { pass[++np] = ms($2); kind[np] = "backfill" }
@@ -48,7 +53,7 @@ tie_candidates() {  # $1: controller_timing.csv, $2: first difference (s)
         if (pass[p] < lo || pass[p] >= hi) continue
         for (r = 1; r <= nr; ++r) {
           d = pass[p] - taken[r]
-          if (d >= -1 && d <= 1) print pass[p], kind[p], rep[r], sent[r], d
+          if (d >= -1 && (d <= 1 || (d <= reach && rep[r] ~ / answer$/))) print pass[p], kind[p], rep[r], sent[r], d
         }
       }
     }' "$1" | awk -v first="$2" '{ g = first * 1000 - $1; if (g < 0) g = -g; print g, $0 }' |

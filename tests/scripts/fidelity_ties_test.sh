@@ -37,12 +37,19 @@ epilog,39.499,7 n5
 backfill_begin,40.200,
 epilog,40.199,8 n6 answer
 epilog,29.999,6 n7 answer
+epilog,39.491,11 n10 answer
+epilog,39.490,11 n11 message
 CSV
 tie_candidates "$dir/timing.csv" 40 > "$dir/ties.txt"
 # Job 7's answers (its last, n4, taken in 3 ms after the pass) are no tie, its message n2
 # is; job 9's answers are one row; n5 has no kind; n7's pass is more than 5 s before.
 expected=$'40200 backfill 8 * answer 40199 0\n39500 main 7 n2 message 39497 1\n38999 main 9 * answer 38998 0'
 [[ $(cat "$dir/ties.txt") == "$expected" ]] || fail "tie_candidates:"$'\n'"$(cat "$dir/ties.txt")"
+# With a reach of 12 ms, job 11's answers, taken in 8 ms before the pass at 39.500, are
+# listed too; its message, as far before the pass, is not.
+tie_candidates "$dir/timing.csv" 40 12 > "$dir/reach.txt"
+expected=$'40200 backfill 8 * answer 40199 0\n39500 main 11 * answer 39491 8\n39500 main 7 n2 message 39497 1\n38999 main 9 * answer 38998 0'
+[[ $(cat "$dir/reach.txt") == "$expected" ]] || fail "tie_candidates, reach 12:"$'\n'"$(cat "$dir/reach.txt")"
 
 # shift_report moves one node's report, keeps a message's tag, never below 0, and the job's
 # own epilog_ms follows its last node.
@@ -88,4 +95,15 @@ within=$(awk -F, 'NR == FNR { if (FNR > 1) real[$1] = $2; next }
                   FNR > 1 && ($1 in real) { d = $6 - real[$1]; if (d < 0) d = -d; if (d <= 5) ++n }
                   END { print n + 0 }' "$dir/fid/run/real.csv" "$dir/own/jobs.csv")
 (( within < 112 )) || fail "job 37's first answers taken in alone still replay the run ($within of 112)"
+
+# A stored real run whose answers came in late (tests/data/fidelity-late: esp-het, seed 509,
+# session 56): job 100's nodes answered by 159.892 s, but the controller's pass at 159.901 s
+# did not have them and started job 109 elsewhere, and every later node set differs. --ties
+# must find those answers and show that moving them past that pass replays the run exactly.
+cp -r "$ROOT/tests/data/fidelity-late" "$dir/late"
+HETSCHED=$BIN bash "$ROOT/scripts/slurm-lab/fidelity.sh" --remodel "$dir/late/run" > /dev/null
+HETSCHED=$BIN bash "$ROOT/scripts/slurm-lab/fidelity.sh" --ties "$dir/late/run" > "$dir/late.txt"
+grep -q '^first difference at t = 159 s' "$dir/late.txt" || fail "--ties on the late run: $(cat "$dir/late.txt")"
+grep -qx '159.901,main,100,\*,answer,159.892,yes,+9,458,458,458' "$dir/late/run/ties.csv" ||
+  fail "job 100's late answers not found or not replaying the run:"$'\n'"$(cat "$dir/late/run/ties.csv")"
 echo "fidelity ties: ok"
