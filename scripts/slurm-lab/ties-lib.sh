@@ -12,7 +12,7 @@
 # the pass (a job's answers all together: node "*"), so a report can tell a race from a
 # gap in the model. A job's answers can also reach the controller's state later than their
 # send plus a millisecond: on an esp-het run (session 56) a pass 9 ms after a job's last
-# answer did not have its nodes, though other passes 2-11 ms after an answer did (held up
+# answer did not have its nodes, though other passes 3-11 ms after an answer did (held up
 # behind a lock, it seems; the logs do not say). So answers taken in up to a few ms before a
 # pass are listed too.
 
