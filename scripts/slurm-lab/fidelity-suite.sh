@@ -31,7 +31,7 @@ export MODEL_CLOCK=${MODEL_CLOCK:-real}
 SEED_OFFSET=${SUITE_SEED_OFFSET:-0}
 [[ $SEED_OFFSET =~ ^[0-9]+$ ]] || { echo "fidelity-suite.sh: SUITE_SEED_OFFSET must be a whole number, got '$SEED_OFFSET'" >&2; exit 2; }
 source "$HERE/replay-lib.sh"  # NODE_SET_AWK
-source "$HERE/ties-lib.sh"    # first_difference
+source "$HERE/ties-lib.sh"    # first_difference, TIE_ANSWER_MS
 LOG_CONF=${FIDELITY_LOG_CONF:-$'DebugFlags=Backfill\nSlurmctldDebug=debug\nSlurmdDebug=debug2'}
 
 # name | nodes cores gpus [threads per core] | SelectTypeParameters | extra slurm.conf lines (\n; PartitionName
@@ -269,12 +269,12 @@ tie_section() {  # $1: workload dir
   echo
   if [[ $(wc -l < "$run/ties.csv") -le 1 ]]; then
     echo "No epilog report within a millisecond of a pass in the 5 s before it, and no job's answers"
-    echo "taken in at most ${TIE_ANSWER_MS:-12} ms before one."
+    echo "taken in at most $TIE_ANSWER_MS ms before one."
     return 0
   fi
   echo "Each row moves one node's epilog message, or all of a job's answers (node \"*\": taken in"
   echo "together after its last), to the other side of a pass that ran within a millisecond of"
-  echo "it (answers: up to ${TIE_ANSWER_MS:-12} ms after them), and replays the model (run/ties.csv;"
+  echo "it (answers: up to $TIE_ANSWER_MS ms after them), and replays the model (run/ties.csv;"
   echo "docs/slurm-lab.md, \"One millisecond, either way\" and \"Answers taken in late\")."
   echo
   echo "| pass (s) | job, node, report | sent (s) | model saw it | moved | starts ≤ 5 s | same node set |"

@@ -387,7 +387,7 @@ tie_check() {
       END { split(row, f, ","); printf "%.3f,%s,%s,%s,%s,%.3f,%s,%+d,%d,%d,%d\n",
                 f[1] / 1000, f[2], f[3], f[4], f[5], f[6] / 1000, (f[7] >= 0) ? "yes" : "no", f[8], n, w, s }' \
       <<< "$summary" >> "$OUT/ties.csv"
-  done < <(tie_candidates "$OUT/controller_timing.csv" "$first" "${TIE_ANSWER_MS:-12}")
+  done < <(tie_candidates "$OUT/controller_timing.csv" "$first" "$TIE_ANSWER_MS")
   rm -rf "$tmp"
   echo "first difference at t = $first s; $(($(wc -l < "$OUT/ties.csv") - 1)) tie(s) re-modelled: $OUT/ties.csv"
 }

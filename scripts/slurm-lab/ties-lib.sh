@@ -16,6 +16,9 @@
 # behind a lock, it seems; the logs do not say). So answers taken in up to a few ms before a
 # pass are listed too.
 
+# How many ms before a pass fidelity.sh --ties looks for a job's answers taken in.
+TIE_ANSWER_MS=${TIE_ANSWER_MS:-12}
+
 # The second of the run's first difference: the earliest start, real or modelled, of a job
 # that started at another time or on other nodes. Empty when the model matches the run.
 first_difference() {  # $1: per_job.csv
