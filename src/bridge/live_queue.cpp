@@ -524,6 +524,12 @@ std::string LiveQueue::beyond_limits(const LiveJob& live, const LivePartition& l
 std::optional<std::string> LiveQueue::slurms_own(const LiveJob& live, const EligibilityVerdict& verdict) const {
   if (!live.reservation.empty()) return "asks reservation " + live.reservation;
   if (!live.licenses.empty()) return "asks licenses " + live.licenses + " (Slurm counts them)";
+  // A partition an operator added since the bridge read slurm.conf (scontrol create
+  // partition, or slurm.conf edited and reconfigured): Slurm can run its jobs, the bridge
+  // cannot plan them until it restarts on the new slurm.conf.
+  if (const std::string in = planned_partition(live, partition_);
+      !cluster_.partitions.empty() && !cluster_.find_partition(in) && partitions_.count(in))
+    return "partition " + in + " is not in the bridge's slurm.conf (added since the bridge started?)";
   if (const LivePartition* limits = partition_of(live); limits && live.partition.find(',') != std::string::npos)
     if (std::string why = beyond_limits(live, *limits); !why.empty())  // the other partitions' may allow it
       return why + "; Slurm may run it in another of its partitions (" + live.partition + ")";

@@ -650,6 +650,30 @@ TEST(JobLifecycle, ThePartitionsTimeAndNodeLimitsAreSlurms) {
   EXPECT_THROW(parse_scontrol_partitions(lab_with("UNLIMITED", "x"), "p"), InputError);
 }
 
+// A partition Slurm lists but the bridge's slurm.conf lacks (an operator added it since the
+// bridge started): its jobs are Slurm's to run, released unpinned, never refused. Without a
+// partition listing the bridge cannot tell such a partition from a misspelt one: refused.
+TEST(JobLifecycle, AJobOfAPartitionAddedSinceTheBridgeStartedIsSlurms) {
+  LiveBridge run({14, 15});  // every partition managed; slurm.conf has lab only
+  run.slurm.partitions = text::read_text_file(kData + "partitions.txt");  // lab and debug
+  run.slurm.set_field("15", "Partition", "debug");
+  const CycleReport report = run.bridge.cycle(lab_now());
+  EXPECT_EQ(report.started, 0u);
+  EXPECT_EQ(report.refused, 0u) << report.json();
+  EXPECT_EQ(job_line(run.slurm, 15).reason, "None") << "released to Slurm";
+  EXPECT_EQ(job_line(run.slurm, 15).comment.find("never runnable"), std::string::npos);
+  bool said = false;
+  for (const std::string& line : report.log)
+    said = said || line.find("job 15: partition debug is not in the bridge's slurm.conf") != std::string::npos;
+  EXPECT_TRUE(said) << report.json();
+
+  LiveBridge unlisted({14, 15});
+  unlisted.slurm.set_field("15", "Partition", "debug");
+  EXPECT_EQ(unlisted.bridge.cycle(lab_now()).refused, 1u);
+  EXPECT_NE(job_line(unlisted.slurm, 15).comment.find("never runnable: unknown partition 'debug'"), std::string::npos)
+      << job_line(unlisted.slurm, 15).comment;
+}
+
 // An operator moves nodes out of the managed partition (`scontrol update PartitionName=lab
 // Nodes=...`): Slurm starts none of the partition's jobs there, so the bridge pins none there.
 // nodes.txt leaves n1 the one usable node.
