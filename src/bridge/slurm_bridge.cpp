@@ -45,6 +45,22 @@ std::vector<std::string> pinning_arguments(const Cluster& cluster, const Job& jo
   return args;
 }
 
+namespace {
+
+// A Python traceback spans lines; a cycle's log has one line per entry.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+    if (!space) out += c;
+    else if (!out.empty() && out.back() != ' ') out += ' ';
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
 std::string CycleReport::json() const {
   std::ostringstream out;
   out << "{\"time\":" << now << ",\"listed\":" << listed << ",\"queued\":" << pending
@@ -52,7 +68,8 @@ std::string CycleReport::json() const {
       << ",\"reheld\":" << reheld << ",\"repaired\":" << repaired << ",\"refused\":" << refused << ",\"waiting\":" << waiting
       << ",\"proposals_refused\":" << proposals_refused << ",\"unmanaged_pending\":" << unmanaged_pending
       << ",\"blocked_nodes\":" << blocked_nodes << ",\"conflicts\":" << conflicts
-      << ",\"command_failures\":" << command_failures << ",\"duration_ms\":" << duration_ms << "}";
+      << ",\"command_failures\":" << command_failures << ",\"policy_failed\":" << (policy_failed ? "true" : "false")
+      << ",\"duration_ms\":" << duration_ms << "}";
   return out.str();
 }
 
@@ -66,6 +83,12 @@ SlurmBridge::SlurmBridge(const Cluster& cluster, Scheduler& scheduler, SlurmComm
       cpus_per_core_(cluster.nodes.size(), 1) {
   queue_.set_shadow(options.shadow);
   queue_.set_support(scheduler.supports(), scheduler.name());
+  scheduler_.caller_checks_each_proposal();
+}
+
+std::string SlurmBridge::job_name(JobRef job) const {
+  return queue_.knows(job) ? "job " + std::to_string(queue_.slurm_id(job))
+                           : "unknown job ref " + std::to_string(job);
 }
 
 SlurmView SlurmBridge::read_slurm() const {
@@ -128,19 +151,19 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
                         CycleReport& report) {
   if (!queue_.startable(decision.job)) {
     ++report.proposals_refused;  // a scheduler's stale queue: never start a job twice
-    const std::string who = queue_.knows(decision.job)
-                                ? "job " + std::to_string(queue_.slurm_id(decision.job))
-                                : "unknown job ref " + std::to_string(decision.job);
-    report.log.push_back(who + ": proposal refused: not waiting in this cycle's queue");
+    report.log.push_back(job_name(decision.job) + ": proposal refused: not waiting in this cycle's queue");
     return;
   }
   const Job& job = queue_.workload().jobs[decision.job];
   std::optional<std::string> problem =
       allocation_violates_request(queue_.live_cluster(), job, decision.alloc);
-  const Allocation held = as_slurm_allocates(decision.alloc);
-  if (!problem && !free.can_hold(held))
-    problem = held.shares == decision.alloc.shares ? "exceeds what is free now"
-                                                   : "exceeds what is free now, counted in whole cores";
+  Allocation held;  // read only once the request check has vouched for its node indices
+  if (!problem) {
+    held = as_slurm_allocates(decision.alloc);
+    if (!free.can_hold(held))
+      problem = held.shares == decision.alloc.shares ? "exceeds what is free now"
+                                                     : "exceeds what is free now, counted in whole cores";
+  }
   if (problem) {
     ++report.proposals_refused;
     queue_.announce_again(decision.job);
@@ -229,10 +252,15 @@ CycleReport SlurmBridge::cycle(Time now) {
   system.free = &snap.free;
   system.pending = snap.pending;
   system.running = snap.running;
-  const Decisions decisions = scheduler_.decide(system, snap.events);
+  const Decisions decisions = decide(system, std::move(snap.events), report);
   ClusterState free = snap.free;
   for (const StartDecision& s : decisions.starts) start(s, free, now, report);
   for (const Rejection& r : decisions.rejections) {
+    if (!queue_.startable(r.job)) {  // unknown, started in this pass, or named twice
+      ++report.proposals_refused;
+      report.log.push_back(job_name(r.job) + ": rejection refused: not waiting in this cycle's queue");
+      continue;
+    }
     if (r.model_limit && !options_.shadow) {
       repair(hand_over_repair(queue_.live(r.job), "the scheduler cannot model it (" + r.reason + ")"),
              report);
@@ -246,6 +274,31 @@ CycleReport SlurmBridge::cycle(Time now) {
   report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::steady_clock::now() - began).count();
   return report;
+}
+
+// A policy that fails a pass (a Python policy raising, or answering something that is not
+// a decision) fails only this cycle: nothing it proposed is applied, every job stays as it
+// is (held ones held), and the events it did not take in are handed to it again next cycle.
+Decisions SlurmBridge::decide(const SystemView& system, std::vector<Event> events, CycleReport& report) {
+  unheard_events_.insert(unheard_events_.end(), events.begin(), events.end());
+  try {
+    Decisions decisions = scheduler_.decide(system, unheard_events_);
+    unheard_events_.clear();
+    failed_passes_in_row_ = 0;
+    return decisions;
+  } catch (const PolicyError& e) {
+    report.policy_failed = true;
+    ++failed_passes_in_row_;
+    const std::string what = one_line(e.what());
+    const std::string failure = one_line(e.failure());  // the same from pass to pass, unlike the context
+    if (failure == last_policy_error_)
+      report.log.push_back("policy error again (" + std::to_string(failed_passes_in_row_) +
+                           " passes in a row); queued jobs stay held");
+    else
+      report.log.push_back("policy error: " + what + "; queued jobs stay held, the next cycle asks again");
+    last_policy_error_ = failure;
+    return {};
+  }
 }
 
 CycleReport SlurmBridge::hand_back(Time now) {

@@ -3,7 +3,8 @@
 // (sbatch -H, or held at submission by the shipped job_submit.lua); once per cycle the
 // bridge reads Slurm (jobs, nodes, reservations), reconciles what it sees with the life of
 // each managed job (job_lifecycle.hpp), lets the scheduler decide on the queued ones as it
-// would in the simulator, checks every proposed allocation independently, and starts each
+// would in the simulator, checks every proposed allocation independently (a bad one is
+// turned down alone; a pass the scheduler fails applies nothing), and starts each
 // accepted job on exactly the chosen nodes:
 //   scontrol update JobId=J AdminComment=<record of the original request>
 //   scontrol update JobId=J NumNodes=K-K ReqNodeList=<nodes> MinCPUsNode=C NumCPUs=N [TresPerNode=...]
@@ -73,6 +74,7 @@ struct CycleReport {
   std::size_t blocked_nodes = 0;
   std::size_t conflicts = 0;
   std::size_t command_failures = 0;
+  bool policy_failed = false;       // the scheduler failed its pass: nothing it proposed applied
   std::int64_t duration_ms = 0;     // wall time of the cycle (reading Slurm included)
   std::vector<std::string> log;     // one line per start, refusal, repair, conflict or failure
   std::string json() const;         // one JSON object, no line break
@@ -98,7 +100,9 @@ class SlurmBridge {
 
  private:
   SlurmView read_slurm() const;
+  Decisions decide(const SystemView& system, std::vector<Event> events, CycleReport& report);
   void start(const StartDecision& start, ClusterState& free, Time now, CycleReport& report);
+  std::string job_name(JobRef job) const;  // "job <Slurm id>" for log lines
   bool predict(const StartDecision& start, Time now);  // false: already predicted
   void record_actual_starts(const SlurmView& view);
   void read_cpus_per_core(const std::vector<LiveNode>& nodes);
@@ -115,6 +119,9 @@ class SlurmBridge {
   std::vector<std::int32_t> cpus_per_core_;  // per node, as Slurm last listed it
   std::map<std::int64_t, ShadowPrediction> predictions_;
   bool slurm_was_down_ = false;
+  std::vector<Event> unheard_events_;  // of cycles whose pass the scheduler failed
+  std::string last_policy_error_;      // logged in full only when it changes
+  int failed_passes_in_row_ = 0;
 };
 
 // The scontrol update arguments that pin `live` (named by LiveJob::target()) to `alloc`

@@ -106,6 +106,7 @@ void print_cycle(const bridge::CycleReport& r) {
   if (r.blocked_nodes) std::cout << ", unusable nodes " << r.blocked_nodes;
   if (r.proposals_refused) std::cout << ", proposals refused " << r.proposals_refused;
   if (r.command_failures) std::cout << ", failed commands " << r.command_failures;
+  if (r.policy_failed) std::cout << ", policy failed (nothing proposed applied)";
   std::cout << "\n";
   for (const std::string& line : r.log) std::cout << "          " << line << "\n";
   std::cout.flush();
@@ -159,6 +160,16 @@ int run_status(int argc, char** argv) {
   std::cout << bridge::status_text(view, args.get("partition", ""), now,
                                    args.get_int("start-grace", 30, 0, 86400));
   return kExitOk;
+}
+
+// On stop, every released job not yet running is held again with its request restored.
+void hand_back(bridge::SlurmBridge& bridge) {
+  try {
+    print_cycle(bridge.hand_back(epoch_now()));
+  } catch (const std::exception& e) {
+    std::cout << "could not hand back released jobs (" << e.what()
+              << "); a restarted bridge or 'hetsched bridge status' finds them\n";
+  }
 }
 
 struct LiveRun {
@@ -254,13 +265,13 @@ int run_bridge_command(int argc, char** argv) {
     run.json.open(log, std::ios::app);
     if (!run.json) throw InputError({log, 0}, "--log-json", log, "cannot open for appending");
   }
-  run_cycles(run);
   try {
-    print_cycle(bridge.hand_back(epoch_now()));
-  } catch (const std::exception& e) {
-    std::cout << "could not hand back released jobs (" << e.what()
-              << "); a restarted bridge or 'hetsched bridge status' finds them\n";
+    run_cycles(run);
+  } catch (...) {
+    hand_back(bridge);  // a failure nobody foresaw still leaves no job released on a stale plan
+    throw;
   }
+  hand_back(bridge);
   if (options.shadow) {
     const std::string path = args.get("shadow-report", "shadow-report.md");
     std::ofstream(path) << bridge::shadow_report(bridge.predictions(), built.scheduler->name());

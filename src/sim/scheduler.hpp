@@ -94,6 +94,11 @@ class Scheduler {
   // Called once per pass after all events of `view.now` were applied. `events` lists what
   // happened since the previous call (may be empty for periodic passes).
   virtual Decisions decide(const SystemView& view, std::span<const Event> events) = 0;
+  // The caller checks every proposal on its own and turns down only the bad ones (the live
+  // bridge, where one bad proposal must not stop the others). A scheduler that checks its
+  // passes as a whole and fails the run on a bad one (a Python policy) then leaves that to
+  // the caller; the simulator never calls this.
+  virtual void caller_checks_each_proposal() {}
 };
 
 }  // namespace hs

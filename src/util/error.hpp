@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace hs {
 
@@ -38,7 +39,13 @@ class InputError : public std::runtime_error {
 // applied; the message names the policy, the pass time and the job.
 class PolicyError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  // `context` names the policy and the pass; `failure` is what went wrong in it.
+  PolicyError(const std::string& context, std::string failure, const std::string& consequence)
+      : std::runtime_error(context + ": " + failure + consequence), failure_(std::move(failure)) {}
+  const std::string& failure() const { return failure_; }
+
+ private:
+  std::string failure_;
 };
 
 }  // namespace hs

@@ -482,6 +482,27 @@ if grep -q "^HETSCHED_WITH_PYTHON:BOOL=ON" "$(dirname "$HETSCHED")/CMakeCache.tx
   check 'wait_quiet 90 $NEVER' "the Python policy's jobs all ran"
   py_started=$(tail -n +"$py_mark" "$OUT/bridge.log" | grep -c "started on")
   check '[[ $py_started -ge 10 ]] && bridge_alive' "the Python policy started them through the bridge ($py_started starts)"
+
+  say "case: a Python policy raises in every pass for a while, then proposes nodes other jobs hold"
+  # tests/live/policies/flaky.py raises while its flag file exists, then places every job as
+  # if the cluster were idle: the bridge must keep the jobs held while the policy fails, turn
+  # down each proposal on a busy node alone, and never stop.
+  kill "$BRIDGE_PID"; wait "$BRIDGE_PID" 2>/dev/null
+  flaky_mark=$(wc -l < "$OUT/bridge.log")
+  touch "$OUT/flaky.flag"
+  BRIDGE_SCHEDULER="py:$HERE/policies/flaky.py:Flaky:flag=$OUT/flaky.flag,idle_placement=1" start_bridge
+  flaky_jobs=""
+  for i in $(seq 1 6); do flaky_jobs+=" $(submit -N 1 -n 8 -t 1 --wrap "sleep 3")"; done
+  sleep 6
+  flaky_held=$(squeue -h -j "$(echo $flaky_jobs | tr ' ' ,)" -o %T/%r | grep -c PENDING/JobHeldUser)
+  check '[[ $flaky_held -eq 6 ]] && bridge_alive && tail -n +"$flaky_mark" "$OUT/bridge.log" | grep -q "policy error: .*flag file" &&
+         tail -n +"$flaky_mark" "$OUT/bridge.log" | grep -q "policy error again"' \
+    "while the policy raises, its jobs stay held and the bridge goes on ($flaky_held of 6 held)"
+  rm -f "$OUT/flaky.flag"
+  check 'wait_quiet 120 $NEVER' "once it stops raising, its jobs all ran"
+  flaky_refused=$(tail -n +"$flaky_mark" "$OUT/bridge.log" | grep -c "proposal refused: exceeds what is free now")
+  check '[[ $flaky_refused -gt 0 ]] && bridge_alive' \
+    "its proposals on busy nodes were turned down one by one ($flaky_refused), the bridge still running"
 else
   say "case skipped: a Python policy on the bridge (this build has no Python bindings)"
 fi

@@ -57,11 +57,14 @@ TEST(PyBridge, PythonFcfsIssuesTheCommandsOfFifoFirstFit) {
   EXPECT_EQ(commands(py.out), commands(cxx.out));
 }
 
-TEST(PyBridge, OverAllocationReleasesNothing) {
+// Each proposal is checked on its own: the policy places every job as if the cluster were
+// idle, so both placeable jobs would share job 14's node; both are turned down, nothing is
+// released, and the bridge goes on (before: the whole pass failed and the bridge exited).
+TEST(PyBridge, OverAllocationIsTurnedDownProposalByProposal) {
   const Cycle c = dry_cycle("py:" + kSource + "/tests/pypolicy/policies/faulty.py:OverAllocates");
-  EXPECT_EQ(c.code, 3);
-  EXPECT_NE(c.err.find("policy error: scheduler py:faulty.py:OverAllocates"), std::string::npos) << c.err;
-  EXPECT_NE(c.err.find("allocation exceeds free resources"), std::string::npos) << c.err;
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.out.find("job 15: proposal refused: exceeds what is free now"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("job 16: proposal refused: exceeds what is free now"), std::string::npos) << c.out;
   EXPECT_EQ(c.out.find("scontrol release"), std::string::npos) << c.out;
 }
 
@@ -92,6 +95,76 @@ TEST(PyBridge, ExamplesPlanARequestChangedWhileQueuedAfresh) {
     ASSERT_EQ(starts.size(), 1u) << policy;
     EXPECT_EQ(starts[0].nodes.size(), 1u) << policy;
   }
+}
+
+struct LiveCycles {
+  bridge::test::FakeSlurm slurm;
+  Cluster cluster = load_cluster_spec(kBridgeData + "slurm.conf");
+  BuiltScheduler built;
+  bridge::SlurmBridge live;
+  LiveCycles(const std::string& policy, const std::vector<int>& jobs)
+      : slurm(table_of(jobs)), built(make_scheduler("py:" + kSource + "/tests/pypolicy/policies/" + policy, {})),
+        live(cluster, *built.scheduler, slurm, {}) {}
+  static bridge::test::FakeSlurm table_of(const std::vector<int>& jobs) {
+    bridge::test::FakeSlurm slurm;
+    slurm.table = bridge::test::lines_of(text::read_text_file(kBridgeData + "listing.txt"), jobs);
+    return slurm;  // node states unknown: every node usable
+  }
+};
+
+const Time kListingTime = bridge::parse_slurm_timestamp("2026-11-22T10:22:10");
+
+bool logged(const bridge::CycleReport& report, const std::string& text) {
+  for (const std::string& line : report.log)
+    if (line.find(text) != std::string::npos) return true;
+  return false;
+}
+
+// A pass the policy fails (it raises) applies nothing and stops nothing: the jobs stay held,
+// the failure is logged, and the next cycle hands the policy the events it missed, so a
+// policy that learns of jobs from their Submitted events still starts them.
+TEST(PyBridge, AFailedPassAppliesNothingAndItsEventsComeAgain) {
+  LiveCycles run("faulty.py:RaisesInItsFirstPass", {14, 16});
+  const bridge::CycleReport first = run.live.cycle(kListingTime);
+  EXPECT_TRUE(first.policy_failed);
+  EXPECT_EQ(first.started, 0u);
+  EXPECT_TRUE(logged(first, "policy error: scheduler py:faulty.py:RaisesInItsFirstPass")) << first.json();
+  EXPECT_TRUE(logged(first, "queued jobs stay held")) << first.json();
+  EXPECT_TRUE(bridge::test::pinned_starts(run.slurm.commands).empty());
+  const bridge::CycleReport second = run.live.cycle(kListingTime + 1);
+  EXPECT_FALSE(second.policy_failed);
+  EXPECT_EQ(second.started, 1u) << second.json();
+  const auto starts = bridge::test::pinned_starts(run.slurm.commands);
+  ASSERT_EQ(starts.size(), 1u);
+  EXPECT_EQ(starts[0].job, "16");
+}
+
+// A policy that fails every pass leaves every job held and the bridge cycling; its error is
+// written out in full (on one line) once, then counted.
+TEST(PyBridge, APolicyFailingEveryPassIsLoggedOnceThenCounted) {
+  LiveCycles run("faulty.py:Raises", {14, 16});
+  const bridge::CycleReport first = run.live.cycle(kListingTime);
+  EXPECT_TRUE(logged(first, "ZeroDivisionError")) << first.json();
+  for (const std::string& line : first.log) EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+  const bridge::CycleReport second = run.live.cycle(kListingTime + 1);
+  EXPECT_TRUE(second.policy_failed);
+  EXPECT_TRUE(logged(second, "policy error again (2 passes in a row)")) << second.json();
+  EXPECT_FALSE(logged(second, "ZeroDivisionError")) << second.json();
+  EXPECT_TRUE(run.slurm.commands.empty());
+}
+
+// Proposals naming a job that is not waiting (unknown, started twice, rejected after its
+// start) are turned down one by one; the good start goes ahead.
+TEST(PyBridge, ProposalsForJobsNotWaitingAreTurnedDownAlone) {
+  LiveCycles run("faulty.py:NamesStrangers", {14, 16});
+  const bridge::CycleReport report = run.live.cycle(kListingTime);
+  EXPECT_FALSE(report.policy_failed);
+  EXPECT_EQ(report.started, 1u) << report.json();
+  EXPECT_EQ(report.proposals_refused, 3u) << report.json();
+  EXPECT_TRUE(logged(report, "unknown job ref 1000000: rejection refused")) << report.json();
+  EXPECT_TRUE(logged(report, "job 16: proposal refused: not waiting in this cycle's queue")) << report.json();
+  EXPECT_TRUE(logged(report, "job 16: rejection refused: not waiting in this cycle's queue")) << report.json();
+  EXPECT_EQ(bridge::test::pinned_starts(run.slurm.commands).size(), 1u);
 }
 
 }  // namespace

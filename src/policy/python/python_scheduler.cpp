@@ -51,22 +51,26 @@ class PythonScheduler final : public Scheduler {
     } catch (const py::cast_error&) {
       fail(view, "decide() must return a hetsched.Decisions or None");
     }
-    if (auto problem = decision_problem(view, d)) fail(view, problem->what);
+    if (whole_pass_checked_)
+      if (auto problem = decision_problem(view, d)) fail(view, problem->what);
     return d;
   }
+
+  void caller_checks_each_proposal() override { whole_pass_checked_ = false; }
 
  private:
   [[noreturn]] void fail(const SystemView& view, const std::string& what) const {
     std::string context = std::to_string(view.pending.size()) + " pending";
     if (!view.pending.empty()) context += ", first job " + std::to_string(view.job(view.pending.front()).id);
-    throw PolicyError("scheduler " + label_ + ", pass at time " + std::to_string(view.now) + " (" + context +
-                      "): " + what + "; nothing of this pass was applied, the run failed");
+    throw PolicyError("scheduler " + label_ + ", pass at time " + std::to_string(view.now) + " (" + context + ")",
+                      what, std::string("; nothing of this pass was applied") + (whole_pass_checked_ ? ", the run failed" : ""));
   }
 
   py::object policy_;
   py::object decide_;
   std::string label_;
   RequestSupport support_;
+  bool whole_pass_checked_ = true;
 };
 
 std::string python_error_text(py::error_already_set& e) { return e.what(); }

@@ -2,7 +2,8 @@
 // A scheduler written in Python. The registry builds one from
 // "py:path/to/file.py:ClassName[:key=value,...]": the file is loaded as a module, the class
 // is called with the options as keyword arguments (strings), and its decide(view, events)
-// runs once per pass. Every answer goes through decision_problem() before it is returned;
+// runs once per pass. Every answer goes through decision_problem() before it is returned
+// (unless the caller checks each proposal itself: Scheduler::caller_checks_each_proposal);
 // an exception or a refused decision becomes a PolicyError.
 #include <memory>
 #include <string>

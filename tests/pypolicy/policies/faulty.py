@@ -62,3 +62,46 @@ class ChecksItself:
         for job in view.pending:
             decisions.reject(job, "checked")
         return decisions
+
+
+class RaisesInItsFirstPass:
+    """Knows a job only from its Submitted event; raises in its first pass, then starts the
+    jobs it heard of, first fit."""
+
+    def __init__(self):
+        self.heard = []
+        self.passes = 0
+
+    def decide(self, view, events):
+        self.passes += 1
+        if self.passes == 1:
+            raise RuntimeError("the policy's first pass fails")
+        for event in events:
+            if event.kind == hetsched.EventKind.Submitted and event.job not in self.heard:
+                self.heard.append(event.job)
+        decisions = hetsched.Decisions()
+        free = view.free.copy()
+        for job in view.pending:
+            if job not in self.heard:
+                continue
+            alloc = hetsched.place_units(view.cluster, free, hetsched.job_units(view.job(job)))
+            if alloc is not None:
+                free.take(alloc)
+                decisions.start(job, alloc)
+        return decisions
+
+
+class NamesStrangers:
+    """Rejects a job that does not exist and starts one twice, beside a good start."""
+
+    def decide(self, view, events):
+        decisions = hetsched.Decisions()
+        decisions.reject(10**6, "no such job")
+        if view.pending:
+            job = view.pending[0]
+            alloc = hetsched.place_units(view.cluster, view.free, hetsched.job_units(view.job(job)))
+            if alloc is not None:
+                decisions.start(job, alloc)
+                decisions.start(job, alloc)
+                decisions.reject(job, "rejected after its start")
+        return decisions
