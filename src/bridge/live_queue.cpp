@@ -427,28 +427,33 @@ void LiveQueue::block_nodes(Pass& pass, const SlurmView& view) {
   }
 }
 
-// MaxCPUsPerNode: the managed partition's jobs together use at most that many CPUs of a
-// node, whatever else is free there (seen on a lab: a job asking 1 CPU of a node with 4 free
-// stayed pending, Reason=Resources, while the partition's jobs held 12 of its 12). What is
-// free on a node is lowered to what the partition may still use; later ends in the plan give
-// back more than that where other partitions' jobs end, which only makes a plan hopeful,
-// never a start wrong: every start is checked against this state.
+// MaxCPUsPerNode: a partition's jobs together use at most that many CPUs of a node, whatever
+// else is free there (seen on a lab: a job asking 1 CPU of a node with 4 free stayed pending,
+// Reason=Resources, while the partition's jobs held 12 of its 12). Every listed cap is
+// tallied, and the bridge checks each start against it. For the managed partition what is
+// free on a node is also lowered to what the partition may still use, so that plans respect
+// it; later ends in the plan give back more than that where other partitions' jobs end,
+// which only makes a plan hopeful, never a start wrong.
 void LiveQueue::cap_partition_cpus(Pass& pass) {
-  auto it = partitions_.find(partition_);
-  if (partition_.empty() || it == partitions_.end() || it->second.max_cpus_per_node <= 0) return;
-  const std::int32_t cap = it->second.max_cpus_per_node;
-  std::vector<std::int32_t> used(cluster_.nodes.size(), 0);
-  for (const RunningEntry& r : pass.running) {
-    if (planned_partition(latest_.at(slurm_id(r.job)), partition_) != partition_) continue;
-    for (const NodeShare& share : r.alloc.shares) used[share.node] += share.cores;
-  }
+  PartitionCpuCaps& caps = pass.snap.cpu_caps;
+  for (const auto& [name, listed] : partitions_)
+    if (listed.max_cpus_per_node > 0) caps.cap(name, listed.max_cpus_per_node, cluster_.node_count());
+  if (caps.empty()) return;
+  for (const RunningEntry& r : pass.running) caps.hold(planned_partition_of(r.job), r.alloc);
+  if (partition_.empty()) return;
   for (NodeIndex n = 0; n < cluster_.node_count(); ++n) {
-    const std::int32_t over = pass.snap.free.node(n).cores - std::max(0, cap - used[n]);
+    const std::optional<std::int32_t> room = caps.room(partition_, n);
+    if (!room) return;
+    const std::int32_t over = pass.snap.free.node(n).cores - *room;
     if (over <= 0) continue;
     Allocation unusable;
     unusable.shares.push_back(NodeShare{n, over});
     pass.snap.free.take_clamped(unusable);
   }
+}
+
+std::string LiveQueue::planned_partition_of(JobRef job) const {
+  return planned_partition(latest_.at(slurm_id(job)), partition_);
 }
 
 namespace {

@@ -14,6 +14,7 @@
 
 #include "bridge/job_eligibility.hpp"
 #include "bridge/job_lifecycle.hpp"
+#include "bridge/partition_cpu_caps.hpp"
 #include "bridge/scontrol_jobs.hpp"
 #include "bridge/slurm_nodes.hpp"
 #include "model/cluster.hpp"
@@ -58,6 +59,7 @@ struct LiveSnapshot {
   std::vector<std::string> notices;        // waiting reasons new since the previous listing
   std::vector<std::string> blocked_nodes;  // "n2 (drain)"
   std::size_t unmanaged_pending = 0;       // pending jobs Slurm's own scheduler places
+  PartitionCpuCaps cpu_caps;               // every listed partition's MaxCPUsPerNode, and its use
 };
 
 // Memory as the live Slurm counts it: consumed only under a SelectTypeParameters with
@@ -133,6 +135,8 @@ class LiveQueue {
   void follow_partitions(Pass& pass, const SlurmView& view);
   void block_nodes(Pass& pass, const SlurmView& view);
   void cap_partition_cpus(Pass& pass);
+  // The partition a job is planned in (the managed one when it names it among others).
+  std::string planned_partition_of(JobRef job) const;
   void follow_released(Pass& pass, const LiveJob& live, const JobMarker& marker);
   void consider_queued(Pass& pass, const LiveJob& live, const std::optional<JobMarker>& marker);
   std::optional<std::string> slurms_own(const LiveJob& live, const EligibilityVerdict& verdict) const;

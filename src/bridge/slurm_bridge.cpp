@@ -163,6 +163,8 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
     if (!free.can_hold(held))
       problem = held.shares == decision.alloc.shares ? "exceeds what is free now"
                                                      : "exceeds what is free now, counted in whole cores";
+    else
+      problem = cpu_caps_.excess(job.partition, held, cluster_);
   }
   if (problem) {
     ++report.proposals_refused;
@@ -172,6 +174,7 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
   }
   if (options_.shadow) {
     free.take(held);
+    cpu_caps_.hold(job.partition, held);
     queue_.mark_predicted(decision.job);
     report.predicted += predict(decision, now);
     return;
@@ -187,6 +190,7 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
     return;
   }
   free.take(held);
+  cpu_caps_.hold(job.partition, held);
   queue_.mark_started(decision.job, held);
   ++report.started;
   std::string where;
@@ -252,6 +256,7 @@ CycleReport SlurmBridge::cycle(Time now) {
   system.free = &snap.free;
   system.pending = snap.pending;
   system.running = snap.running;
+  cpu_caps_ = std::move(snap.cpu_caps);
   const Decisions decisions = decide(system, std::move(snap.events), report);
   ClusterState free = snap.free;
   for (const StartDecision& s : decisions.starts) start(s, free, now, report);

@@ -119,6 +119,7 @@ class SlurmBridge {
   std::vector<std::int32_t> cpus_per_core_;  // per node, as Slurm last listed it
   std::map<std::int64_t, ShadowPrediction> predictions_;
   bool slurm_was_down_ = false;
+  PartitionCpuCaps cpu_caps_;          // this cycle's, with its starts added
   std::vector<Event> unheard_events_;  // of cycles whose pass the scheduler failed
   std::string last_policy_error_;      // logged in full only when it changes
   int failed_passes_in_row_ = 0;

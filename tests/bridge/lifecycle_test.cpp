@@ -799,6 +799,41 @@ TEST(JobLifecycle, MaxCPUsPerNodeCapsThePartitionsJobsTogether) {
     EXPECT_EQ(report.started, c.started) << c.max_cpus << " " << c.job14_partition << report.json();
     EXPECT_EQ(job_line(run.slurm, 15).comment.find("never runnable"), std::string::npos);
   }
+  // A bridge managing every partition plans on what is free; each start is checked against
+  // every listed cap (before session 57 caps were not applied there at all, and job 15 was
+  // released onto the CPUs the cap keeps from lab's jobs). Two jobs of one cycle count together.
+  for (const Case& c : {Case{"UNLIMITED", "lab", 1}, Case{"7", "lab", 0}, Case{"8", "lab", 1},
+                        Case{"7", "debug", 1}, Case{"1", "debug", 0}}) {
+    LiveBridge run({14, 15}, {}, "fifo+ff");
+    run.slurm.nodes = nodes;
+    run.slurm.partitions = lab_with(c.max_cpus);
+    run.slurm.set_field("14", "Partition", c.job14_partition);
+    run.slurm.set_field("15", "NumNodes", "1-1");
+    run.slurm.set_field("15", "NumCPUs", "2");
+    run.slurm.set_field("15", "NumTasks", "2");
+    const CycleReport report = run.bridge.cycle(lab_now());
+    EXPECT_EQ(report.started, c.started) << "every partition " << c.max_cpus << " " << c.job14_partition << report.json();
+    EXPECT_EQ(report.proposals_refused, 1 - c.started) << report.json();
+    if (c.started == 0) {
+      bool said = false;
+      for (const std::string& line : report.log)
+        said = said || line.find("job 15: proposal refused: above partition lab's MaxCPUsPerNode " + c.max_cpus + " on n1") !=
+                           std::string::npos;
+      EXPECT_TRUE(said) << report.json();
+    }
+  }
+  for (const auto& [max_cpus, started] : {std::pair{"6", 2u}, std::pair{"5", 1u}}) {
+    LiveBridge run({14, 15, 17}, {}, "fifo+ff");  // job 14 (debug) holds 6 of n1's 8 CPUs
+    run.slurm.partitions = lab_with(max_cpus);
+    run.slurm.set_field("14", "Partition", "debug");
+    for (const std::string id : {"15", "17"}) {  // first fit: both on n2, 3 + 3 CPUs of lab
+      run.slurm.set_field(id, "NumNodes", "1-1");
+      run.slurm.set_field(id, "NumCPUs", "3");
+      run.slurm.set_field(id, "NumTasks", "3");
+    }
+    const CycleReport report = run.bridge.cycle(lab_now());
+    EXPECT_EQ(report.started, started) << max_cpus << report.json();
+  }
 }
 
 // Under CR_Core a node of ThreadsPerCore=2 gives a job whole cores: 3 CPUs asked hold 4 (seen
