@@ -86,6 +86,14 @@ SlurmBridge::SlurmBridge(const Cluster& cluster, Scheduler& scheduler, SlurmComm
   scheduler_.caller_checks_each_proposal();
 }
 
+// Counted every time; logged when the cycle before did not log the same refusal, so that a
+// scheduler proposing the same refused start cycle after cycle says it once.
+void SlurmBridge::refuse(const std::string& what, CycleReport& report) {
+  ++report.proposals_refused;
+  refusals_now_.insert(what);
+  if (!refusals_said_.count(what)) report.log.push_back(what);
+}
+
 std::string SlurmBridge::job_name(JobRef job) const {
   return queue_.knows(job) ? "job " + std::to_string(queue_.slurm_id(job))
                            : "unknown job ref " + std::to_string(job);
@@ -150,8 +158,8 @@ Allocation SlurmBridge::as_slurm_allocates(const Allocation& alloc) const {
 void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time now,
                         CycleReport& report) {
   if (!queue_.startable(decision.job)) {
-    ++report.proposals_refused;  // a scheduler's stale queue: never start a job twice
-    report.log.push_back(job_name(decision.job) + ": proposal refused: not waiting in this cycle's queue");
+    // a scheduler's stale queue: never start a job twice
+    refuse(job_name(decision.job) + ": proposal refused: not waiting in this cycle's queue", report);
     return;
   }
   const Job& job = queue_.workload().jobs[decision.job];
@@ -167,9 +175,8 @@ void SlurmBridge::start(const StartDecision& decision, ClusterState& free, Time 
       problem = cpu_caps_.excess(job.partition, held, cluster_);
   }
   if (problem) {
-    ++report.proposals_refused;
     queue_.announce_again(decision.job);
-    report.log.push_back("job " + std::to_string(job.id) + ": proposal refused: " + *problem);
+    refuse("job " + std::to_string(job.id) + ": proposal refused: " + *problem, report);
     return;
   }
   if (options_.shadow) {
@@ -262,8 +269,7 @@ CycleReport SlurmBridge::cycle(Time now) {
   for (const StartDecision& s : decisions.starts) start(s, free, now, report);
   for (const Rejection& r : decisions.rejections) {
     if (!queue_.startable(r.job)) {  // unknown, started in this pass, or named twice
-      ++report.proposals_refused;
-      report.log.push_back(job_name(r.job) + ": rejection refused: not waiting in this cycle's queue");
+      refuse(job_name(r.job) + ": rejection refused: not waiting in this cycle's queue", report);
       continue;
     }
     if (r.model_limit && !options_.shadow) {
@@ -276,6 +282,7 @@ CycleReport SlurmBridge::cycle(Time now) {
                          ": the scheduler can never run it: " + r.reason +
                          " (left held; reason written into Slurm next cycle)");
   }
+  refusals_said_ = std::exchange(refusals_now_, {});
   report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::steady_clock::now() - began).count();
   return report;

@@ -13,6 +13,7 @@
 // jobs; Slurm still enforces capacities, runs and ends the jobs.
 #include <cstdint>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -103,6 +104,7 @@ class SlurmBridge {
   Decisions decide(const SystemView& system, std::vector<Event> events, CycleReport& report);
   void start(const StartDecision& start, ClusterState& free, Time now, CycleReport& report);
   std::string job_name(JobRef job) const;  // "job <Slurm id>" for log lines
+  void refuse(const std::string& what, CycleReport& report);  // a proposal turned down
   bool predict(const StartDecision& start, Time now);  // false: already predicted
   void record_actual_starts(const SlurmView& view);
   void read_cpus_per_core(const std::vector<LiveNode>& nodes);
@@ -119,6 +121,8 @@ class SlurmBridge {
   std::vector<std::int32_t> cpus_per_core_;  // per node, as Slurm last listed it
   std::map<std::int64_t, ShadowPrediction> predictions_;
   bool slurm_was_down_ = false;
+  std::set<std::string> refusals_said_;  // the previous cycle's refusals, as logged
+  std::set<std::string> refusals_now_;
   PartitionCpuCaps cpu_caps_;          // this cycle's, with its starts added
   std::vector<Event> unheard_events_;  // of cycles whose pass the scheduler failed
   std::string last_policy_error_;      // logged in full only when it changes

@@ -300,7 +300,10 @@ class SlurmConfParser {
     // OverSubscribe=NO (cores never shared between jobs) is what the model does anyway.
     const bool modelled_anyway =
         (pair.key == "oversubscribe" || pair.key == "shared") && iequals(pair.value, "no");
-    if (!administrative.count(pair.key) && !modelled_anyway)
+    if (pair.key == "maxcpuspernode")  // docs/bridge.md, "Everyday kinds of job"
+      warn(where, "partition key '" + pair.written + "' is not modelled in simulations; ignored here "
+                  "(the bridge reads it from Slurm every cycle)");
+    else if (!administrative.count(pair.key) && !modelled_anyway)
       warn(where, "partition key '" + pair.written + "' is not modelled; ignored");
   }
 

@@ -153,6 +153,17 @@ TEST(PyBridge, APolicyFailingEveryPassIsLoggedOnceThenCounted) {
   EXPECT_TRUE(run.slurm.commands.empty());
 }
 
+// The same refused proposal, cycle after cycle, is counted each time and logged once.
+TEST(PyBridge, ARefusalRepeatedCycleAfterCycleIsLoggedOnce) {
+  LiveCycles run("faulty.py:OverAllocates", {14, 16});  // job 16 placed on job 14's node
+  const bridge::CycleReport first = run.live.cycle(kListingTime);
+  EXPECT_EQ(first.proposals_refused, 1u) << first.json();
+  EXPECT_TRUE(logged(first, "job 16: proposal refused: exceeds what is free now")) << first.json();
+  const bridge::CycleReport second = run.live.cycle(kListingTime + 1);
+  EXPECT_EQ(second.proposals_refused, 1u) << second.json();
+  EXPECT_FALSE(logged(second, "job 16: proposal refused")) << second.json();
+}
+
 // Proposals naming a job that is not waiting (unknown, started twice, rejected after its
 // start) are turned down one by one; the good start goes ahead.
 TEST(PyBridge, ProposalsForJobsNotWaitingAreTurnedDownAlone) {
