@@ -784,34 +784,32 @@ TEST(JobLifecycle, MaxCPUsPerNodeCapsThePartitionsJobsTogether) {
     std::string max_cpus, job14_partition;
     std::size_t started;
   };
-  for (const Case& c : {Case{"UNLIMITED", "lab", 1}, Case{"7", "lab", 0}, Case{"8", "lab", 1},
-                        Case{"7", "debug", 1}, Case{"1", "debug", 0}}) {
-    BridgeOptions options;
-    options.partition = "lab";
-    LiveBridge run({14, 15}, options);
+  const std::vector<Case> cases = {Case{"UNLIMITED", "lab", 1}, Case{"7", "lab", 0}, Case{"8", "lab", 1},
+                                   Case{"7", "debug", 1}, Case{"1", "debug", 0}};
+  // Job 15 asks 2 CPUs on one node; job 14 runs in the case's partition.
+  const auto cycle_of = [&](LiveBridge& run, const Case& c) {
     run.slurm.nodes = nodes;
     run.slurm.partitions = lab_with(c.max_cpus);
     run.slurm.set_field("14", "Partition", c.job14_partition);
     run.slurm.set_field("15", "NumNodes", "1-1");
     run.slurm.set_field("15", "NumCPUs", "2");
     run.slurm.set_field("15", "NumTasks", "2");
-    const CycleReport report = run.bridge.cycle(lab_now());
+    return run.bridge.cycle(lab_now());
+  };
+  for (const Case& c : cases) {
+    BridgeOptions options;
+    options.partition = "lab";
+    LiveBridge run({14, 15}, options);
+    const CycleReport report = cycle_of(run, c);
     EXPECT_EQ(report.started, c.started) << c.max_cpus << " " << c.job14_partition << report.json();
     EXPECT_EQ(job_line(run.slurm, 15).comment.find("never runnable"), std::string::npos);
   }
   // A bridge managing every partition plans on what is free; each start is checked against
   // every listed cap (before session 57 caps were not applied there at all, and job 15 was
   // released onto the CPUs the cap keeps from lab's jobs). Two jobs of one cycle count together.
-  for (const Case& c : {Case{"UNLIMITED", "lab", 1}, Case{"7", "lab", 0}, Case{"8", "lab", 1},
-                        Case{"7", "debug", 1}, Case{"1", "debug", 0}}) {
+  for (const Case& c : cases) {
     LiveBridge run({14, 15}, {}, "fifo+ff");
-    run.slurm.nodes = nodes;
-    run.slurm.partitions = lab_with(c.max_cpus);
-    run.slurm.set_field("14", "Partition", c.job14_partition);
-    run.slurm.set_field("15", "NumNodes", "1-1");
-    run.slurm.set_field("15", "NumCPUs", "2");
-    run.slurm.set_field("15", "NumTasks", "2");
-    const CycleReport report = run.bridge.cycle(lab_now());
+    const CycleReport report = cycle_of(run, c);
     EXPECT_EQ(report.started, c.started) << "every partition " << c.max_cpus << " " << c.job14_partition << report.json();
     EXPECT_EQ(report.proposals_refused, 1 - c.started) << report.json();
     if (c.started == 0) {
