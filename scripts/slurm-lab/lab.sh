@@ -206,7 +206,8 @@ stop() {
     tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "SLURM_CONF=$LAB/slurm.conf" &&
       kill -9 "$pid" 2>/dev/null
   done
-  [[ -f "$MUNGE_OWNED" ]] && ! pgrep -x slurmctld >/dev/null && stop_owned_munge
+  # A slurmctld killed a moment ago may linger as a zombie until it is reaped: not a user of munge.
+  [[ -f "$MUNGE_OWNED" ]] && ! pgrep -x -r D,R,S,T slurmctld >/dev/null && stop_owned_munge
   echo "lab stopped"
 }
 
