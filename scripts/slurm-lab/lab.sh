@@ -143,12 +143,48 @@ stop_owned_munge() {  # by its pid, waiting until it has exited
   kill -9 "$pid" 2>/dev/null || true
 }
 
-# Why a lab did not come up, on stderr: munge, the nodes' states, the controller's log.
-explain_failure() {
+# The lab's TCP ports: the controller's, then one per node.
+lab_ports() {  # NODES
+  echo $(( PORT_BASE - 183 ))
+  seq $(( PORT_BASE + 1 )) $(( PORT_BASE + $1 ))
+}
+
+# Ports in the kernel's ephemeral range can be taken at any moment by an outgoing connection
+# (a client's local port), and a daemon that cannot bind its port never registers.
+warn_if_ephemeral() {  # NODES
+  local low high port
+  read -r low high < /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || return 0
+  for port in $(lab_ports "$1"); do
+    if (( port >= low && port <= high )); then
+      echo "warning: lab port $port lies in the ephemeral port range $low-$high; an outgoing" \
+        "connection may hold it (choose LAB_PORT_BASE below $(( low - 1 - $1 )))" >&2
+      return 0
+    fi
+  done
+}
+
+# Lab ports some socket other than the lab's daemons holds (a daemon there could not bind).
+report_taken_ports() {  # NODES
+  local port holders
+  for port in $(lab_ports "$1"); do
+    holders=$(ss -Htanp "( sport = :$port )" 2>/dev/null | grep 'users:' |
+      grep -v '"slurmctld"\|"slurmd"' | awk '{print $1, $NF}' | sort -u | paste -sd ' ' || true)
+    [[ -n "$holders" ]] && echo "  port $port is held by: $holders" >&2
+  done
+  return 0
+}
+
+# Why a lab did not come up, on stderr: munge, taken ports, the nodes' states, the logs.
+explain_failure() {  # NODES
   echo "lab did not come up; see $LAB/log" >&2
   munge_works || echo "  munge does not answer" >&2
+  report_taken_ports "$1"
   timeout 5 sinfo -N -h -o '  %N %T %E' >&2 2>&1 || echo "  slurmctld does not answer" >&2
   tail -n 15 "$LAB/log/slurmctld.log" 2>/dev/null | sed 's/^/  slurmctld: /' >&2
+  local node
+  for node in $(timeout 5 sinfo -N -h -t unknown,down,no_respond -o %N 2>/dev/null | sort -u); do
+    tail -n 5 "$LAB/log/slurmd-$node.log" 2>/dev/null | sed "s/^/  slurmd $node: /" >&2
+  done
 }
 
 start_once() {  # NODES CORES GPUS
@@ -156,6 +192,7 @@ start_once() {  # NODES CORES GPUS
   stop >/dev/null 2>&1 || true
   rm -rf "$LAB"
   write_conf "$nodes" "$cores" "$gpus"
+  warn_if_ephemeral "$nodes"
   start_munge || return 1
   export SLURM_CONF=$LAB/slurm.conf
   slurmctld -f "$SLURM_CONF"
@@ -166,7 +203,7 @@ start_once() {  # NODES CORES GPUS
     [[ "$idle" == "$nodes" ]] && { echo "lab up: $nodes nodes x ($cores cores, $gpus gpus) in $LAB"; return 0; }
     sleep 1
   done
-  explain_failure
+  explain_failure "$nodes"
   return 1
 }
 

@@ -14,7 +14,7 @@ fi
 bash "$ROOT/scripts/slurm-lab/install.sh" >/dev/null || { echo "cannot install the Slurm lab" >&2; exit 1; }
 OUT=${HETSCHED_LIVE_OUT:-$ROOT/build/live}
 # Its own directory and ports, so that it never meets a developer's lab (lab.sh's default).
-export HETSCHED_LAB=/tmp/hetsched-live-lab LAB_PORT_BASE=${LAB_PORT_BASE:-37000}
+export HETSCHED_LAB=/tmp/hetsched-live-lab LAB_PORT_BASE=${LAB_PORT_BASE:-24000}
 status=0
 bridge_tests() {
   timeout --signal=TERM --kill-after=30 900 bash "$HERE/bridge_faults.sh" "$OUT/bridge" || status=$?
