@@ -5,8 +5,14 @@
 # skips it). Any failure in any stage makes the script exit non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
-bash scripts/build.sh
-bash tests/live/run.sh
-(cd build && ctest --output-on-failure -j"$(nproc)")
-bash scripts/test-sanitizers.sh
+# Each stage says how long it took, so that a slow CI run shows where its time went.
+stage() {  # NAME COMMAND...
+  local name=$1 began=$SECONDS; shift
+  "$@"
+  echo "== stage $name took $(( SECONDS - began )) s"
+}
+stage dependencies bash scripts/install-deps.sh
+stage build bash scripts/build.sh
+stage live bash tests/live/run.sh
+stage unit-and-scenario bash -c 'cd build && ctest --output-on-failure -j"$(nproc)"'
+stage sanitizers bash scripts/test-sanitizers.sh

@@ -1,6 +1,7 @@
 #include "cli/bridge_command.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -54,6 +55,8 @@ Args bridge_args() {
   args.declare({"start-grace", "SECONDS", "a released job not running after this is held again", "30"});
   args.declare({"cycles", "N", "stop after N cycles (0 = run until stopped)", "0"});
   args.declare({"until-idle", "", "stop after a cycle with nothing queued, in flight or running", ""});
+  args.declare({"policy-time-limit", "SECONDS",
+                "a Python policy's pass running longer is cut off, nothing of it applied (0 = no limit)", "60"});
   args.declare({"dry-run", "", "print the scontrol commands instead of running them", ""});
   args.declare({"shadow", "", "hold nothing, start nothing: predict the policy's starts on live traffic", ""});
   args.declare({"shadow-report", "FILE", "with --shadow: the report written when the bridge stops", "shadow-report.md"});
@@ -123,8 +126,10 @@ std::string memory_setting(const std::string& cluster_spec) {
 }
 
 
-volatile std::sig_atomic_t g_stop = 0;
-void request_stop(int) { g_stop = 1; }
+// Lock-free, so the signal handler may set it, and read by a policy's pass watchdog thread.
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+void request_stop(int) { g_stop = true; }
 
 // Sleeps `seconds`, waking early when a stop was requested.
 void pause_for(std::int64_t seconds) {
@@ -225,6 +230,8 @@ int run_bridge_command(int argc, char** argv) {
   options.start_grace = args.get_int("start-grace", 30, 1, 86400);
   options.shadow = args.has("shadow");
   BuiltScheduler built = make_scheduler(args.get("scheduler", kBridgeScheduler), args.get_all("opt"), site_options);
+  built.scheduler->limit_pass_time(
+      {std::chrono::seconds(args.get_int("policy-time-limit", 60, 0, 86400)), [] { return g_stop.load(); }});
   const std::string listing_file = args.get("jobs-from", "");
   const bool dry_run = args.has("dry-run") || !listing_file.empty();
   std::cout << "hetsched " << version_string() << " bridge\n"

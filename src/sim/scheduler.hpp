@@ -1,6 +1,8 @@
 #pragma once
 // The one narrow boundary between the simulator (or a live-Slurm bridge) and every policy:
 // events and a read-only view of the system go in, decisions come out.
+#include <chrono>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -86,6 +88,14 @@ struct RequestSupport {
   bool units = false;           // tasks spread as units (JobRequest::task_cores)
 };
 
+// A pass running past `limit` (zero: no limit), or still running when `stop_requested`
+// turns true, is cut off: it fails with a PolicyError and nothing of it is applied.
+// `stop_requested` is called from another thread.
+struct PassTimeLimit {
+  std::chrono::milliseconds limit{0};
+  std::function<bool()> stop_requested;
+};
+
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
@@ -99,6 +109,9 @@ class Scheduler {
   // passes as a whole and fails the run on a bad one (a Python policy) then leaves that to
   // the caller; the simulator never calls this.
   virtual void caller_checks_each_proposal() {}
+  // Bounds each pass's wall time, for schedulers that can be cut off mid-pass (a Python
+  // policy; the others bound their work by effort, not time, and ignore this).
+  virtual void limit_pass_time(const PassTimeLimit&) {}
 };
 
 }  // namespace hs

@@ -503,6 +503,36 @@ if grep -q "^HETSCHED_WITH_PYTHON:BOOL=ON" "$(dirname "$HETSCHED")/CMakeCache.tx
   flaky_refused=$(tail -n +"$flaky_mark" "$OUT/bridge.log" | grep -c "proposal refused: exceeds what is free now")
   check '[[ $flaky_refused -gt 0 ]] && bridge_alive' \
     "its proposals on busy nodes were turned down one by one ($flaky_refused), the bridge still running"
+
+  say "case: a Python policy stuck in a loop is cut off at the pass time limit; SIGTERM ends a stuck pass"
+  kill "$BRIDGE_PID"; wait "$BRIDGE_PID" 2>/dev/null
+  stuck_mark=$(wc -l < "$OUT/bridge.log")
+  touch "$OUT/spin.flag"
+  BRIDGE_SCHEDULER="py:$HERE/policies/flaky.py:Flaky:flag=$OUT/flaky.flag,spin=$OUT/spin.flag" \
+    start_bridge --policy-time-limit 2
+  stuck_jobs=""
+  for i in $(seq 1 4); do stuck_jobs+=" $(submit -n 4 -t 1 --wrap "sleep 2")"; done
+  sleep 8
+  stuck_held=$(squeue -h -j "$(echo $stuck_jobs | tr ' ' ,)" -o %T/%r | grep -c PENDING/JobHeldUser)
+  check '[[ $stuck_held -eq 4 ]] && bridge_alive &&
+         tail -n +"$stuck_mark" "$OUT/bridge.log" | grep -q "decide() was cut off: it ran past the pass time limit of 2 s"' \
+    "each stuck pass is cut off after 2 s, its jobs stay held and the bridge goes on ($stuck_held of 4 held)"
+  kill "$BRIDGE_PID"; wait "$BRIDGE_PID" 2>/dev/null
+  stop_mark=$(wc -l < "$OUT/bridge.log")
+  BRIDGE_SCHEDULER="py:$HERE/policies/flaky.py:Flaky:flag=$OUT/flaky.flag,spin=$OUT/spin.flag" \
+    start_bridge --policy-time-limit 600
+  sleep 3   # inside its first pass, which would spin for 10 minutes
+  stop_asked=$(date +%s%3N)
+  kill "$BRIDGE_PID"
+  for _ in $(seq 1 100); do bridge_alive || break; sleep 0.1; done
+  stop_ms=$(( $(date +%s%3N) - stop_asked ))
+  check '! bridge_alive && (( stop_ms < 3000 )) &&
+         tail -n +"$stop_mark" "$OUT/bridge.log" | grep -q "it was still running when a stop was requested"' \
+    "SIGTERM cut the stuck pass off and ended the bridge in $stop_ms ms"
+  wait "$BRIDGE_PID" 2>/dev/null
+  rm -f "$OUT/spin.flag"
+  BRIDGE_SCHEDULER="py:$HERE/policies/flaky.py:Flaky:flag=$OUT/flaky.flag" start_bridge
+  check 'wait_quiet 60 $NEVER' "once the policy is unstuck, a new bridge runs the jobs the stuck one held"
 else
   say "case skipped: a Python policy on the bridge (this build has no Python bindings)"
 fi

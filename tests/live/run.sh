@@ -17,7 +17,9 @@ OUT=${HETSCHED_LIVE_OUT:-$ROOT/build/live}
 export HETSCHED_LAB=/tmp/hetsched-live-lab LAB_PORT_BASE=${LAB_PORT_BASE:-24000}
 status=0
 bridge_tests() {
+  local began=$SECONDS
   timeout --signal=TERM --kill-after=30 900 bash "$HERE/bridge_faults.sh" "$OUT/bridge" || status=$?
+  echo "live bridge tests took $(( SECONDS - began )) s"
   # Also after a time-out: the bridge by its pid, then the lab's daemons by theirs.
   [[ -f "$OUT/bridge/bridge.pid" ]] && kill -9 "$(cat "$OUT/bridge/bridge.pid")" 2>/dev/null
   bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
@@ -36,9 +38,10 @@ fi
 # daemons are stopped by pid afterwards, also on a time-out.
 #   on_own_lab NAME PORT_OFFSET SECONDS SCRIPT   (the test writes into $OUT/NAME)
 on_own_lab() {
-  local name=$1 ports=$(( LAB_PORT_BASE + $2 )) seconds=$3 script=$4 rc=0
+  local name=$1 ports=$(( LAB_PORT_BASE + $2 )) seconds=$3 script=$4 rc=0 began=$SECONDS
   HETSCHED_LAB=/tmp/hetsched-live-$name-lab LAB_PORT_BASE=$ports \
     timeout --signal=TERM --kill-after=30 "$seconds" bash "$HERE/$script" "$OUT/$name" || rc=$?
+  echo "live $name test took $(( SECONDS - began )) s"
   HETSCHED_LAB=/tmp/hetsched-live-$name-lab LAB_PORT_BASE=$ports \
     bash "$ROOT/scripts/slurm-lab/lab.sh" stop >/dev/null 2>&1
   if [[ $rc -ne 0 ]]; then

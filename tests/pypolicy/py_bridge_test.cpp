@@ -1,8 +1,11 @@
 // A Python policy on the bridge: one dry-run cycle on a job table captured from the lab.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bridge/fake_slurm.hpp"
@@ -137,6 +140,37 @@ TEST(PyBridge, AFailedPassAppliesNothingAndItsEventsComeAgain) {
   const auto starts = bridge::test::pinned_starts(run.slurm.commands);
   ASSERT_EQ(starts.size(), 1u);
   EXPECT_EQ(starts[0].job, "16");
+}
+
+// A pass running past the time limit is cut off, even when the policy swallows the first
+// cut-off: nothing of it is applied, and the next pass runs as usual with the events the
+// cut-off pass missed.
+TEST(PyBridge, APassPastItsTimeLimitIsCutOffAndTheNextPassRuns) {
+  LiveCycles run("faulty.py:SpinsInItsFirstPass", {14, 16});
+  run.built.scheduler->limit_pass_time({std::chrono::milliseconds(200), {}});
+  const bridge::CycleReport first = run.live.cycle(kListingTime);
+  EXPECT_TRUE(first.policy_failed);
+  EXPECT_TRUE(logged(first, "decide() was cut off: it ran past the pass time limit of 0.2 s")) << first.json();
+  EXPECT_TRUE(run.slurm.commands.empty());
+  const bridge::CycleReport second = run.live.cycle(kListingTime + 1);
+  EXPECT_FALSE(second.policy_failed) << second.json();
+  EXPECT_EQ(second.started, 1u) << second.json();
+}
+
+// A stop request (the bridge's SIGTERM) cuts off a pass that would never end on its own.
+TEST(PyBridge, AStopRequestCutsOffARunningPass) {
+  LiveCycles run("faulty.py:SpinsInItsFirstPass", {14, 16});
+  std::atomic<bool> stop{false};
+  run.built.scheduler->limit_pass_time({std::chrono::milliseconds(0), [&stop] { return stop.load(); }});
+  std::thread stopper([&stop] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop = true;
+  });
+  const bridge::CycleReport report = run.live.cycle(kListingTime);
+  stopper.join();
+  EXPECT_TRUE(report.policy_failed);
+  EXPECT_TRUE(logged(report, "it was still running when a stop was requested")) << report.json();
+  EXPECT_TRUE(run.slurm.commands.empty());
 }
 
 // A policy that fails every pass leaves every job held and the bridge cycling; its error is

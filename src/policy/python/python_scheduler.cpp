@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "policy/python/interpreter.hpp"
+#include "policy/python/pass_watchdog.hpp"
 #include "sim/decision_check.hpp"
 #include "util/error.hpp"
 
@@ -42,21 +43,27 @@ class PythonScheduler final : public Scheduler {
   Decisions decide(const SystemView& view, std::span<const Event> events) override {
     py::gil_scoped_acquire gil;
     Decisions d;
+    std::optional<std::string> failure;
+    PassWatchdog watchdog(time_limit_);
     try {
       py::object out = decide_(py::cast(&view, py::return_value_policy::reference),
                                std::vector<Event>(events.begin(), events.end()));
       if (!out.is_none()) d = out.cast<Decisions>();
     } catch (py::error_already_set& e) {
-      fail(view, "decide() raised " + std::string(e.what()));
+      failure = "decide() raised " + std::string(e.what());
     } catch (const py::cast_error&) {
-      fail(view, "decide() must return a hetsched.Decisions or None");
+      failure = "decide() must return a hetsched.Decisions or None";
     }
+    const std::optional<std::string> cut = watchdog.finish();
+    if (failure && cut) fail(view, "decide() was cut off: " + *cut);
+    if (failure) fail(view, *failure);
     if (whole_pass_checked_)
       if (auto problem = decision_problem(view, d)) fail(view, problem->what);
     return d;
   }
 
   void caller_checks_each_proposal() override { whole_pass_checked_ = false; }
+  void limit_pass_time(const PassTimeLimit& limit) override { time_limit_ = limit; }
 
  private:
   [[noreturn]] void fail(const SystemView& view, const std::string& what) const {
@@ -71,6 +78,7 @@ class PythonScheduler final : public Scheduler {
   std::string label_;
   RequestSupport support_;
   bool whole_pass_checked_ = true;
+  PassTimeLimit time_limit_;
 };
 
 std::string python_error_text(py::error_already_set& e) { return e.what(); }

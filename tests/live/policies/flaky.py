@@ -1,6 +1,7 @@
 """A policy that misbehaves on purpose, for the live bridge matrix.
 
-While the file `flag` exists, every pass raises (a bug, a missing input). Otherwise it starts
+While the file `flag` exists, every pass raises (a bug, a missing input); while the file
+`spin` exists, every pass loops until that file is gone (a policy stuck). Otherwise it starts
 waiting jobs in submit order; with `idle_placement=1` it places each one as if the cluster
 were idle (first fit), so it keeps proposing nodes other jobs hold, which the bridge's own
 check must turn down while they are busy.
@@ -11,11 +12,14 @@ import hetsched
 
 
 class Flaky:
-    def __init__(self, flag, idle_placement="0"):
+    def __init__(self, flag, idle_placement="0", spin=""):
         self.flag = flag
+        self.spin = spin
         self.idle_placement = idle_placement == "1"
 
     def decide(self, view, events):
+        while self.spin and os.path.exists(self.spin):
+            pass
         if os.path.exists(self.flag):
             raise RuntimeError("flag file " + self.flag + " exists")
         decisions = hetsched.Decisions()

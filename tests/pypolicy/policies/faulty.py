@@ -1,4 +1,6 @@
 """Policies that misbehave, for the tests of the py: boundary."""
+import time
+
 import hetsched
 
 
@@ -72,10 +74,13 @@ class RaisesInItsFirstPass:
         self.heard = []
         self.passes = 0
 
+    def fail_first_pass(self):
+        raise RuntimeError("the policy's first pass fails")
+
     def decide(self, view, events):
         self.passes += 1
         if self.passes == 1:
-            raise RuntimeError("the policy's first pass fails")
+            self.fail_first_pass()
         for event in events:
             if event.kind == hetsched.EventKind.Submitted and event.job not in self.heard:
                 self.heard.append(event.job)
@@ -89,6 +94,23 @@ class RaisesInItsFirstPass:
                 free.take(alloc)
                 decisions.start(job, alloc)
         return decisions
+
+
+class SpinsInItsFirstPass(RaisesInItsFirstPass):
+    """Spins in its first pass and swallows the first exception of any kind, as a policy
+    stuck in a loop with a bare `except:` would; later passes as RaisesInItsFirstPass. It
+    gives up after 20 s, so that a test of the cut-off fails rather than hangs."""
+
+    def fail_first_pass(self):
+        give_up = time.monotonic() + 20
+        try:
+            while time.monotonic() < give_up:
+                pass
+        except BaseException:
+            pass
+        while time.monotonic() < give_up:
+            pass
+        raise RuntimeError("spun for 20 s without being cut off")
 
 
 class NamesStrangers:
