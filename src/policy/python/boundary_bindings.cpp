@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "policy/python/bindings.hpp"
+#include "policy/python/pass_watchdog.hpp"
 #include "sim/scheduler.hpp"
 
 namespace py = pybind11;
@@ -220,6 +221,8 @@ void define_boundary_types(py::module_& m) {
 
 void define_boundary(py::module_& m) {
   m.attr("NO_TIME") = kNoTime;
+  // Raised in a pass cut off for its time (the bridge's --policy-time-limit) or a stop.
+  m.attr("PassCutOff") = py::reinterpret_borrow<py::object>(PassWatchdog::cut_off_type());
   define_cluster(m);
   define_job(m);
   define_allocation(m);

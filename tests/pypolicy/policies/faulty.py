@@ -97,8 +97,8 @@ class RaisesInItsFirstPass:
 
 
 class SpinsInItsFirstPass(RaisesInItsFirstPass):
-    """Spins in its first pass and swallows the first exception of any kind, as a policy
-    stuck in a loop with a bare `except:` would; later passes as RaisesInItsFirstPass. It
+    """Spins in its first pass and swallows the first cut-off, as a policy stuck in a loop
+    with a bare `except:` would; later passes as RaisesInItsFirstPass. It
     gives up after 20 s, so that a test of the cut-off fails rather than hangs."""
 
     def fail_first_pass(self):
@@ -106,7 +106,7 @@ class SpinsInItsFirstPass(RaisesInItsFirstPass):
         try:
             while time.monotonic() < give_up:
                 pass
-        except BaseException:
+        except hetsched.PassCutOff:
             pass
         while time.monotonic() < give_up:
             pass
