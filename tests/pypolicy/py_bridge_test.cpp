@@ -157,6 +157,21 @@ TEST(PyBridge, APassPastItsTimeLimitIsCutOffAndTheNextPassRuns) {
   EXPECT_EQ(second.started, 1u) << second.json();
 }
 
+// A pass blocked in a system call (a 60 s sleep here) is cut off as well: the watchdog's
+// signal ends the call, rather than the pass being cut off once the sleep is over.
+TEST(PyBridge, APassBlockedInASleepIsCutOff) {
+  LiveCycles run("faulty.py:SleepsInItsFirstPass", {14, 16});
+  run.built.scheduler->limit_pass_time({std::chrono::milliseconds(200), {}});
+  const auto began = std::chrono::steady_clock::now();
+  const bridge::CycleReport first = run.live.cycle(kListingTime);
+  EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(30));
+  EXPECT_TRUE(first.policy_failed);
+  EXPECT_TRUE(logged(first, "decide() was cut off: it ran past the pass time limit of 0.2 s")) << first.json();
+  const bridge::CycleReport second = run.live.cycle(kListingTime + 1);
+  EXPECT_FALSE(second.policy_failed) << second.json();
+  EXPECT_EQ(second.started, 1u) << second.json();
+}
+
 // A stop request (the bridge's SIGTERM) cuts off a pass that would never end on its own.
 TEST(PyBridge, AStopRequestCutsOffARunningPass) {
   LiveCycles run("faulty.py:SpinsInItsFirstPass", {14, 16});

@@ -3,6 +3,7 @@
 #include <pybind11/embed.h>
 
 #include "policy/python/bindings.hpp"
+#include "policy/python/pass_watchdog.hpp"
 
 namespace py = pybind11;
 
@@ -32,6 +33,7 @@ void ensure_interpreter() {
   // Appended before start-up: registering it later is not allowed.
   PyImport_AppendInittab("hetsched", &init_embedded_hetsched);
   py::initialize_interpreter();
+  PassWatchdog::install_cut_off_signal();
 }
 
 }  // namespace hs::python

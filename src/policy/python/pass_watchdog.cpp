@@ -1,11 +1,19 @@
 #include "policy/python/pass_watchdog.hpp"
 
+#include <csignal>
+
 namespace py = pybind11;
 
 namespace hs::python {
 
 namespace {
 constexpr auto kPoll = std::chrono::milliseconds(100);
+constexpr int kCutOffSignal = SIGUSR2;
+
+std::atomic<bool> g_signal_installed{false};
+// A pass is being cut off: the signal's handler raises only then, so a signal taken in after
+// its pass ended (or sent by someone else) does nothing.
+std::atomic<bool> g_cut_wanted{false};
 
 std::string seconds_text(std::chrono::milliseconds ms) {
   const auto whole = ms.count() / 1000, tenths = ms.count() % 1000 / 100;
@@ -20,10 +28,21 @@ py::handle PassWatchdog::cut_off_type() {
   return type;
 }
 
+void PassWatchdog::install_cut_off_signal() {
+  if (g_signal_installed) return;
+  py::module_::import("signal").attr("signal")(kCutOffSignal, py::cpp_function([](py::args) {
+    if (!g_cut_wanted) return;
+    PyErr_SetNone(cut_off_type().ptr());
+    throw py::error_already_set();
+  }));
+  g_signal_installed = true;
+}
+
 PassWatchdog::PassWatchdog(const PassTimeLimit& limit) : limit_(limit) {
   if (limit_.limit.count() <= 0 && !limit_.stop_requested) return;
   cut_off_type();
   pass_thread_ = PyThread_get_thread_ident();
+  pass_pthread_ = pthread_self();
   deadline_ = limit_.limit.count() > 0 ? std::chrono::steady_clock::now() + limit_.limit
                                        : std::chrono::steady_clock::time_point::max();
   thread_ = std::thread([this] { watch(); });
@@ -55,6 +74,10 @@ void PassWatchdog::watch() {
       py::gil_scoped_acquire gil;
       if (!done_) PyThreadState_SetAsyncExc(pass_thread_, cut_off_type().ptr());
     }
+    if (g_signal_installed && !done_) {  // a pass in a system call runs no bytecodes
+      g_cut_wanted = true;
+      pthread_kill(pass_pthread_, kCutOffSignal);
+    }
     lock.lock();
   }
 }
@@ -71,6 +94,7 @@ std::optional<std::string> PassWatchdog::finish() {
     thread_.join();
   }
   std::lock_guard lock(mutex_);
+  g_cut_wanted = false;
   if (cut_) PyThreadState_SetAsyncExc(pass_thread_, nullptr);  // one raised too late
   return cut_;
 }

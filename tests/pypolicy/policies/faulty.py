@@ -113,6 +113,15 @@ class SpinsInItsFirstPass(RaisesInItsFirstPass):
         raise RuntimeError("spun for 20 s without being cut off")
 
 
+class SleepsInItsFirstPass(RaisesInItsFirstPass):
+    """Sleeps 60 s in its first pass, as a policy waiting for an answer that never comes
+    would; later passes as RaisesInItsFirstPass."""
+
+    def fail_first_pass(self):
+        time.sleep(60)
+        raise RuntimeError("slept 60 s without being cut off")
+
+
 class NamesStrangers:
     """Rejects a job that does not exist and starts one twice, beside a good start."""
 
