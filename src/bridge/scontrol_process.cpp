@@ -1,5 +1,6 @@
 #include "bridge/scontrol_process.hpp"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,18 +8,19 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "util/child_wait.hpp"
+
 namespace hs::bridge {
 
-int run_process(const std::vector<std::string>& argv, std::string& output) {
+int run_process(const std::vector<std::string>& argv, std::string& output, std::chrono::seconds limit) {
   int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
+    setpgid(0, 0);  // a group of its own: killed at the limit with anything it started
     dup2(fds[1], STDOUT_FILENO);
     dup2(fds[1], STDERR_FILENO);
-    close(fds[0]);
-    close(fds[1]);
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -29,30 +31,29 @@ int run_process(const std::vector<std::string>& argv, std::string& output) {
   }
   close(fds[1]);
   output.clear();
-  char buffer[4096];
-  ssize_t n = 0;
-  while ((n = read(fds[0], buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR))
-    if (n > 0) output.append(buffer, static_cast<std::size_t>(n));
+  const auto deadline = child::Clock::now() + limit;
+  child::read_until_eof(fds[0], deadline, output);
   close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  bool killed = false;
+  const int status = child::reap(pid, deadline, killed);
+  if (killed) {
+    output += (output.empty() || output.back() == '\n' ? "" : "\n") + std::string("killed after ") +
+              std::to_string(limit.count()) + " s without finishing";
+    return kKilledAtLimit;
+  }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-namespace {
-
 // A listing, or SlurmUnavailable with scontrol's own words (e.g. "Unable to contact slurm
 // controller (connect failure)").
-std::string listing(const std::vector<std::string>& argv) {
+std::string ScontrolProcess::listing(const std::vector<std::string>& argv) const {
   std::string output;
-  if (run_process(argv, output) == 0) return output;
+  if (run_process(argv, output, limit_) == 0) return output;
   while (!output.empty() && output.back() == '\n') output.pop_back();
   std::string command;
   for (const std::string& a : argv) command += (command.empty() ? "" : " ") + a;
   throw SlurmUnavailable(command + " failed: " + output);
 }
-
-}  // namespace
 
 std::string ScontrolProcess::list_jobs() {
   return listing({"scontrol", "show", "job", "--details", "--oneliner"});
@@ -78,7 +79,7 @@ bool ScontrolProcess::run(const std::vector<std::string>& argv, std::string& err
     return true;
   }
   std::string output;
-  const int status = run_process(argv, output);
+  const int status = run_process(argv, output, limit_);
   if (status == 0) return true;
   while (!output.empty() && output.back() == '\n') output.pop_back();
   error = "exit " + std::to_string(status) + (output.empty() ? "" : ": " + output);

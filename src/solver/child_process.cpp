@@ -1,8 +1,6 @@
 #include "solver/child_process.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,11 +9,13 @@
 #include <cstdint>
 #include <cstring>
 
+#include "util/child_wait.hpp"
+
 namespace hs::solver {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using child::Clock;
 
 bool write_all(int fd, const char* data, std::size_t size) {
   while (size > 0) {
@@ -41,44 +41,6 @@ bool write_all(int fd, const char* data, std::size_t size) {
   const bool ok = write_all(fd, reinterpret_cast<const char*>(&size), sizeof size) &&
                   write_all(fd, payload.data(), payload.size());
   ::_exit(ok ? 0 : 4);
-}
-
-int milliseconds_until(Clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-  return static_cast<int>(std::max<std::int64_t>(0, left.count()));
-}
-
-// Reads until EOF or the deadline; false on deadline.
-bool read_until_eof(int fd, Clock::time_point deadline, std::string& bytes) {
-  char buffer[1 << 16];
-  while (true) {
-    pollfd watch{fd, POLLIN, 0};
-    const int ready = ::poll(&watch, 1, milliseconds_until(deadline));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) return false;
-    const ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (got <= 0) return true;
-    bytes.append(buffer, static_cast<std::size_t>(got));
-  }
-}
-
-// Waits for the child to exit; kills it at the deadline. Returns the wait status.
-int reap(pid_t pid, Clock::time_point deadline, bool& killed) {
-  int status = 0;
-  while (true) {
-    const pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == pid) return status;
-    if (done < 0 && errno != EINTR) return status;
-    if (Clock::now() >= deadline) {
-      ::kill(pid, SIGKILL);
-      killed = true;
-      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      return status;
-    }
-    ::usleep(1000);
-  }
 }
 
 ChildOutcome judge(int status, std::string bytes) {
@@ -130,10 +92,10 @@ ChildOutcome run_in_child(const std::function<std::string()>& work, double hard_
   const auto deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(hard_limit_s));
   std::string bytes;
-  read_until_eof(fds[0], deadline, bytes);
+  child::read_until_eof(fds[0], deadline, bytes);
   ::close(fds[0]);
   bool killed = false;
-  const int status = reap(pid, deadline, killed);
+  const int status = child::reap(pid, deadline, killed);
   if (killed) {
     outcome.kind = ChildOutcome::Kind::Killed;
     outcome.message = "child killed after the hard limit of " + std::to_string(hard_limit_s) + " s";
