@@ -57,6 +57,8 @@ Args bridge_args() {
   args.declare({"until-idle", "", "stop after a cycle with nothing queued, in flight or running", ""});
   args.declare({"policy-time-limit", "SECONDS",
                 "a Python policy's pass running longer is cut off, nothing of it applied (0 = no limit)", "60"});
+  args.declare({"scontrol-time-limit", "SECONDS",
+                "an scontrol call running longer is killed (a listing: Slurm unavailable; a command: failed)", "60"});
   args.declare({"dry-run", "", "print the scontrol commands instead of running them", ""});
   args.declare({"shadow", "", "hold nothing, start nothing: predict the policy's starts on live traffic", ""});
   args.declare({"shadow-report", "FILE", "with --shadow: the report written when the bridge stops", "shadow-report.md"});
@@ -262,7 +264,8 @@ int run_bridge_command(int argc, char** argv) {
       return kExitBadInput;
     }
   }
-  bridge::ScontrolProcess slurm(dry_run, std::cout);
+  bridge::ScontrolProcess slurm(dry_run, std::cout,
+                                std::chrono::seconds(args.get_int("scontrol-time-limit", 60, 1, 86400)));
   bridge::SlurmBridge bridge(cluster, *built.scheduler, slurm, options);
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
