@@ -14,6 +14,7 @@
 
 #include "bridge/job_eligibility.hpp"
 #include "bridge/job_lifecycle.hpp"
+#include "bridge/live_job_request.hpp"
 #include "bridge/partition_cpu_caps.hpp"
 #include "bridge/scontrol_jobs.hpp"
 #include "bridge/slurm_nodes.hpp"
@@ -60,16 +61,6 @@ struct LiveSnapshot {
   std::vector<std::string> blocked_nodes;  // "n2 (drain)"
   std::size_t unmanaged_pending = 0;       // pending jobs Slurm's own scheduler places
   PartitionCpuCaps cpu_caps;               // every listed partition's MaxCPUsPerNode, and its use
-};
-
-// Memory as the live Slurm counts it: consumed only under a SelectTypeParameters with
-// _Memory (e.g. CR_Core_Memory); otherwise jobs' memory requests are left out.
-struct LiveMemory {
-  bool consumable = false;
-  std::int64_t whole_node_mb = 0;     // what MinMemoryNode=0 (--mem=0) takes: smallest RealMemory
-  std::int64_t largest_node_mb = 0;
-  std::int32_t largest_node_cores = 0;
-  static LiveMemory of(const Cluster& cluster, bool consumable);
 };
 
 class LiveQueue {
@@ -199,17 +190,5 @@ class LiveQueue {
   std::map<JobRef, std::string> queued_as_;    // each waiting job's request when it joined the queue
   std::vector<JobRef> previous_running_;
 };
-
-// The hetsched job request a Slurm job's fields describe. A comment `hetsched:gpu=1-3`
-// widens the per-node count of that gres to a range (Slurm itself has no gres ranges).
-// Memory per node: MinMemoryNode, or MinMemoryCPU times the CPUs one node can get (exact
-// with --ntasks-per-node, else an upper bound), when `memory` says Slurm consumes it.
-// A malformed comment range is an InputError.
-// `managed`: the partition the bridge manages ("" = all), chosen among the job's partitions.
-Job job_from_live(const LiveJob& live, const LiveMemory& memory = {}, const std::string& managed = "");
-
-// The partition the bridge plans a job in: `managed` when the job may run there ("lab" of
-// "lab,debug"), else the first it names.
-std::string planned_partition(const LiveJob& live, const std::string& managed);
 
 }  // namespace hs::bridge
