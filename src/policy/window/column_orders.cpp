@@ -115,22 +115,40 @@ void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape, 
 namespace {
 
 // `keys` sorted in the Packed order: take whole large nodes until the smallest node that
-// can hold the remainder exists, then that node.
+// can hold the remainder exists, then that node. Caps fall along the order, so the nodes that
+// hold the remainder are a prefix of it, and the node taken is the last unused one of that
+// prefix: found through links from each used node to the one before it (path halving), so
+// that a job of thousands of nodes does not scan the whole order for every node it takes.
 bool best_fit_sorted(const std::vector<NodeKey>& keys, const WindowJob& job, std::int32_t nmax,
                      Candidate& out) {
-  std::vector<char> used(keys.size(), 0);
+  const std::size_t size = keys.size();
+  std::vector<char> used(size, 0);
+  // before_or_at[i] leads to i when key i - 1 is unused, else towards a smaller index;
+  // 0 stands for "no unused key".
+  std::vector<std::size_t> before_or_at(size + 1);
+  for (std::size_t i = 0; i <= size; ++i) before_or_at[i] = i;
+  auto last_unused_up_to = [&before_or_at](std::size_t i) {
+    while (before_or_at[i] != i) {
+      before_or_at[i] = before_or_at[before_or_at[i]];
+      i = before_or_at[i];
+    }
+    return i;
+  };
   std::int32_t left = job.cores;
   std::size_t next_large = 0;
   while (left > 0 && static_cast<std::int32_t>(out.nodes.size()) < nmax) {
-    std::size_t fit = keys.size();
-    for (std::size_t k = keys.size(); k-- > 0;)
-      if (!used[k] && keys[k].cap >= left) { fit = k; break; }
-    if (fit == keys.size()) {
-      while (next_large < keys.size() && used[next_large]) ++next_large;
-      if (next_large == keys.size()) return false;
+    const auto holds_left = [left](const NodeKey& key) { return key.cap >= left; };
+    const auto prefix = static_cast<std::size_t>(
+        std::partition_point(keys.begin(), keys.end(), holds_left) - keys.begin());
+    std::size_t fit = size;
+    if (const std::size_t i = last_unused_up_to(prefix); i > 0) fit = i - 1;
+    if (fit == size) {
+      while (next_large < size && used[next_large]) ++next_large;
+      if (next_large == size) return false;
       fit = next_large;
     }
     used[fit] = 1;
+    before_or_at[fit + 1] = fit;
     const std::int32_t take = std::min(left, keys[fit].cap);
     out.nodes.push_back(keys[fit].node);
     out.cores.push_back(take);
