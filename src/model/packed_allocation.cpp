@@ -1,26 +1,46 @@
 #include "model/packed_allocation.hpp"
 
+#include <cstddef>
+
 namespace hs {
+
+namespace {
+
+// True when b is the share a holds, on the node right after a's.
+bool continues(const NodeShare& a, const NodeShare& b) {
+  return b.node == a.node + 1 && b.cores == a.cores && b.gres == a.gres && b.mem_mb == a.mem_mb;
+}
+
+}  // namespace
 
 PackedAllocation::PackedAllocation(const Allocation& alloc)
     : count_(static_cast<std::int32_t>(alloc.shares.size())) {
-  words_.reserve(3 * alloc.shares.size());
-  for (const NodeShare& s : alloc.shares) {
-    std::uint32_t present = s.mem_mb != 0 ? kMemBit : 0u;
-    for (int t = 0; t < kMaxGresTypes; ++t)
-      if (s.gres[t] != 0) present |= 1u << t;
-    words_.push_back(s.node);
-    words_.push_back(s.cores);
-    words_.push_back(static_cast<std::int32_t>(present));
-    for (int t = 0; t < kMaxGresTypes; ++t)
-      if (s.gres[t] != 0) words_.push_back(s.gres[t]);
-    if (s.mem_mb != 0) {
-      const auto mem = static_cast<std::uint64_t>(s.mem_mb);
-      words_.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(mem >> 32)));
-      words_.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(mem)));
-    }
+  const auto& shares = alloc.shares;
+  for (std::size_t first = 0; first < shares.size();) {
+    std::size_t last = first;
+    while (last + 1 < shares.size() && continues(shares[last], shares[last + 1])) ++last;
+    append_entry(shares[first], static_cast<std::int32_t>(last - first));
+    first = last + 1;
   }
   words_.shrink_to_fit();
+}
+
+void PackedAllocation::append_entry(const NodeShare& s, std::int32_t further_nodes) {
+  std::uint32_t present = s.mem_mb != 0 ? kMemBit : 0u;
+  if (further_nodes > 0) present |= kRunBit;
+  for (int t = 0; t < kMaxGresTypes; ++t)
+    if (s.gres[t] != 0) present |= 1u << t;
+  words_.push_back(s.node);
+  words_.push_back(s.cores);
+  words_.push_back(static_cast<std::int32_t>(present));
+  if (further_nodes > 0) words_.push_back(further_nodes);
+  for (int t = 0; t < kMaxGresTypes; ++t)
+    if (s.gres[t] != 0) words_.push_back(s.gres[t]);
+  if (s.mem_mb != 0) {
+    const auto mem = static_cast<std::uint64_t>(s.mem_mb);
+    words_.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(mem >> 32)));
+    words_.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(mem)));
+  }
 }
 
 Allocation PackedAllocation::unpack() const {

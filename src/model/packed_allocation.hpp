@@ -1,8 +1,10 @@
 #pragma once
-// An Allocation as a run's record keeps it: per node share its node, its cores and a word
-// saying which gres counts and whether memory follow, then those values only. A share
-// without gres or memory takes 12 bytes instead of NodeShare's 48, and a year-long replay on
-// thousands of nodes records millions of shares.
+// An Allocation as a run's record keeps it. Each entry is a node, its cores and a word saying
+// which gres counts and memory follow and whether a run length does, then those values
+// only: a share without gres or memory takes 12 bytes instead of NodeShare's 48. Shares that
+// are equal on consecutive node indices (a job of thousands of whole nodes) are one entry
+// with the number of further nodes it covers, so a year-long replay on tens of thousands of
+// nodes records entries, not millions of shares.
 #include <cstdint>
 #include <vector>
 
@@ -30,6 +32,9 @@ class PackedAllocation {
 
  private:
   static constexpr std::uint32_t kMemBit = 1u << kMaxGresTypes;
+  static constexpr std::uint32_t kRunBit = 1u << (kMaxGresTypes + 1);
+  void append_entry(const NodeShare& s, std::int32_t further_nodes);
+
   std::vector<std::int32_t> words_;
   std::int32_t count_ = 0;
 };
@@ -42,6 +47,8 @@ void PackedAllocation::for_each_share(F&& f) const {
     s.cores = words_[i + 1];
     const auto present = static_cast<std::uint32_t>(words_[i + 2]);
     i += 3;
+    std::int32_t further_nodes = 0;
+    if (present & kRunBit) further_nodes = words_[i++];
     for (int t = 0; t < kMaxGresTypes; ++t) s.gres[t] = (present >> t) & 1u ? words_[i++] : 0;
     s.mem_mb = 0;
     if (present & kMemBit) {
@@ -50,7 +57,10 @@ void PackedAllocation::for_each_share(F&& f) const {
           static_cast<std::uint32_t>(words_[i + 1]));
       i += 2;
     }
-    f(static_cast<const NodeShare&>(s));
+    for (std::int32_t k = 0;; ++k, ++s.node) {
+      f(static_cast<const NodeShare&>(s));
+      if (k == further_nodes) break;
+    }
   }
 }
 

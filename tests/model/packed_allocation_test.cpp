@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <random>
 
 namespace hs {
 namespace {
@@ -49,6 +50,50 @@ TEST(PackedAllocation, EqualExactlyWhenTheAllocationsAre) {
   b = a;
   b.shares[0].gres[1] = 1;
   EXPECT_NE(PackedAllocation(a), PackedAllocation(b));
+}
+
+TEST(PackedAllocation, RunsOfEqualSharesOnConsecutiveNodesUnpackNodeByNode) {
+  Allocation a;
+  for (NodeIndex n = 10; n < 5000; ++n) a.shares.push_back(share(n, 4));  // one long run
+  a.shares.push_back(share(5000, 3));                                    // cores differ
+  a.shares.push_back(share(5002, 3));                                    // a gap
+  a.shares.push_back(share(5003, 3, {0, 2}));                            // gres differ
+  a.shares.push_back(share(5004, 3, {0, 2}));
+  a.shares.push_back(share(5005, 3, {0, 2}, 64));                        // memory differs
+  a.shares.push_back(share(5006, 3, {0, 2}, 64));
+  a.shares.push_back(share(5007, 3, {0, 2}, 64));
+  const PackedAllocation packed(a);
+  EXPECT_EQ(packed.unpack(), a);
+  EXPECT_EQ(packed.node_count(), a.node_count());
+  EXPECT_EQ(packed.nodes(), a.nodes());
+  EXPECT_EQ(packed.total_cores(), a.total_cores());
+  EXPECT_EQ(packed.total_gres(1), a.total_gres(1));
+}
+
+TEST(PackedAllocation, RandomAllocationsRoundTrip) {
+  std::mt19937 rng(59);
+  for (int trial = 0; trial < 200; ++trial) {
+    Allocation a;
+    NodeIndex node = static_cast<NodeIndex>(rng() % 3);
+    const int shares = static_cast<int>(rng() % 40);
+    for (int i = 0; i < shares; ++i) {
+      GresCounts gres{};
+      gres[rng() % kMaxGresTypes] = static_cast<std::int32_t>(rng() % 2);
+      a.shares.push_back(share(node, static_cast<std::int32_t>(1 + rng() % 2), gres,
+                               static_cast<std::int64_t>(rng() % 2) << 33));
+      node += static_cast<NodeIndex>(1 + rng() % 2 * (rng() % 3));
+    }
+    EXPECT_EQ(PackedAllocation(a).unpack(), a) << "trial " << trial;
+  }
+}
+
+TEST(PackedAllocation, ARunDiffersFromTheSameNodesHeldDifferently) {
+  const Allocation run{{share(1, 4), share(2, 4), share(3, 4)}};
+  const Allocation split{{share(1, 4), share(2, 4), share(3, 5)}};
+  const Allocation shorter{{share(1, 4), share(2, 4)}};
+  EXPECT_NE(PackedAllocation(run), PackedAllocation(split));
+  EXPECT_NE(PackedAllocation(run), PackedAllocation(shorter));
+  EXPECT_EQ(PackedAllocation(run), PackedAllocation(Allocation{run}));
 }
 
 }  // namespace
