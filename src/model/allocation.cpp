@@ -24,8 +24,9 @@ std::vector<NodeIndex> Allocation::nodes() const {
 }
 
 void Allocation::sort_by_node() {
-  std::sort(shares.begin(), shares.end(),
-            [](const NodeShare& a, const NodeShare& b) { return a.node < b.node; });
+  const auto by_node = [](const NodeShare& a, const NodeShare& b) { return a.node < b.node; };
+  if (std::is_sorted(shares.begin(), shares.end(), by_node)) return;  // often in order already
+  std::sort(shares.begin(), shares.end(), by_node);
 }
 
 }  // namespace hs

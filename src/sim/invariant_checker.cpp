@@ -1,7 +1,7 @@
 #include "sim/invariant_checker.hpp"
 
 #include <algorithm>
-#include <span>
+#include <array>
 #include <tuple>
 
 #include "model/request_fit.hpp"
@@ -43,11 +43,15 @@ void check_record(const Cluster& cluster, const Job& job, const JobRecord& rec,
     out.push_back(label(job) + (e.killed ? "should be Killed" : "should be Completed"));
 }
 
-// One change of a node's usage: +share at a start, -share at an end.
-struct UsageStep {
+// A record's start (+1) or end (-1); at one instant ends are applied before starts, but
+// every node is checked only once the whole instant is applied.
+struct Change {
   Time time;
-  int sign;  // -1 releases sort before +1 takes at the same time
-  NodeShare share;  // a copy: the records keep their shares packed
+  int sign;
+  std::size_t record;
+  bool operator<(const Change& o) const {
+    return std::tie(time, sign, record) < std::tie(o.time, o.sign, o.record);
+  }
 };
 
 // Zero-length jobs hold nothing.
@@ -58,83 +62,78 @@ bool on_cluster(const Cluster& cluster, const NodeShare& s) {
   return s.node >= 0 && s.node < cluster.node_count();
 }
 
-// Steps per node (two per share it holds).
-std::vector<std::size_t> steps_per_node(const Cluster& cluster, const SimResult& result) {
-  std::vector<std::size_t> count(cluster.nodes.size(), 0);
-  for (const JobRecord& rec : result.records) {
+std::vector<Change> changes_of(const SimResult& result) {
+  std::vector<Change> changes;
+  for (std::size_t j = 0; j < result.records.size(); ++j) {
+    const JobRecord& rec = result.records[j];
     if (!holds_nodes(rec)) continue;
-    rec.alloc.for_each_share([&](const NodeShare& s) {
-      if (on_cluster(cluster, s)) count[static_cast<std::size_t>(s.node)] += 2;
-    });
+    changes.push_back({rec.start, +1, j});
+    changes.push_back({rec.end, -1, j});
   }
-  return count;
+  std::sort(changes.begin(), changes.end());
+  return changes;
 }
 
-// The usage steps of nodes [first, last) in one buffer (a counting sort by node, offsets in
-// `begin`, one more than the nodes), each node's steps in time order.
-void steps_of_nodes(const Cluster& cluster, const SimResult& result, NodeIndex first,
-                    NodeIndex last, const std::vector<std::size_t>& count,
-                    std::vector<std::size_t>& begin, std::vector<UsageStep>& steps) {
-  begin.assign(static_cast<std::size_t>(last - first) + 1, 0);
-  for (NodeIndex n = first; n < last; ++n)
-    begin[static_cast<std::size_t>(n - first) + 1] = begin[static_cast<std::size_t>(n - first)] + count[static_cast<std::size_t>(n)];
-  steps.resize(begin.back());
-  std::vector<std::size_t> next(begin.begin(), begin.end() - 1);
-  for (const JobRecord& rec : result.records) {
-    if (!holds_nodes(rec)) continue;
-    rec.alloc.for_each_share([&](const NodeShare& s) {
-      if (!on_cluster(cluster, s) || s.node < first || s.node >= last) return;
-      std::size_t& at = next[static_cast<std::size_t>(s.node - first)];
-      steps[at++] = {rec.start, +1, s};
-      steps[at++] = {rec.end, -1, s};
-    });
-  }
-  for (std::size_t k = 0; k + 1 < begin.size(); ++k)
-    std::sort(steps.begin() + static_cast<std::ptrdiff_t>(begin[k]),
-              steps.begin() + static_cast<std::ptrdiff_t>(begin[k + 1]),
-              [](const UsageStep& a, const UsageStep& b) {
-                return std::tie(a.time, a.sign) < std::tie(b.time, b.sign);
-              });
-}
-
-void check_node(const Node& n, std::span<const UsageStep> steps, std::vector<std::string>& out) {
-  std::int64_t cores = 0, mem = 0;
+// What every node holds at the current instant of the sweep.
+struct NodeUsage {
+  std::int64_t cores = 0;
+  std::int64_t mem_mb = 0;
   std::array<std::int64_t, kMaxGresTypes> gres{};
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const UsageStep& st = steps[i];
-    cores += st.sign * n.held_cores(st.share.cores);  // whole cores where CPUs are threads
-    mem += st.sign * st.share.mem_mb;
-    for (int t = 0; t < kMaxGresTypes; ++t) gres[t] += st.sign * st.share.gres[t];
-    if (i + 1 < steps.size() && steps[i + 1].time == st.time) continue;  // finish the instant
-    bool over = cores > n.cores || (n.memory_mb > 0 && mem > n.memory_mb);
-    for (int t = 0; t < kMaxGresTypes; ++t) over = over || gres[t] > n.gres[t];
-    if (over)
-      out.push_back("node " + n.name + " over capacity at t=" + std::to_string(st.time) +
-                    " (" + std::to_string(cores) + " cores used)");
+
+  void apply(const Node& n, const NodeShare& s, int sign) {
+    cores += sign * n.held_cores(s.cores);  // whole cores where CPUs are threads
+    mem_mb += sign * s.mem_mb;
+    for (int t = 0; t < kMaxGresTypes; ++t) gres[t] += sign * s.gres[t];
   }
-}
+  bool over(const Node& n) const {
+    bool over = cores > n.cores || (n.memory_mb > 0 && mem_mb > n.memory_mb);
+    for (int t = 0; t < kMaxGresTypes; ++t) over = over || gres[t] > n.gres[t];
+    return over;
+  }
+};
 
-// Nodes are checked in blocks of about kBlockSteps steps: a long replay's steps of all nodes
-// at once would outweigh the rest of the run's memory.
-constexpr std::size_t kBlockSteps = std::size_t{1} << 19;  // 32 MiB of 64-byte steps
+struct Overload {
+  NodeIndex node;
+  Time time;
+  std::int64_t cores;
+  bool operator<(const Overload& o) const {
+    return std::tie(node, time) < std::tie(o.node, o.time);
+  }
+};
 
+// One sweep over the starts and ends in time order, with every node's usage kept as it goes:
+// memory in nodes, not in shares held over the run. A node changed at an instant is checked
+// once the instant is over; overloads are reported node by node, in time order.
 void check_capacity(const Cluster& cluster, const SimResult& result,
                     std::vector<std::string>& out) {
-  const std::vector<std::size_t> count = steps_per_node(cluster, result);
-  std::vector<std::size_t> begin;
-  std::vector<UsageStep> steps;
-  const NodeIndex nodes = cluster.node_count();
-  for (NodeIndex first = 0; first < nodes;) {
-    NodeIndex last = first + 1;
-    for (std::size_t held = count[static_cast<std::size_t>(first)];
-         last < nodes && held + count[static_cast<std::size_t>(last)] <= kBlockSteps; ++last)
-      held += count[static_cast<std::size_t>(last)];
-    steps_of_nodes(cluster, result, first, last, count, begin, steps);
-    for (std::size_t k = 0; k + 1 < begin.size(); ++k)
-      check_node(cluster.nodes[static_cast<std::size_t>(first) + k],
-                 std::span<const UsageStep>(steps).subspan(begin[k], begin[k + 1] - begin[k]), out);
-    first = last;
+  const std::vector<Change> changes = changes_of(result);
+  std::vector<NodeUsage> usage(cluster.nodes.size());
+  std::vector<std::size_t> last_touched(cluster.nodes.size(), changes.size());
+  std::vector<NodeIndex> touched;
+  std::vector<Overload> overloads;
+  for (std::size_t i = 0; i < changes.size();) {
+    const std::size_t instant = i;
+    touched.clear();
+    for (; i < changes.size() && changes[i].time == changes[instant].time; ++i) {
+      result.records[changes[i].record].alloc.for_each_share([&](const NodeShare& s) {
+        if (!on_cluster(cluster, s)) return;
+        const auto n = static_cast<std::size_t>(s.node);
+        usage[n].apply(cluster.nodes[n], s, changes[i].sign);
+        if (last_touched[n] != instant) touched.push_back(s.node);
+        last_touched[n] = instant;
+      });
+    }
+    for (NodeIndex node : touched) {
+      const auto n = static_cast<std::size_t>(node);
+      if (usage[n].over(cluster.nodes[n]))
+        overloads.push_back({node, changes[instant].time, usage[n].cores});
+    }
   }
+  std::sort(overloads.begin(), overloads.end());
+  for (const Overload& o : overloads)
+    out.push_back("node " + cluster.nodes[static_cast<std::size_t>(o.node)].name +
+                  " over capacity at t=" + std::to_string(o.time) + " (" +
+                  std::to_string(o.cores) + " cores used)");
 }
 
 }  // namespace

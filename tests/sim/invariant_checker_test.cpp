@@ -76,6 +76,36 @@ TEST(InvariantChecker, DetectsUnaccountedJobs) {
   EXPECT_TRUE(run.mentions("records for 3 jobs"));
 }
 
+// Overloads are found at the instant they begin and reported node by node; a job starting
+// on cores another releases at the same instant is no overload.
+TEST(InvariantChecker, ReportsEachOverloadedInstantNodeByNode) {
+  const Cluster cluster = make_cluster(2, 4, 1);
+  Workload workload;
+  SimResult result;
+  auto add = [&](std::int64_t id, NodeIndex node, std::int32_t cores, Time start, Time end) {
+    workload.jobs.push_back(make_job(id, 0, cores, end - start, end - start));
+    JobRecord rec;
+    rec.status = JobStatus::Completed;
+    rec.start = start;
+    rec.end = end;
+    rec.alloc = Allocation{{NodeShare{node, cores, {}, 0}}};
+    result.records.push_back(rec);
+  };
+  add(1, 1, 4, 0, 100);
+  add(2, 1, 2, 10, 20);    // n2 over from 10 to 20
+  add(3, 0, 4, 0, 50);
+  add(4, 0, 1, 30, 40);    // n1 over from 30 to 40
+  add(5, 0, 1, 35, 36);    // and more at 35
+  add(6, 1, 4, 100, 110);  // starts as job 1 ends
+  std::vector<std::string> overloads;
+  for (const auto& v : check_run(cluster, workload, result).violations)
+    if (v.find("over capacity") != std::string::npos) overloads.push_back(v);
+  EXPECT_EQ(overloads, (std::vector<std::string>{"node n1 over capacity at t=30 (5 cores used)",
+                                                 "node n1 over capacity at t=35 (6 cores used)",
+                                                 "node n1 over capacity at t=36 (5 cores used)",
+                                                 "node n2 over capacity at t=10 (6 cores used)"}));
+}
+
 // Typed GRES: two a100 jobs on a node with one a100 and one other gpu fit the node's gpu
 // count but not its a100 count; the checker audits every kind separately.
 TEST(InvariantChecker, AuditsTypedGresKindsSeparately) {
