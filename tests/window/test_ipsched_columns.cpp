@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <random>
+#include <tuple>
 #include <vector>
 
+#include "policy/window/column_orders.hpp"
 #include "policy/window/ipsched_columns.hpp"
 
 namespace hs::window {
@@ -126,6 +129,49 @@ TEST(IpschedColumns, BestFitOverManyNodesTakesWhatItsDefinitionTakes) {
     compared += !got.empty();
   }
   EXPECT_GE(compared, 200);  // most requests fit, so the placements themselves are compared
+}
+
+// The shapes' orders by their definition: Packed = most usable cores, fewest spare gres,
+// node index; GresSaving = fewest spare gres, then Packed.
+std::vector<NodeIndex> order_by_definition(const FreeArrays& free, const WindowJob& job,
+                                           ColumnShape shape, std::vector<NodeIndex> nodes) {
+  auto key = [&](NodeIndex n) {
+    const std::int32_t cap = core_cap(free, job, n), spare = free.gres[n][0];
+    return shape == ColumnShape::GresSaving ? std::tuple(spare, -cap, n) : std::tuple(-cap, spare, n);
+  };
+  std::sort(nodes.begin(), nodes.end(), [&](NodeIndex a, NodeIndex b) { return key(a) < key(b); });
+  return nodes;
+}
+
+// Orders of many nodes are bucketed by their fields when the nodes ascend and the fields
+// take few values, and sorted otherwise: every way gives the definition's order and prefix.
+TEST(IpschedColumns, LongOrdersAreTheDefinitionsWhicheverWayTheyAreSorted) {
+  std::mt19937 random(60);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int nodes = 1000 + static_cast<int>(random() % 4000);
+    const std::int32_t kinds = trial % 3 == 0 ? 60 : 5;  // > 32 field values: sorted
+    std::vector<std::int32_t> cores(nodes), gres(nodes);
+    for (int n = 0; n < nodes; ++n) {
+      cores[n] = static_cast<std::int32_t>(random() % kinds);
+      gres[n] = static_cast<std::int32_t>(random() % 3);
+    }
+    const FreeArrays free = free_of(cores, gres);
+    const WindowJob job = cores_job(1 + static_cast<std::int32_t>(random() % 500), 0);
+    std::vector<NodeIndex> eligible(static_cast<std::size_t>(nodes));
+    std::iota(eligible.begin(), eligible.end(), 0);
+    if (trial % 5 == 1) std::shuffle(eligible.begin(), eligible.end(), random);  // not ascending
+    for (ColumnShape shape : {ColumnShape::Packed, ColumnShape::GresSaving}) {
+      const std::size_t keep = trial % 2 ? eligible.size() : 1024 + random() % 1000;
+      std::vector<NodeIndex> got;
+      std::vector<std::int32_t> caps;
+      order_for(free, job, shape, keep, eligible, got, caps);
+      std::vector<NodeIndex> want = order_by_definition(free, job, shape, eligible);
+      want.resize(std::min(keep, want.size()));
+      EXPECT_EQ(got, want) << "trial " << trial << ", shape " << static_cast<int>(shape);
+      ASSERT_EQ(caps.size(), got.size());
+      for (std::size_t k = 0; k < got.size(); ++k) EXPECT_EQ(caps[k], core_cap(free, job, got[k]));
+    }
+  }
 }
 
 }  // namespace

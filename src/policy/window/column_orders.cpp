@@ -1,7 +1,9 @@
 #include "policy/window/column_orders.hpp"
 
 #include <algorithm>
+#include <array>
 #include <functional>
+#include <optional>
 
 namespace hs::window {
 namespace {
@@ -57,6 +59,55 @@ std::int32_t cap_of_code(std::uint64_t code, ColumnShape shape) {
 
 NodeIndex node_of_code(std::uint64_t code) { return static_cast<NodeIndex>(code & kCodeMask); }
 
+// Codes of nodes in ascending node order whose other fields take few distinct values (a
+// machine of few node kinds): sorted by moving each into the bucket of its fields, in input
+// order, in linear time. Within a bucket the node index decides, so this is the order a sort
+// gives. False, the codes unchanged, when the nodes do not ascend or the values are many.
+constexpr std::size_t kFewKeys = 32;
+
+bool bucket_sort_codes(std::vector<std::uint64_t>& codes) {
+  std::array<std::uint64_t, kFewKeys> keys{};
+  std::array<std::size_t, kFewKeys> count{};
+  std::size_t distinct = 0, last = 0;
+  thread_local std::vector<std::uint8_t> bucket;
+  bucket.resize(codes.size());
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    if (i > 0 && node_of_code(codes[i]) <= node_of_code(codes[i - 1])) return false;
+    const std::uint64_t key = codes[i] >> kCodeBits;
+    if (distinct == 0 || keys[last] != key) {
+      last = static_cast<std::size_t>(
+          std::find(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(distinct), key) -
+          keys.begin());
+      if (last == distinct) {
+        if (distinct == kFewKeys) return false;
+        keys[distinct++] = key;
+      }
+    }
+    bucket[i] = static_cast<std::uint8_t>(last);
+    ++count[last];
+  }
+  std::array<std::size_t, kFewKeys> by_key{};
+  for (std::size_t b = 0; b < distinct; ++b) by_key[b] = b;
+  std::sort(by_key.begin(), by_key.begin() + static_cast<std::ptrdiff_t>(distinct),
+            [&keys](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  std::array<std::size_t, kFewKeys> next{};
+  for (std::size_t k = 0, at = 0; k < distinct; at += count[by_key[k]], ++k) next[by_key[k]] = at;
+  thread_local std::vector<std::uint64_t> sorted;
+  sorted.resize(codes.size());
+  for (std::size_t i = 0; i < codes.size(); ++i) sorted[next[bucket[i]]++] = codes[i];
+  codes.swap(sorted);
+  return true;
+}
+
+// Long prefixes of many codes are bucketed when they can be; a sort of the prefix is as
+// cheap for the others (a small job's few nodes, a small machine).
+constexpr std::size_t kBucketFrom = 1024;
+
+void sort_code_prefix(std::vector<std::uint64_t>& codes, std::size_t keep) {
+  if (keep >= kBucketFrom && bucket_sort_codes(codes)) return;
+  sort_prefix(codes, keep, std::less<>{});
+}
+
 // The codes of the eligible nodes for the shape; false when a field does not fit its bits
 // (caps are at most the job's cores, node indices below the node count).
 bool order_codes(const FreeArrays& free, const WindowJob& job, ColumnShape shape,
@@ -82,7 +133,7 @@ void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape, 
   keep = std::min(keep, eligible.size());
   thread_local std::vector<std::uint64_t> codes;
   if (order_codes(free, job, shape, eligible, codes)) {
-    sort_prefix(codes, keep, std::less<>{});
+    sort_code_prefix(codes, keep);
     nodes.resize(keep);
     caps.resize(keep);
     for (std::size_t k = 0; k < keep; ++k) {
@@ -114,14 +165,14 @@ void order_for(const FreeArrays& free, const WindowJob& job, ColumnShape shape, 
 
 namespace {
 
-// `keys` sorted in the Packed order: take whole large nodes until the smallest node that
+// `nodes` in the Packed order, with their `caps`: take whole large nodes until the smallest node that
 // can hold the remainder exists, then that node. Caps fall along the order, so the nodes that
 // hold the remainder are a prefix of it, and the node taken is the last unused one of that
 // prefix: found through links from each used node to the one before it (path halving), so
 // that a job of thousands of nodes does not scan the whole order for every node it takes.
-bool best_fit_sorted(const std::vector<NodeKey>& keys, const WindowJob& job, std::int32_t nmax,
-                     Candidate& out) {
-  const std::size_t size = keys.size();
+bool best_fit_sorted(const std::vector<NodeIndex>& nodes, const std::vector<std::int32_t>& caps,
+                     const WindowJob& job, std::int32_t nmax, Candidate& out) {
+  const std::size_t size = nodes.size();
   std::vector<char> used(size, 0);
   // before_or_at[i] leads to i when key i - 1 is unused, else towards a smaller index;
   // 0 stands for "no unused key".
@@ -137,9 +188,9 @@ bool best_fit_sorted(const std::vector<NodeKey>& keys, const WindowJob& job, std
   std::int32_t left = job.cores;
   std::size_t next_large = 0;
   while (left > 0 && static_cast<std::int32_t>(out.nodes.size()) < nmax) {
-    const auto holds_left = [left](const NodeKey& key) { return key.cap >= left; };
+    const auto holds_left = [left](std::int32_t cap) { return cap >= left; };
     const auto prefix = static_cast<std::size_t>(
-        std::partition_point(keys.begin(), keys.end(), holds_left) - keys.begin());
+        std::partition_point(caps.begin(), caps.end(), holds_left) - caps.begin());
     std::size_t fit = size;
     if (const std::size_t i = last_unused_up_to(prefix); i > 0) fit = i - 1;
     if (fit == size) {
@@ -149,8 +200,8 @@ bool best_fit_sorted(const std::vector<NodeKey>& keys, const WindowJob& job, std
     }
     used[fit] = 1;
     before_or_at[fit + 1] = fit;
-    const std::int32_t take = std::min(left, keys[fit].cap);
-    out.nodes.push_back(keys[fit].node);
+    const std::int32_t take = std::min(left, caps[fit]);
+    out.nodes.push_back(nodes[fit]);
     out.cores.push_back(take);
     left -= take;
   }
@@ -166,20 +217,22 @@ bool best_fit_sorted(const std::vector<NodeKey>& keys, const WindowJob& job, std
 bool best_fit(const FreeArrays& free, const WindowJob& job, const std::vector<NodeIndex>& eligible,
               Candidate& out) {
   const std::int32_t nmax = effective_nodes_max(job, free.node_count());
-  thread_local std::vector<NodeKey> keys;
-  keys.clear();
-  for (NodeIndex n : eligible) keys.push_back({core_cap(free, job, n), spare_gres(free, job, n), n});
-  std::size_t fit = keys.size();
-  for (std::size_t k = 0; k < keys.size(); ++k)
-    if (keys[k].cap >= job.cores && (fit == keys.size() || packed_before(keys[fit], keys[k]))) fit = k;
-  if (fit < keys.size() && nmax >= 1 && job.cores > 0) {
-    out.nodes.push_back(keys[fit].node);
+  std::optional<NodeKey> fit;
+  for (NodeIndex n : eligible) {
+    const std::int32_t cap = core_cap(free, job, n);
+    if (cap < job.cores) continue;
+    const NodeKey key{cap, spare_gres(free, job, n), n};
+    if (!fit || packed_before(*fit, key)) fit = key;
+  }
+  if (fit && nmax >= 1 && job.cores > 0) {
+    out.nodes.push_back(fit->node);
     out.cores.push_back(job.cores);
     return true;
   }
-  std::sort(keys.begin(), keys.end(),
-            [](const NodeKey& a, const NodeKey& b) { return packed_before(a, b); });
-  if (!best_fit_sorted(keys, job, nmax, out)) return false;
+  thread_local std::vector<NodeIndex> nodes;
+  thread_local std::vector<std::int32_t> caps;
+  order_for(free, job, ColumnShape::Packed, eligible.size(), eligible, nodes, caps);
+  if (!best_fit_sorted(nodes, caps, job, nmax, out)) return false;
   normalise(out);
   return true;
 }
