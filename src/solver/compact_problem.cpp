@@ -158,10 +158,22 @@ CompactProblem compact_used_nodes(const WindowProblem& problem) {
       for (std::int32_t node : nodes) rank[node] = -1;
     }
   } reset{used};
+  std::int32_t lowest = problem.node_count, highest = -1;
   for (const Bid& bid : problem.bids)
     for (const NodeUse& use : bid.uses)
-      if (rank[use.node] < 0) used.push_back(use.node), rank[use.node] = 0;
-  std::sort(used.begin(), used.end());
+      if (rank[use.node] < 0) {
+        used.push_back(use.node), rank[use.node] = 0;
+        lowest = std::min(lowest, use.node), highest = std::max(highest, use.node);
+      }
+  // In ascending order: where the used nodes are dense in their range (bids of jobs over
+  // thousands of nodes), by a scan of the marks, which costs less than a sort; else sorted.
+  if (!used.empty() && static_cast<std::size_t>(highest - lowest) < 4 * used.size()) {
+    used.clear();
+    for (std::int32_t node = lowest; node <= highest; ++node)
+      if (rank[node] == 0) used.push_back(node);
+  } else {
+    std::sort(used.begin(), used.end());
+  }
   for (std::size_t k = 0; k < used.size(); ++k) rank[used[k]] = static_cast<std::int32_t>(k);
   CompactProblem c;
   c.jobs = problem.job_count;

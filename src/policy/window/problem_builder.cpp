@@ -72,6 +72,7 @@ solver::WindowProblem build_problem(const ProblemInput& in) {
     solver::Bid bid;
     bid.job = c.slot;
     bid.value = in.values[i];
+    bid.uses.reserve(c.nodes.size());
     for (std::size_t k = 0; k < c.nodes.size(); ++k) {
       solver::NodeUse u;
       u.node = c.nodes[k];
