@@ -5,10 +5,12 @@
 // run one scheduler per process for per-scheduler figures) and a digest of the schedule
 // (every job's status, start, end and allocation) to compare replays before and after a change.
 //
-//   bench_replay_year [jobs=200000] [nodes=240] [schedulers=window] [prefix=0] [k=v,...]
+//   bench_replay_year [jobs=200000] [nodes=240] [schedulers=window] [prefix=0] [k=v,...] [blocks]
 // schedulers: "window" (ipsched, aucsched1-3), "heuristic" (fifo/easy/prb pairs) or a comma
 // list of specs, e.g. "aucsched2,easy+ff+walltime". prefix > 0 replays only the trace's first
-// `prefix` jobs (the same jobs, for quick iterations); k=v options go to every scheduler.
+// `prefix` jobs (the same jobs, for quick iterations); k=v options go to every scheduler ("-"
+// for none). `blocks`: the Blue Gene-like machine of large_trace.hpp instead (4 cores a node,
+// jobs of 512-node blocks up to the whole machine; e.g. 3000 40960 ipsched 0 - blocks).
 // cpu= is the process's CPU time over the replay (steadier than wall on a shared machine).
 #include <algorithm>
 #include <chrono>
@@ -76,10 +78,17 @@ int main(int argc, char** argv) {
   const int nodes = argc > 2 ? std::stoi(argv[2]) : 240;
   const std::string which = argc > 3 ? argv[3] : "window";
   const std::int64_t prefix = argc > 4 ? std::stoll(argv[4]) : 0;
-  const std::string extra = argc > 5 ? argv[5] : "";
+  const std::string extra = argc > 5 && std::string(argv[5]) != "-" ? argv[5] : "";
+  const bool blocks = argc > 6 && std::string(argv[6]) == "blocks";
+  if (argc > 6 && !blocks) {
+    std::fprintf(stderr, "bench_replay_year: the sixth argument is `blocks` or nothing, got %s\n", argv[6]);
+    return 2;
+  }
   try {
-    const hs::Cluster cluster = hs::bench::make_large_cluster(nodes);
+    const hs::Cluster cluster =
+        blocks ? hs::bench::make_block_cluster(nodes) : hs::bench::make_large_cluster(nodes);
     hs::bench::TraceShape shape;
+    shape.blocks = blocks;
     shape.max_job_nodes = std::min(256.0, nodes / 4.0);
     shape.load = 0.85;
     shape.span_s = 365.0 * 86400.0;

@@ -3,7 +3,9 @@
 // bench_replay_year): nodes of 32 cores, the last fifth with 4 GPUs each; 60 % one-node jobs
 // of 1-32 cores, 30 % whole-node jobs of 2..max_job_nodes nodes, 10 % GPU jobs of 1-8 nodes
 // with 1-4 GPUs each; run times log-uniform from a minute to a day, limits 1-3x (rounded up
-// to a minute); Poisson arrivals.
+// to a minute); Poisson arrivals. And a Blue Gene-like machine (`blocks`: ANL Intrepid's 4
+// cores a node, jobs of 512-node blocks up to the whole machine), the widest shape of the
+// archive's traces.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -62,7 +64,38 @@ struct TraceShape {
   double max_job_nodes = 256;
   double load = 0.95;
   double span_s = 0;
+  bool blocks = false;  // make_block_job instead of make_large_job
 };
+
+inline Cluster make_block_cluster(int nodes) {
+  Cluster c;
+  c.name = "blocks" + std::to_string(nodes);
+  for (int i = 0; i < nodes; ++i) {
+    Node n;
+    n.name = "n" + std::to_string(i + 1);
+    n.cores = 4;
+    c.nodes.push_back(n);
+  }
+  return c;
+}
+
+// Whole-node jobs of 512 nodes times a power of two (half of them one or two blocks), or of
+// the whole machine; run times log-uniform from a minute to a day, limits 1-3x.
+inline Job make_block_job(Rng& rng, std::int64_t id, std::int32_t machine_nodes) {
+  Job j;
+  j.id = id;
+  j.user = "u" + std::to_string(rng.uniform_int(1, 200));
+  std::int32_t nodes = std::min(512, machine_nodes);
+  if (rng.uniform01() < 0.95)
+    while (nodes * 2 <= machine_nodes && rng.uniform01() < 0.5) nodes *= 2;
+  else
+    nodes = machine_nodes;
+  j.req.nodes_min = j.req.nodes_max = nodes;
+  j.req.ntasks = 4 * nodes;
+  j.run_time = log_uniform(rng, 60, 86400);
+  j.req.time_limit = ((static_cast<Time>(j.run_time * (1 + 2 * rng.uniform01())) + 59) / 60) * 60;
+  return j;
+}
 
 inline void scale_run_times(Workload& w, double factor) {
   for (Job& j : w.jobs) {
@@ -79,7 +112,8 @@ inline Workload make_large_workload(std::int64_t jobs, const Cluster& cluster, c
   w.jobs.reserve(static_cast<std::size_t>(jobs));
   double work = 0;
   for (std::int64_t i = 1; i <= jobs; ++i) {
-    w.jobs.push_back(make_large_job(rng, i, shape.max_job_nodes));
+    w.jobs.push_back(shape.blocks ? make_block_job(rng, i, cluster.node_count())
+                                  : make_large_job(rng, i, shape.max_job_nodes));
     work += static_cast<double>(w.jobs.back().req.ntasks) * static_cast<double>(w.jobs.back().run_time);
   }
   const double cores = static_cast<double>(cluster.total_cores());
